@@ -1,0 +1,140 @@
+"""The rules-case runner (``judge case FILE...``): positions, decisions, one correct outcome.
+
+The format is the contract of ``shared/CASES.md``. The runner is game-agnostic: a ruleset
+plugs in three hooks next to its ordinary interface:
+
+* ``case_state(position) -> state``: build the position (raise RulesetError if it is illegal);
+* ``case_done(start, state, until) -> bool``: has the case reached ``until`` (checked after each step);
+* ``case_compare(state, key, expected) -> list[str]``: differences for one ``expect`` key.
+
+The generic keys ``winner``, ``events`` and ``rejected`` are checked here. The runner never
+waits: a step whose decisions are missing is adjudicated with the defaults.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import ruleset as rulesets
+from . import yamlio
+from .ruleset import RulesetError
+from .yamlio import YamlFileError
+
+MAX_STEPS = 10_000
+REQUIRED = ("ruleset", "title", "position")
+
+
+@dataclass
+class CaseResult:
+    path: Path
+    title: str
+    differences: list[str] = field(default_factory=list)
+    error: str | None = None  # the case could not be run at all
+
+    @property
+    def passed(self) -> bool:
+        return self.error is None and not self.differences
+
+    def report(self) -> str:
+        head = f"{'PASS' if self.passed else 'FAIL'} {self.title}"
+        details = [self.error] if self.error else self.differences
+        return "\n".join([head, *(f"    {d}" for d in details)])
+
+
+def diff_values(key: str, expected: Any, actual: Any) -> list[str]:
+    """Compare only what ``expected`` lists: mappings key by key, everything else exactly."""
+    if isinstance(expected, dict):
+        if not isinstance(actual, dict):
+            return [f"{key}: expected {expected!r}, got {actual!r}"]
+        out = []
+        for k, v in expected.items():
+            out.extend(diff_values(f"{key}.{k}", v, actual.get(k)))
+        return out
+    return [] if expected == actual else [f"{key}: expected {expected!r}, got {actual!r}"]
+
+
+def run_case(path: Path) -> CaseResult:
+    try:
+        case = yamlio.load_mapping(path)
+    except YamlFileError as exc:
+        return CaseResult(path, path.name, error=str(exc))
+    missing = [k for k in REQUIRED if k not in case]
+    if missing:
+        return CaseResult(path, str(case.get("title", path.name)), error=f"{path}: missing key(s) {', '.join(missing)}")
+    result = CaseResult(path, str(case["title"]))
+    try:
+        _run(case, result)
+    except (RulesetError, YamlFileError) as exc:
+        result.error = f"{path}: {exc}"
+    return result
+
+
+def _run(case: dict, result: CaseResult) -> None:
+    rs = rulesets.get(case["ruleset"])
+    for hook in ("case_state", "case_done", "case_compare"):
+        if not hasattr(rs, hook):
+            raise RulesetError(f"ruleset {rs.name} cannot run rules cases (no {hook})")
+    state = rs.case_state(case["position"] or {})
+    start = copy.deepcopy(state)
+    errors: dict[str, list[str]] = {}
+    for player, text in (case.get("decisions") or {}).items():
+        sub = rs.submit(state, str(player), str(text))
+        errors[str(player)] = [f"line {ln.lineno}: {ln.error}" for ln in sub.parsed.lines if not ln.ok] + list(
+            sub.notes if not sub.applied else [])
+        if sub.applied:
+            state = sub.state
+    until = str(case.get("until", "end of step"))
+    events = []
+    for _ in range(MAX_STEPS):
+        if rs.result(state) is not None:
+            break
+        complete = all(o.done for o in rs.pending(state))
+        state, step_events = rs.advance(state, force=not complete)
+        events.extend(step_events)
+        if rs.case_done(start, state, until):
+            break
+    else:
+        raise RulesetError(f"did not reach {until!r} within {MAX_STEPS} steps")
+
+    for key, expected in (case.get("expect") or {}).items():
+        if key == "winner":
+            result.differences += diff_values("winner", expected, rs.result(state))
+        elif key == "events":
+            result.differences += _check_events(expected or [], [e.text for e in events if e.to is None])
+        elif key == "rejected":
+            for player, wanted in (expected or {}).items():
+                result.differences += _check_rejected(str(player), wanted or [], errors.get(str(player), []))
+        else:
+            result.differences += rs.case_compare(state, key, expected)
+
+
+def _check_events(wanted: list[str], texts: list[str]) -> list[str]:
+    """Each wanted substring must appear in the public log, in order."""
+    position = 0
+    for want in wanted:
+        for i in range(position, len(texts)):
+            if want.lower() in texts[i].lower():
+                position = i + 1
+                break
+        else:
+            shown = "\n      ".join(texts) or "(no events)"
+            return [f"events: no {want!r} (in order) in:\n      {shown}"]
+    return []
+
+
+def _check_rejected(player: str, wanted: list[str], errors: list[str]) -> list[str]:
+    if not wanted:
+        return [f"rejected.{player}: expected no errors, got {errors}"] if errors else []
+    return [f"rejected.{player}: no error mentions {w!r} (errors: {errors or 'none'})"
+            for w in wanted if not any(w.lower() in e.lower() for e in errors)]
+
+
+def run_cases(paths: list[Path]) -> list[CaseResult]:
+    """Run every case file given (folders: every ``*.yaml`` below them, sorted)."""
+    files: list[Path] = []
+    for p in paths:
+        files.extend(sorted(p.rglob("*.yaml")) if p.is_dir() else [p])
+    return [run_case(f) for f in files]

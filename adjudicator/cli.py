@@ -1,0 +1,339 @@
+"""``judge``: the game master's command line.
+
+Every command works on the data directory given by ``--data``, else ``$JUDGE_DATA``, else
+``./judge-data``. Errors the GM can fix (unknown game, bad duration, broken file) are printed as
+one line naming the problem, exit status 1; bad arguments are click usage errors, exit status 2.
+``--now`` (or ``$JUDGE_NOW``) sets the judge's clock, for tests and for repairing a game "as of"
+a moment; it is never needed in normal use.
+"""
+
+from __future__ import annotations
+
+import secrets
+import sys
+from functools import wraps
+from pathlib import Path
+
+import click
+
+from . import clock, reports, yamlio
+from .cases import run_cases
+from .judge import Judge, JudgeError
+from .ruleset import RulesetError
+from .store import Store, StoreError
+from .yamlio import YamlFileError
+
+DEFAULT_DATA = "judge-data"
+FIXABLE = (JudgeError, StoreError, YamlFileError, RulesetError)
+
+
+def _errors_as_messages(func):
+    """Turn the judge's own errors into a one-line message and exit status 1."""
+
+    @wraps(func)
+    def wrapper(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        except FIXABLE as exc:
+            raise click.ClickException(str(exc)) from None
+
+    return wrapper
+
+
+def _judge(ctx: click.Context) -> Judge:
+    return ctx.obj["judge"]
+
+
+class _Duration(click.ParamType):
+    name = "DURATION"
+
+    def convert(self, value, param, ctx):
+        try:
+            clock.parse_duration(value)
+        except ValueError as exc:
+            self.fail(str(exc), param, ctx)
+        return value
+
+
+DURATION = _Duration()
+
+
+def _key_value(option: str, example: str):
+    def convert(ctx, param, values):
+        out = {}
+        for value in values:
+            key, sep, rest = value.partition("=")
+            if not sep or not key.strip() or not rest.strip():
+                raise click.BadParameter(f"{value!r} is not KEY=VALUE (example: {option} {example})", ctx, param)
+            out[key.strip().lower()] = rest.strip()
+        return out
+
+    return convert
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--data", "data_dir", type=click.Path(file_okay=False, path_type=Path), envvar="JUDGE_DATA",
+              default=DEFAULT_DATA, show_default=True, help="Directory holding the games ($JUDGE_DATA).")
+@click.option("--now", envvar="JUDGE_NOW", default=None, hidden=True, help="Pretend it is this UTC time (ISO).")
+@click.option("--no-fsync", is_flag=True, hidden=True, help="Skip fsync (benchmarks, throwaway data only).")
+@click.pass_context
+def main(ctx: click.Context, data_dir: Path, now: str | None, no_fsync: bool) -> None:
+    """A play-by-email judge for throne games: the game master's commands."""
+    if now is not None:
+        try:
+            fixed = clock.from_text(now)
+        except ValueError:
+            raise click.BadParameter(f"{now!r} is not an ISO time (example: 2026-11-21T10:00:00Z)", param_hint="--now")
+        now_fn = lambda: fixed  # noqa: E731
+    else:
+        now_fn = clock.utcnow
+    ctx.obj = {"judge": Judge(Store(data_dir, fsync=not no_fsync), now=now_fn)}
+
+
+@main.command()
+@click.argument("game")
+@click.option("--ruleset", "ruleset_name", required=True, help="Which game, e.g. agot1e.")
+@click.option("--player", "players", multiple=True, required=True, metavar="NAME=ADDRESS[:LANG]",
+              help="A seat and its mail address, optionally with a language (en, cs). Repeat per player.")
+@click.option("--deadline", type=DURATION, default="48h", show_default=True, help="Time for planning-type steps.")
+@click.option("--step-deadline", type=DURATION, default="24h", show_default=True, help="Time for every other step.")
+@click.option("--grace", type=DURATION, default="1h", show_default=True, help="Quiet slack after a deadline.")
+@click.option("--seed", type=int, default=None, help="Seed of every shuffle (default: random, stored in the game).")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE", callback=_key_value("--option", "rounds=10"),
+              help="A ruleset option. Repeatable.")
+@click.pass_context
+@_errors_as_messages
+def new(ctx, game, ruleset_name, players, deadline, step_deadline, grace, seed, options):
+    """Create GAME and print each player's password (shown this once only)."""
+    seats: dict[str, dict] = {}
+    for spec in players:
+        name, sep, address = spec.partition("=")
+        name = name.strip().lower()
+        language = "en"
+        if address[-3:-2] == ":" and address[-2:].isalpha():
+            address, language = address[:-3], address[-2:].lower()
+        if not sep or not name or "@" not in address:
+            raise click.BadParameter(f"{spec!r} is not NAME=ADDRESS (example: --player stark=ned@example.org)",
+                                     param_hint="--player")
+        if name in seats:
+            raise click.BadParameter(f"player {name!r} given twice", param_hint="--player")
+        seats[name] = {"address": address.strip(), "language": language}
+    seed = secrets.randbelow(2**31) if seed is None else seed
+    passwords = _judge(ctx).new_game(game, ruleset_name, seats, seed=seed, options=options,
+                                     deadlines={"planning": deadline, "step": step_deadline, "grace": grace})
+    click.echo(f"Created game {game} ({ruleset_name}, seed {seed}). Passwords (shown once, stored hashed):")
+    for name, password in passwords.items():
+        click.echo(f"  {name:<12} {seats[name]['address']:<32} {password}")
+
+
+@main.command("list")
+@click.pass_context
+@_errors_as_messages
+def list_(ctx):
+    """List the games with their step and deadline."""
+    judge = _judge(ctx)
+    ids = judge.store.game_ids()
+    if not ids:
+        click.echo(f"No games in {judge.store.root}.")
+    for game_id in ids:
+        try:
+            p = judge.present(game_id)
+            state = f"over: {p.ruleset.result(p.state)}" if p.ruleset.result(p.state) else (
+                "paused" if p.paused() else f"due {clock.to_text(p.deadline())}")
+            click.echo(f"{game_id:<16} {p.ruleset.name:<10} v{p.version:<5} {p.ruleset.summary(p.state)}; {state}")
+        except FIXABLE as exc:
+            click.echo(f"{game_id:<16} BROKEN: {exc}")
+
+
+@main.command()
+@click.argument("game")
+@click.pass_context
+@_errors_as_messages
+def status(ctx, game):
+    """Who owes what in GAME, and by when."""
+    present = _judge(ctx).present(game)
+    click.echo(reports.environment().get_template("status.txt.j2").render(status=reports._status(present, None)), nl=False)
+
+
+@main.command()
+@click.argument("game")
+@click.option("--as", "player", default=None, help="Show only what this player may see.")
+@click.option("--version", "number", type=int, default=None, help="An earlier version (default: the present).")
+@click.option("--format", "fmt", type=click.Choice(["text", "yaml"]), default="text", show_default=True)
+@click.pass_context
+@_errors_as_messages
+def show(ctx, game, player, number, fmt):
+    """Show GAME as the GM or as one player sees it."""
+    judge = _judge(ctx)
+    present = judge.present(game)
+    if player is not None and player not in present.config["players"]:
+        raise click.BadParameter(f"no player {player!r} in {game} (players: {', '.join(present.config['players'])})",
+                                 param_hint="--as")
+    for problem in present.problems:
+        click.echo(f"WARNING: {problem}; showing the last good version", err=True)
+    state = present.state if number is None else judge.version(game, number)["state"]
+    view = present.ruleset.view(state, player)
+    if fmt == "yaml":
+        click.echo(yamlio.dumps(view), nl=False)
+    else:
+        click.echo(reports.render_view(present, player, view), nl=False)
+
+
+def _read_body(source: str) -> str:
+    raw = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise click.BadParameter(f"{source} is not UTF-8 text", param_hint="FILE") from None
+    if "\x00" in text:
+        raise click.BadParameter(f"{source} is binary, not a mail body", param_hint="FILE")
+    lines = text.splitlines()
+    if lines and lines[0].strip().upper().startswith("JUDGE "):
+        lines = lines[1:]  # the sign-on line: the GM needs no password
+    return "\n".join(lines)
+
+
+@main.command()
+@click.argument("game")
+@click.option("--as", "player", required=True, help="The player whose mail this is.")
+@click.argument("source", default="-", metavar="[FILE|-]")
+@click.pass_context
+@_errors_as_messages
+def submit(ctx, game, player, source):
+    """Submit a player's mail body (from FILE or stdin) as if mailed; prints the reply."""
+    if source != "-" and not Path(source).is_file():
+        raise click.BadParameter(f"no file {source!r}", param_hint="FILE")
+    judge = _judge(ctx)
+    outcome = judge.submit(game, player, _read_body(source))
+    click.echo(reports.render_reply(outcome, judge.present(game), player), nl=False)
+    if not outcome.applied:
+        ctx.exit(1)
+
+
+@main.command()
+@click.argument("game")
+@click.option("--force", is_flag=True, help="Apply the defaults to every missing decision.")
+@click.pass_context
+@_errors_as_messages
+def adjudicate(ctx, game, force):
+    """Adjudicate GAME's step now (all decisions in, or --force)."""
+    outcome = _judge(ctx).adjudicate(game, force=force)
+    _print_outcome(game, outcome)
+
+
+def _print_outcome(game, outcome):
+    for event in outcome.events:
+        click.echo(f"  {event.text}")
+    versions = ", ".join(map(str, outcome.versions)) or "none"
+    click.echo(f"{game}: new version(s) {versions}")
+
+
+@main.command()
+@click.pass_context
+@_errors_as_messages
+def tick(ctx):
+    """Adjudicate every game whose deadline has passed (run it from cron)."""
+    done = _judge(ctx).tick()
+    for game, outcome in done:
+        _print_outcome(game, outcome)
+    if not done:
+        click.echo("No game is due.")
+
+
+@main.command()
+@click.argument("game")
+@click.pass_context
+@_errors_as_messages
+def history(ctx, game):
+    """List GAME's versions, oldest first."""
+    files = _judge(ctx).store.open(game)
+    for number in files.version_numbers():
+        try:
+            data = files.read_version(number)
+        except YamlFileError as exc:
+            click.echo(f"v{number:<5} UNREADABLE: {exc}")
+            continue
+        first = (data.get("events") or [{"text": ""}])[0]["text"]
+        click.echo(f"v{number:<5} {data.get('at')}  journal {data['journal_seq']:<5} {data.get('summary', '')}  {first}")
+
+
+@main.command()
+@click.argument("game")
+@click.option("--to", "to", type=int, required=True, help="The version to return to.")
+@click.pass_context
+@_errors_as_messages
+def rollback(ctx, game, to):
+    """Make a new version of GAME equal to version N (nothing is deleted)."""
+    outcome = _judge(ctx).rollback(game, to)
+    _print_outcome(game, outcome)
+
+
+@main.command()
+@click.argument("game")
+@click.pass_context
+@_errors_as_messages
+def pause(ctx, game):
+    """Stop GAME's deadline clock."""
+    _judge(ctx).pause(game)
+    click.echo(f"{game} paused.")
+
+
+@main.command()
+@click.argument("game")
+@click.pass_context
+@_errors_as_messages
+def resume(ctx, game):
+    """Restart GAME's deadline clock with the time that was left."""
+    _judge(ctx).resume(game)
+    click.echo(f"{game} resumed; deadline {clock.to_text(_judge(ctx).present(game).deadline())}.")
+
+
+@main.command()
+@click.argument("game")
+@click.argument("duration", type=DURATION)
+@click.pass_context
+@_errors_as_messages
+def extend(ctx, game, duration):
+    """Move GAME's current deadline later by DURATION (e.g. 24h)."""
+    _judge(ctx).extend(game, duration)
+    present = _judge(ctx).present(game)
+    click.echo(f"{game}: deadline {'paused' if present.paused() else clock.to_text(present.deadline())}.")
+
+
+@main.command()
+@click.argument("game")
+@click.argument("player")
+@click.argument("address")
+@click.pass_context
+@_errors_as_messages
+def replace(ctx, game, player, address):
+    """Give PLAYER's seat in GAME to ADDRESS, with a new password (printed once)."""
+    password = _judge(ctx).replace(game, player, address)
+    click.echo(f"{game}: {player} is now played from {address}; new password: {password}")
+
+
+@main.command()
+@click.argument("game")
+@click.pass_context
+@_errors_as_messages
+def replay(ctx, game):
+    """Rebuild GAME from its first version and journal; exit 1 on any difference."""
+    differences = _judge(ctx).replay(game)
+    for line in differences:
+        click.echo(line)
+    if differences:
+        ctx.exit(1)
+    click.echo(f"{game}: replay reproduces every version.")
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+def case(files):
+    """Run rules cases (YAML files or folders of them); exit 1 if any fails."""
+    results = run_cases(list(files))
+    for result in results:
+        click.echo(result.report())
+    failed = sum(not r.passed for r in results)
+    click.echo(f"{len(results) - failed} passed, {failed} failed")
+    if failed or not results:
+        sys.exit(1)

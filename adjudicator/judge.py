@@ -1,0 +1,380 @@
+"""The game-agnostic judge: pending decisions, deadlines, adjudication, replay.
+
+Every change to a game is an *input* recorded in its journal before it is applied: a player's
+submission, a GM's forced adjudication, a deadline that passed, pause, resume, extend,
+replace, rollback. The same function, :func:`apply_entry`, applies an input both live and when
+replaying, so a game rebuilt from its first version and its journal is the game as it stands.
+
+A game's present is its latest readable state version plus the journal entries after it. New
+versions are written only when a step adjudicates (or on rollback); submissions stay in the
+journal until then. Each version carries the deadline bookkeeping (``clock``) next to the
+ruleset's ``state``:
+
+* ``deadline``: when the current step's decisions are due (None: nobody owes anything);
+* ``paused``: seconds that were left when the GM paused (None: running);
+* ``step_kind``: ``planning`` or ``step``, which of the game's two deadlines applies.
+
+A step is due when ``now >= deadline + grace``; players are told the deadline, the grace period
+is the judge's quiet slack for mail in flight.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Callable
+
+from . import clock, passwords
+from . import ruleset as rulesets
+from .ruleset import Event, Owed, Parsed, Ruleset, RulesetError
+from .store import GameFiles, Store, StoreError
+from .yamlio import YamlFileError
+
+MAX_STEPS_PER_INPUT = 10_000  # a ruleset that never stops asking nobody is a bug, not a game
+DEFAULT_DEADLINES = {"planning": "48h", "step": "24h", "grace": "1h"}
+
+
+class JudgeError(Exception):
+    """A request the judge refuses, with a message for the GM or player."""
+
+
+@dataclass
+class Present:
+    """A game as it stands: config, current state, deadline bookkeeping."""
+
+    files: GameFiles
+    config: dict
+    ruleset: Ruleset
+    version: int  # the version the present derives from (the latest readable)
+    journal_seq: int  # the last journal entry folded in
+    state: dict
+    clock: dict
+    events: list[Event]  # events of the latest version
+    problems: list[str] = field(default_factory=list)  # unreadable newer files that were skipped
+
+    @property
+    def game_id(self) -> str:
+        return self.files.id
+
+    def owed(self) -> list[Owed]:
+        return [] if self.ruleset.result(self.state) is not None else self.ruleset.pending(self.state)
+
+    def missing(self) -> list[Owed]:
+        return [o for o in self.owed() if not o.done]
+
+    def deadline(self) -> datetime | None:
+        return clock.from_text(self.clock.get("deadline"))
+
+    def paused(self) -> bool:
+        return self.clock.get("paused") is not None
+
+    def grace(self) -> timedelta:
+        return clock.parse_duration(self.config["deadlines"]["grace"])
+
+    def due(self, now: datetime) -> bool:
+        deadline = self.deadline()
+        return bool(self.owed()) and not self.paused() and deadline is not None and now >= deadline + self.grace()
+
+
+@dataclass
+class Outcome:
+    """What applying one input did."""
+
+    entry: dict
+    parsed: Parsed | None = None  # for a submission: per-line results
+    applied: bool = True
+    versions: list[int] = field(default_factory=list)  # versions written
+    events: list[Event] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------------------------------
+# Pure part: folding inputs into a present. No files, no clock (times come in the entries).
+# ---------------------------------------------------------------------------------------
+
+
+def _step_clock(ruleset: Ruleset, state: dict, deadlines: dict, at: datetime, paused_before: bool) -> dict:
+    """Deadline bookkeeping for a step that starts at ``at``."""
+    owed = [] if ruleset.result(state) is not None else ruleset.pending(state)
+    if not owed:
+        return {"step_kind": None, "deadline": None, "paused": None}
+    kind = "planning" if any(o.deadline_kind == "planning" for o in owed) else "step"
+    length = clock.parse_duration(deadlines[kind])
+    if paused_before:
+        return {"step_kind": kind, "deadline": None, "paused": int(length.total_seconds())}
+    return {"step_kind": kind, "deadline": clock.to_text(at + length), "paused": None}
+
+
+def _run_steps(present: Present, at: datetime, force: bool, outcome: Outcome, versions: list[dict]) -> None:
+    """Adjudicate while every owed decision is in; ``force`` fills in the first step's missing ones."""
+    for _ in range(MAX_STEPS_PER_INPUT):
+        if present.ruleset.result(present.state) is not None:
+            return
+        owed = present.ruleset.pending(present.state)
+        complete = all(o.done for o in owed)
+        if not complete and not force:
+            return
+        force = False
+        paused = present.paused()
+        state, events = present.ruleset.advance(copy.deepcopy(present.state), force=not complete)
+        present.state = state
+        present.events = events
+        present.clock = _step_clock(present.ruleset, state, present.config["deadlines"], at, paused)
+        outcome.events.extend(events)
+        versions.append(_version_body(present, at))
+    raise JudgeError(f"ruleset {present.ruleset.name} advanced {MAX_STEPS_PER_INPUT} steps without asking anyone")
+
+
+def _version_body(present: Present, at: datetime) -> dict:
+    return _body(present.ruleset, present.state, present.journal_seq, present.clock, present.events, at)
+
+
+def _body(ruleset: Ruleset, state: dict, journal_seq: int, clock_: dict, events: list[Event], at: datetime) -> dict:
+    return {
+        "journal_seq": journal_seq,
+        "at": clock.to_text(at),
+        "clock": dict(clock_),
+        "summary": ruleset.summary(state),
+        "events": [e.as_dict() for e in events],
+        "state": state,
+    }
+
+
+def apply_entry(present: Present, entry: dict, read_version: Callable[[int], dict]) -> tuple[Outcome, list[dict]]:
+    """Apply one journal entry to ``present`` in place; return the outcome and the version bodies to write.
+
+    ``read_version`` gives an earlier version's data, for rollback.
+    """
+    at = clock.from_text(entry["at"])
+    kind = entry["kind"]
+    outcome = Outcome(entry)
+    versions: list[dict] = []
+    present.journal_seq = entry["seq"]
+    if kind == "submit":
+        if present.ruleset.result(present.state) is not None:
+            outcome.applied = False
+            outcome.notes.append("the game is over; nothing more can be sent")
+            return outcome, versions
+        sub = present.ruleset.submit(copy.deepcopy(present.state), entry["player"], entry["text"])
+        outcome.parsed, outcome.applied = sub.parsed, sub.applied
+        outcome.notes.extend(sub.notes)
+        if sub.applied:
+            present.state = sub.state
+            _run_steps(present, at, False, outcome, versions)
+    elif kind == "adjudicate":
+        if present.owed():
+            _run_steps(present, at, bool(entry.get("force")), outcome, versions)
+    elif kind == "pause":
+        if not present.paused() and present.deadline() is not None:
+            remaining = max(0, int((present.deadline() - at).total_seconds()))
+            present.clock = {**present.clock, "deadline": None, "paused": remaining}
+    elif kind == "resume":
+        if present.paused():
+            present.clock = {**present.clock, "deadline": clock.to_text(at + timedelta(seconds=present.clock["paused"])), "paused": None}
+    elif kind == "extend":
+        by = clock.parse_duration(entry["by"])
+        if present.paused():
+            present.clock = {**present.clock, "paused": present.clock["paused"] + int(by.total_seconds())}
+        elif present.deadline() is not None:
+            present.clock = {**present.clock, "deadline": clock.to_text(present.deadline() + by)}
+    elif kind == "rollback":
+        target = read_version(entry["to"])
+        present.state = copy.deepcopy(target["state"])
+        present.events = [Event(f"The GM rolled the game back to version {entry['to']}.")]
+        present.clock = _step_clock(present.ruleset, present.state, present.config["deadlines"], at, False)
+        outcome.events.extend(present.events)
+        versions.append(_version_body(present, at))
+    elif kind in ("replace", "note"):
+        pass  # recorded for the audit trail; replace changes game.yaml, not the state
+    else:
+        raise JudgeError(f"journal entry {entry['seq']} has unknown kind {kind!r}")
+    return outcome, versions
+
+
+# ---------------------------------------------------------------------------------------
+# The service: files, locks, the clock.
+# ---------------------------------------------------------------------------------------
+
+
+class Judge:
+    """Runs games in a :class:`Store`; ``now`` is the injected clock."""
+
+    def __init__(self, store: Store, now: Callable[[], datetime] = clock.utcnow):
+        self.store = store
+        self.now = now
+
+    # -- reading --------------------------------------------------------------------------
+    def present(self, game_id: str) -> Present:
+        """The game as it stands (read-only: folds the journal in memory, writes nothing)."""
+        return self._fold(self.store.open(game_id))[0]
+
+    def _fold(self, files: GameFiles) -> tuple[Present, list[dict]]:
+        """Latest readable version + the journal after it; also the versions those entries owe.
+
+        Owed versions exist only after a crash between journaling an input and writing the
+        versions it produced; :meth:`record` writes them before anything else.
+        """
+        config = files.config()
+        ruleset = rulesets.get(config["ruleset"])
+        data, problems = files.latest_good_version()
+        present = Present(
+            files=files,
+            config=config,
+            ruleset=ruleset,
+            version=data["version"],
+            journal_seq=data["journal_seq"],
+            state=data["state"],
+            clock=dict(data.get("clock") or {}),
+            events=[Event.from_dict(e) for e in data.get("events") or []],
+            problems=[str(p) for p in problems],
+        )
+        owed: list[dict] = []
+        for entry in files.journal_after(present.journal_seq):
+            owed.extend(apply_entry(present, entry, files.read_version)[1])
+        return present, owed
+
+    def version(self, game_id: str, number: int) -> dict:
+        files = self.store.open(game_id)
+        if number not in files.version_numbers():
+            raise JudgeError(f"game {game_id} has no version {number} (versions 1..{(files.version_numbers() or [0])[-1]})")
+        return files.read_version(number)
+
+    # -- creating -------------------------------------------------------------------------
+    def new_game(
+        self,
+        game_id: str,
+        ruleset_name: str,
+        players: dict[str, dict],
+        *,
+        deadlines: dict[str, str] | None = None,
+        seed: int = 0,
+        options: dict[str, str] | None = None,
+    ) -> dict[str, str]:
+        """Create a game; returns each player's generated password (shown once, stored hashed)."""
+        ruleset = rulesets.get(ruleset_name)
+        deadlines = {**DEFAULT_DEADLINES, **(deadlines or {})}
+        for key, value in deadlines.items():
+            clock.parse_duration(value)
+        state = ruleset.new_game(list(players), dict(options or {}), seed)
+        secrets_ = {name: passwords.generate() for name in players}
+        config = {
+            "game": game_id,
+            "ruleset": ruleset.name,
+            "data_version": ruleset.data_version,
+            "created": clock.to_text(self.now()),
+            "seed": seed,
+            "options": dict(options or {}),
+            "deadlines": deadlines,
+            "players": {
+                name: {**info, "password": passwords.hash_password(secrets_[name])} for name, info in players.items()
+            },
+        }
+        at = self.now()
+        clock_ = _step_clock(ruleset, state, deadlines, at, False)
+        self.store.create(game_id, config, _body(ruleset, state, 0, clock_, [Event(f"Game {game_id} begins.")], at))
+        return secrets_
+
+    # -- changing ---------------------------------------------------------------------------
+    def record(self, game_id: str, entry: dict) -> Outcome:
+        """Journal ``entry`` (fsync'ed) under the game's lock, then apply it and write new versions."""
+        files = self.store.open(game_id)
+        with files.lock():
+            present, owed = self._fold(files)
+            for body in owed:
+                files.write_version(body)
+            entry = files.append_journal({**entry, "at": clock.to_text(self.now())})
+            outcome, versions = apply_entry(present, entry, files.read_version)
+            for body in versions:
+                outcome.versions.append(files.write_version(body))
+        return outcome
+
+    def submit(self, game_id: str, player: str, text: str, *, source: str = "gm") -> Outcome:
+        present = self.present(game_id)
+        if player not in present.config["players"]:
+            raise JudgeError(f"game {game_id} has no player {player!r} (players: {', '.join(present.config['players'])})")
+        return self.record(game_id, {"kind": "submit", "player": player, "source": source, "text": text})
+
+    def adjudicate(self, game_id: str, *, force: bool = False, reason: str = "gm") -> Outcome:
+        present = self.present(game_id)
+        if present.ruleset.result(present.state) is not None:
+            raise JudgeError(f"game {game_id} is over ({present.ruleset.result(present.state)}); nothing to adjudicate")
+        missing = present.missing()
+        if missing and not force:
+            owed = "; ".join(f"{o.player}: {o.what}" for o in missing)
+            raise JudgeError(f"game {game_id} still waits for {owed}. Use --force to apply the defaults.")
+        return self.record(game_id, {"kind": "adjudicate", "force": bool(missing), "reason": reason})
+
+    def tick(self) -> list[tuple[str, Outcome]]:
+        """Adjudicate, with defaults, every game whose deadline (plus grace) has passed."""
+        done = []
+        for game_id in self.store.game_ids():
+            try:
+                due = self.present(game_id).due(self.now())
+            except (StoreError, YamlFileError, RulesetError):
+                continue  # a broken game is reported by `judge status`, it must not stop the others
+            if due:
+                done.append((game_id, self.record(game_id, {"kind": "adjudicate", "force": True, "reason": "deadline"})))
+        return done
+
+    def pause(self, game_id: str) -> Outcome:
+        present = self.present(game_id)
+        if present.paused():
+            raise JudgeError(f"game {game_id} is already paused")
+        if present.deadline() is None:
+            raise JudgeError(f"game {game_id} has no running deadline to pause")
+        return self.record(game_id, {"kind": "pause"})
+
+    def resume(self, game_id: str) -> Outcome:
+        if not self.present(game_id).paused():
+            raise JudgeError(f"game {game_id} is not paused")
+        return self.record(game_id, {"kind": "resume"})
+
+    def extend(self, game_id: str, duration: str) -> Outcome:
+        clock.parse_duration(duration)
+        present = self.present(game_id)
+        if present.deadline() is None and not present.paused():
+            raise JudgeError(f"game {game_id} has no deadline to extend")
+        return self.record(game_id, {"kind": "extend", "by": duration})
+
+    def replace(self, game_id: str, player: str, address: str) -> str:
+        """Give ``player``'s seat to ``address`` with a new password (returned, shown once)."""
+        files = self.store.open(game_id)
+        if "@" not in address:
+            raise JudgeError(f"not a mail address: {address!r} (example: jon@example.org)")
+        with files.lock():
+            config = files.config()
+            if player not in config["players"]:
+                raise JudgeError(f"game {game_id} has no player {player!r} (players: {', '.join(config['players'])})")
+            secret = passwords.generate()
+            config["players"][player] = {**config["players"][player], "address": address, "password": passwords.hash_password(secret)}
+            files.append_journal({"kind": "replace", "player": player, "address": address, "at": clock.to_text(self.now())})
+            files.write_config(config)
+        return secret
+
+    def rollback(self, game_id: str, to: int) -> Outcome:
+        self.version(game_id, to)  # exists and reads
+        return self.record(game_id, {"kind": "rollback", "to": to})
+
+    # -- checking -------------------------------------------------------------------------
+    def replay(self, game_id: str) -> list[str]:
+        """Rebuild the game from version 1 and its whole journal; list every difference found."""
+        files = self.store.open(game_id)
+        first = files.read_version(1)
+        config = files.config()
+        present = Present(files, config, rulesets.get(config["ruleset"]), 1, first["journal_seq"], first["state"],
+                          dict(first.get("clock") or {}), [])
+        rebuilt: list[dict] = []
+        for entry in files.journal_after(first["journal_seq"]):
+            _, versions = apply_entry(present, entry, lambda n: ({"state": rebuilt[n - 2]["state"]} if n >= 2 else first))
+            rebuilt.extend(versions)
+        stored = [n for n in files.version_numbers() if n > 1]
+        differences = []
+        for number, body in zip(stored, rebuilt):
+            data = files.read_version(number)
+            for key in ("journal_seq", "clock", "events", "state"):
+                if data.get(key) != body[key]:
+                    differences.append(f"version {number}: {key} differs from the replayed game")
+        if len(stored) != len(rebuilt):
+            differences.append(f"{len(stored) + 1} versions stored, replay produced {len(rebuilt) + 1}")
+        return differences

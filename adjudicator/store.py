@@ -1,0 +1,191 @@
+"""Versioned YAML game files on disk.
+
+::
+
+    <data dir>/<game id>/
+      game.yaml            ruleset, data version, players, addresses, password hashes, deadlines
+      states/000001.yaml   one file per adjudicated step, never rewritten; the highest good one is current
+      journal/000001.yaml  every accepted input (mail, GM action), numbered, fsync'ed before it is applied
+      outbox/              mails not yet handed on
+      .lock                flock'ed by whoever changes the game
+
+A game's *present* is its latest readable version plus the journal entries after it (see
+``judge.py``); this module only knows files. Every write is atomic (``yamlio.atomic_write``);
+every file carries ``format: 1`` so that a later layout can migrate old games.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import re
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+from . import yamlio
+from .yamlio import YamlFileError
+
+FORMAT = 1
+_GAME_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+_NUMBERED = re.compile(r"^(\d{6})\.yaml$")
+
+
+class StoreError(Exception):
+    """A problem with the game files that the GM must see (missing game, lock held, ...)."""
+
+
+class GameLocked(StoreError):
+    """Another process holds the game's lock for longer than we may wait (transient)."""
+
+
+def check_game_id(game_id: str) -> str:
+    if not _GAME_ID.match(game_id or ""):
+        raise StoreError(
+            f"bad game id {game_id!r}: use 1-40 lower-case letters, digits, '-' or '_', starting with a letter or digit (example: westeros1)"
+        )
+    return game_id
+
+
+def _numbered(directory: Path) -> list[int]:
+    """Numbers of the ``NNNNNN.yaml`` files in ``directory``, ascending (temp files ignored)."""
+    try:
+        names = os.listdir(directory)
+    except FileNotFoundError:
+        return []
+    return sorted(int(m.group(1)) for m in map(_NUMBERED.match, names) if m)
+
+
+class GameFiles:
+    """The files of one game. Mutating methods expect the caller to hold :meth:`lock`."""
+
+    def __init__(self, path: Path, *, fsync: bool = True):
+        self.path = path
+        self.id = path.name
+        self.fsync = fsync
+
+    # -- lock ---------------------------------------------------------------------------
+    @contextmanager
+    def lock(self, timeout: float = 30.0) -> Iterator[None]:
+        """Exclusive per-game lock across processes (flock on ``.lock``)."""
+        fd = os.open(self.path / ".lock", os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            deadline = time.monotonic() + timeout
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except OSError as exc:
+                    if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN):
+                        raise
+                    if time.monotonic() >= deadline:
+                        raise GameLocked(f"game {self.id} is busy (locked by another process); try again") from None
+                    time.sleep(0.005)
+            yield
+        finally:
+            os.close(fd)  # closing the descriptor releases the flock
+
+    # -- game.yaml ----------------------------------------------------------------------
+    def config(self) -> dict:
+        return yamlio.load_mapping(self.path / "game.yaml", format_version=FORMAT)
+
+    def write_config(self, config: dict) -> None:
+        yamlio.dump(self.path / "game.yaml", {"format": FORMAT, **{k: v for k, v in config.items() if k != "format"}}, fsync=self.fsync)
+
+    # -- versions -----------------------------------------------------------------------
+    def version_numbers(self) -> list[int]:
+        return _numbered(self.path / "states")
+
+    def version_path(self, number: int) -> Path:
+        return self.path / "states" / f"{number:06d}.yaml"
+
+    def read_version(self, number: int) -> dict:
+        path = self.version_path(number)
+        data = yamlio.load_mapping(path, format_version=FORMAT)
+        for key in ("version", "journal_seq", "state"):
+            if key not in data:
+                raise YamlFileError(path, f"missing key {key!r}")
+        if data["version"] != number:
+            raise YamlFileError(path, f"says version {data['version']!r} but is file {number}")
+        return data
+
+    def latest_good_version(self) -> tuple[dict, list[YamlFileError]]:
+        """The highest version that reads cleanly, and the errors of any newer broken ones."""
+        problems: list[YamlFileError] = []
+        for number in reversed(self.version_numbers()):
+            try:
+                return self.read_version(number), problems
+            except YamlFileError as exc:
+                problems.append(exc)
+        if problems:
+            raise StoreError(f"game {self.id} has no readable state version: " + "; ".join(map(str, problems)))
+        raise StoreError(f"game {self.id} has no state version")
+
+    def write_version(self, data: dict) -> int:
+        """Write the next version (one above the highest file, readable or not); return its number."""
+        number = (self.version_numbers() or [0])[-1] + 1
+        body = {"format": FORMAT, "version": number, **{k: v for k, v in data.items() if k not in ("format", "version")}}
+        yamlio.dump(self.version_path(number), body, fsync=self.fsync)
+        return number
+
+    # -- journal ------------------------------------------------------------------------
+    def journal_numbers(self) -> list[int]:
+        return _numbered(self.path / "journal")
+
+    def read_journal(self, seq: int) -> dict:
+        path = self.path / "journal" / f"{seq:06d}.yaml"
+        data = yamlio.load_mapping(path, format_version=FORMAT)
+        if data.get("seq") != seq or "kind" not in data:
+            raise YamlFileError(path, "not a journal entry (needs seq and kind)")
+        return data
+
+    def journal_after(self, seq: int) -> list[dict]:
+        return [self.read_journal(n) for n in self.journal_numbers() if n > seq]
+
+    def append_journal(self, entry: dict) -> dict:
+        """Durably record an input before it is applied; returns the entry with its ``seq``."""
+        seq = (self.journal_numbers() or [0])[-1] + 1
+        body = {"format": FORMAT, "seq": seq, **{k: v for k, v in entry.items() if k not in ("format", "seq")}}
+        yamlio.dump(self.path / "journal" / f"{seq:06d}.yaml", body, fsync=self.fsync)
+        return body
+
+
+class Store:
+    """All games under one data directory."""
+
+    def __init__(self, root: os.PathLike | str, *, fsync: bool = True):
+        self.root = Path(root)
+        self.fsync = fsync
+
+    def game_ids(self) -> list[str]:
+        if not self.root.is_dir():
+            return []
+        return sorted(p.name for p in self.root.iterdir() if (p / "game.yaml").is_file())
+
+    def exists(self, game_id: str) -> bool:
+        return (self.root / game_id / "game.yaml").is_file()
+
+    def open(self, game_id: str) -> GameFiles:
+        check_game_id(game_id)
+        if not self.exists(game_id):
+            known = ", ".join(self.game_ids()) or "none"
+            raise StoreError(f"no game {game_id!r} in {self.root} (games: {known})")
+        return GameFiles(self.root / game_id, fsync=self.fsync)
+
+    def create(self, game_id: str, config: dict, first_version: dict) -> GameFiles:
+        """Lay out a new game: directories, version 1, then game.yaml last (it marks the game as existing)."""
+        check_game_id(game_id)
+        if self.exists(game_id):
+            raise StoreError(f"game {game_id!r} already exists in {self.root}")
+        path = self.root / game_id
+        for sub in ("states", "journal", "outbox"):
+            (path / sub).mkdir(parents=True, exist_ok=True)
+        files = GameFiles(path, fsync=self.fsync)
+        with files.lock():
+            if files.version_numbers():
+                raise StoreError(f"{path} holds leftovers of another game; remove it first")
+            files.write_version(first_version)
+            files.write_config(config)
+        return files
