@@ -6,7 +6,7 @@ from pathlib import Path
 
 from adjudicator.cases import run_cases
 
-TOY_CASES = Path(__file__).parent / "cases" / "toy"
+TOY_CASES = Path(__file__).parent / "toycases"
 
 
 def test_toy_cases_pass():

@@ -168,7 +168,7 @@ def test_replay(cli, game, tmp_path):
 
 
 def test_case(cli, tmp_path):
-    cases = Path(__file__).parent / "cases" / "toy"
+    cases = Path(__file__).parent / "toycases"
     result = cli("case", str(cases))
     assert result.exit_code == 0 and "PASS A tie is broken" in result.output and "2 passed, 0 failed" in result.output
     bad = tmp_path / "bad.yaml"
