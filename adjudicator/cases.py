@@ -69,6 +69,8 @@ def run_case(path: Path) -> CaseResult:
         _run(case, result)
     except (RulesetError, YamlFileError) as exc:
         result.error = f"{path}: {exc}"
+    except Exception as exc:  # an engine bug must fail its case with the reason, not stop the run
+        result.error = f"{path}: the engine crashed: {type(exc).__name__}: {exc}"
     return result
 
 

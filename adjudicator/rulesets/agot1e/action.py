@@ -1,0 +1,317 @@
+"""The action phase without battles: raids, marches, consolidate power (CZ p.7-12).
+
+Raids and marches resolve one order at a time in Iron Throne order, repeated until none is
+left. The house whose turn it is owes a decision: it is taken from the RAID/MARCH lines the
+house sent ahead (in the order written, the first one legal now) and asked for otherwise.
+``state["turn"]`` is the index on the Iron Throne track where the search for the next house
+starts.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ...ruleset import Event, Owed
+from . import battle
+from . import position as pos
+from .commands import ALL, March, Raid
+from .context import Ctx
+
+RAID_TARGETS = ("support", "raid", "consolidate")  # CZ p.7: never march or defense
+
+
+# -- whose turn --------------------------------------------------------------------------------------
+
+
+def next_house(state: dict, kind: str, ctx: Ctx | None = None) -> str | None:
+    """The next house in turn order, from ``state['turn']``, that still has an order of ``kind``
+    (for raids, with ``ctx``: a raid that has a target; the others go without asking)."""
+    order = pos.turn_order(state)
+    for i in range(len(order)):
+        house = order[(state["turn"] + i) % len(order)]
+        areas = pos.orders_of(state, house, kind)
+        if ctx is not None:
+            areas = [a for a in areas if raid_targets(state, ctx, a)]
+        if areas:
+            return house
+    return None
+
+
+def pass_turn(state: dict, house: str) -> None:
+    state["turn"] = (pos.turn_order(state).index(house) + 1) % len(state["houses"])
+
+
+# -- raids ---------------------------------------------------------------------------------------------
+
+
+def raid_targets(state: dict, ctx: Ctx, area: str) -> list[str]:
+    """Areas whose orders the raid in ``area`` may remove (adjacent enemy support/raid/consolidate)."""
+    house = pos.owner(state, area)
+    board = ctx.gd.board
+    out = []
+    for n in board.neighbours(area):
+        if board.is_land(area) and board.is_sea(n):
+            continue  # CZ p.7: a raid from land never reaches the sea
+        if n in state["orders"] and pos.owner(state, n) not in (None, house) and pos.order_kind(state, n) in RAID_TARGETS:
+            out.append(n)
+    return sorted(out)
+
+
+def drop_hopeless_raids(state: dict, ctx: Ctx) -> list[Event]:
+    """A raid with no legal target is removed without asking (CZ p.7); targets never appear later."""
+    events = []
+    for area in [a for a in state["orders"] if pos.order_kind(state, a) == "raid"]:
+        if not raid_targets(state, ctx, area):
+            pos.remove_order(state, area)
+            events.append(Event(f"The raid in {ctx.area(area)} has no target and is removed."))
+    return events
+
+
+def check_raid(state: dict, ctx: Ctx, house: str, raid: Raid) -> str | None:
+    where = ctx.area(raid.src)
+    if pos.order_kind(state, raid.src) != "raid" or pos.owner(state, raid.src) != house:
+        return f"you have no raid order in {where}"
+    if raid.none:
+        return None
+    legal = raid_targets(state, ctx, raid.src)
+    most = 2 if pos.order_star(state, raid.src) else 1
+    if len(raid.targets) > most:
+        return f"the raid in {where} removes at most {most} order{'s' if most > 1 else ''}"
+    if len(set(raid.targets)) != len(raid.targets):
+        return "the same target twice"
+    for target in raid.targets:
+        if target not in legal:
+            names = ", ".join(ctx.area(t) for t in legal) or "none"
+            return f"{ctx.area(target)} is not a target of the raid in {where} (targets: {names})"
+    return None
+
+
+def _planned(state: dict, ctx: Ctx, house: str, key: str, check) -> int | None:
+    """Index of the first instruction under plan[key] that is legal now."""
+    for i, line in enumerate(pos.plan(state, house)[key]):
+        if check(state, ctx, house, ctx.command(line)) is None:
+            return i
+    return None
+
+
+def pending_turn(state: dict, ctx: Ctx, kind: str) -> list[Owed]:
+    """The house whose raid or march is next owes one, unless a legal one was sent ahead."""
+    house = next_house(state, kind, ctx if kind == "raid" else None)
+    if house is None:
+        return []
+    areas = ", ".join(ctx.area(a) for a in pos.orders_of(state, house, kind))
+    key, check = ("raids", check_raid) if kind == "raid" else ("marches", check_march)
+    done = _planned(state, ctx, house, key, check) is not None
+    return [Owed(house, f"a {kind} (orders in {areas})", "step", done)]
+
+
+def resolve_raid(state: dict, ctx: Ctx, force: bool) -> list[Event]:
+    events = drop_hopeless_raids(state, ctx)
+    house = next_house(state, "raid", ctx)
+    if house is None:
+        return events
+    pass_turn(state, house)
+    index = _planned(state, ctx, house, "raids", check_raid)
+    events += _skip_notes(state, ctx, house, "raids", index)
+    if index is None:  # only on force: the deadline passed
+        area = [a for a in pos.orders_of(state, house, "raid") if raid_targets(state, ctx, a)][0]
+        pos.remove_order(state, area)
+        return events + [Event(f"{ctx.house(house)} sent no raid decision; default: the raid in {ctx.area(area)} is removed.")]
+    raid = ctx.command(pos.plan(state, house)["raids"].pop(index))
+    pos.remove_order(state, raid.src)
+    if raid.none:
+        return events + [Event(f"{ctx.house(house)} removes the raid in {ctx.area(raid.src)} unused.")]
+    for target in raid.targets:
+        victim, kind = pos.owner(state, target), pos.order_kind(state, target)
+        pos.remove_order(state, target)
+        text = f"{ctx.house(house)} raids from {ctx.area(raid.src)} into {ctx.area(target)}: {ctx.house(victim)}'s {kind} order is removed"
+        if kind == "consolidate":  # CZ p.7: plundering gives the raider a power token from the bank
+            got = pos.gain_power(state, house, 1, ctx.gd.setup.power_limit)
+            text += f"; {ctx.house(house)} plunders {got} power"
+        events.append(Event(text + "."))
+    return events + drop_hopeless_raids(state, ctx)
+
+
+def _skip_notes(state: dict, ctx: Ctx, house: str, key: str, index: int | None) -> list[Event]:
+    """Drop the instructions written before the one used (they were illegal now) and say so to the house."""
+    lines = pos.plan(state, house)[key]
+    skipped = lines[: index if index is not None else len(lines)]
+    del lines[: len(skipped)]
+    return [Event(f"Skipped your instruction \"{line}\": not legal now.", (house,)) for line in skipped]
+
+
+# -- marches -------------------------------------------------------------------------------------------
+
+
+def reachable(state: dict, ctx: Ctx, house: str, src: str) -> set[str]:
+    """Where units in ``src`` may march: adjacent areas of their kind, plus land by own ships (CZ p.8)."""
+    board = ctx.gd.board
+    if board.is_sea(src):
+        return {n for n in board.neighbours(src) if board.is_sea(n)}
+    return board.reach_by_march(src, pos.ship_seas(state, ctx.gd, house)) - {src}
+
+
+def _strength(ctx: Ctx, units) -> int:
+    return sum(ctx.gd.setup.unit_strength[u] for u in units)
+
+
+def neutral_support(state: dict, ctx: Ctx, house: str, area: str) -> int:
+    """Support a march into a neutral force gets: the house's own adjacent support orders, and
+    other houses' supports sent ahead for this house (``SUPPORT x -> house [IN area]``)."""
+    total = 0
+    for src in ctx.gd.board.neighbours(area):
+        if pos.order_kind(state, src) != "support":
+            continue
+        helper = pos.owner(state, src)
+        if ctx.gd.board.is_sea(area) and ctx.gd.board.is_land(src):
+            continue
+        if helper != house and not any(
+            (c := ctx.command(line)).src == src and c.house == house and c.battle_area in (None, area)
+            for line in pos.plan(state, helper)["supports"]
+        ):
+            continue
+        units = [u for u in pos.units_in(state, src, helper)]
+        routed = Counter(pos.routed_in(state, src))
+        total += _strength(ctx, list((Counter(units) - routed).elements())) + pos.order_bonus(state, src)
+    return total
+
+
+def _march_units(state: dict, src: str, march: March) -> list[list[str]]:
+    free = list((Counter(pos.units_in(state, src, pos.owner(state, src) or "")) - Counter(pos.routed_in(state, src))).elements())
+    return [pos.sort_units(free) if move.units == ALL else list(move.units) for move in march.moves]
+
+
+def check_march(state: dict, ctx: Ctx, house: str, march: March) -> str | None:
+    where = ctx.area(march.src)
+    board = ctx.gd.board
+    if pos.order_kind(state, march.src) != "march" or pos.owner(state, march.src) != house:
+        return f"you have no march order in {where}"
+    if not march.moves:
+        return None
+    groups = _march_units(state, march.src, march)
+    moving = Counter()
+    for group in groups:
+        moving.update(group)
+    present = Counter(pos.units_in(state, march.src, house))
+    free = present - Counter(pos.routed_in(state, march.src))
+    if moving - free:
+        if moving - present:
+            return f"{where} holds only {', '.join(pos.units_in(state, march.src, house))}"
+        return f"routed units in {where} cannot march"
+    reach = reachable(state, ctx, house, march.src)
+    fights = 0
+    dests = [m.dest for m in march.moves]
+    if len(set(dests)) != len(dests):
+        return "the same destination twice: give each destination once with all its units"
+    changes = {march.src: list((present - moving).elements())}
+    for move, units in zip(march.moves, groups):
+        dest = ctx.area(move.dest)
+        if not units:
+            return f"no units named for {dest}"
+        if board.is_sea(move.dest) != board.is_sea(march.src) or (board.is_sea(move.dest) and set(units) - {"ship"}) \
+                or (board.is_land(move.dest) and "ship" in units):
+            return f"{dest}: ships stay at sea and footmen and knights on land"
+        if move.dest not in reach:
+            return f"{dest} cannot be reached from {where}"
+        enemy = pos.owner(state, move.dest)
+        if (enemy and enemy != house) or move.dest in state["neutral"]:
+            fights += 1
+            if move.dest in state["neutral"]:
+                need = state["neutral"][move.dest]
+                have = _strength(ctx, units) + pos.order_bonus(state, march.src) + neutral_support(state, ctx, house, move.dest)
+                if have < need:
+                    return f"the neutral force in {dest} has strength {need}; this march brings only {have}"
+        elif not enemy or enemy == house:
+            changes[move.dest] = pos.units_in(state, move.dest, house) + units
+    if fights > 1:
+        return "a march may start at most one battle (or attack one neutral force)"
+    if not pos.supply_after(state, ctx.gd, house, changes):
+        return "this march would break your supply limit"
+    if march.leave_power and not (present - moving) and board.is_land(march.src):
+        if state["power"][house] < 1 and ctx.gd.board.area(march.src).home_of != house:
+            return "you have no available power token to leave behind"
+    return None
+
+
+def resolve_march(state: dict, ctx: Ctx, force: bool) -> list[Event]:
+    house = next_house(state, "march")
+    if house is None:
+        return []
+    pass_turn(state, house)
+    index = _planned(state, ctx, house, "marches", check_march)
+    events = _skip_notes(state, ctx, house, "marches", index)
+    if index is None:
+        area = pos.orders_of(state, house, "march")[0]
+        pos.remove_order(state, area)
+        return events + [Event(f"{ctx.house(house)} sent no march decision; default: the march in {ctx.area(area)} is removed.")]
+    march = ctx.command(pos.plan(state, house)["marches"].pop(index))
+    return events + execute_march(state, ctx, house, march)
+
+
+def execute_march(state: dict, ctx: Ctx, house: str, march: March) -> list[Event]:
+    """Move the units of a legal march; start its battle, if any, last (CZ p.9)."""
+    src, bonus = march.src, pos.order_bonus(state, march.src)
+    pos.remove_order(state, src)
+    if not march.moves:
+        return [Event(f"{ctx.house(house)} removes the march in {ctx.area(src)}; nobody moves.")]
+    events = []
+    battle_move = None
+    for move, units in zip(march.moves, _march_units(state, src, march)):
+        enemy = pos.owner(state, move.dest)
+        if enemy and enemy != house:
+            battle_move = (move.dest, units)
+            continue
+        pos.remove_units(state, src, units)
+        text = f"{ctx.house(house)} marches {_list(units)} from {ctx.area(src)} to {ctx.area(move.dest)}"
+        if move.dest in state["neutral"]:
+            text += f", defeating the neutral force ({state['neutral'].pop(move.dest)})"
+        token = state["control"].get(move.dest)
+        if token and token != house:
+            del state["control"][move.dest]  # CZ p.9: back to the bank, no battle
+            text += f", removing {ctx.house(token)}'s power token"
+        pos.add_units(state, move.dest, house, units)
+        events.append(Event(text + "."))
+    if battle_move:
+        pos.remove_units(state, src, battle_move[1])
+    events += _leave_power(state, ctx, house, march)
+    if battle_move:
+        events += battle.start(state, ctx, area=battle_move[0], attacker=house, origin=src, units=battle_move[1],
+                               march_bonus=bonus)
+    return events
+
+
+def _leave_power(state: dict, ctx: Ctx, house: str, march: March) -> list[Event]:
+    src = march.src
+    if pos.owner(state, src) or ctx.gd.board.is_sea(src):
+        return []
+    if not march.leave_power or state["control"].get(src) == house or ctx.gd.board.area(src).home_of == house:
+        return []
+    if state["power"][house] < 1:
+        return [Event(f"{ctx.house(house)} has no power token to leave in {ctx.area(src)}.", (house,))]
+    state["power"][house] -= 1
+    state["control"][src] = house
+    return [Event(f"{ctx.house(house)} leaves a power token in {ctx.area(src)}.")]
+
+
+def _list(units) -> str:
+    counts = Counter(units)
+    return ", ".join(f"{n} {u}" for u, n in sorted(counts.items(), key=lambda x: pos.UNIT_ORDER.index(x[0])))
+
+
+# -- consolidate power ---------------------------------------------------------------------------------
+
+
+def resolve_consolidate(state: dict, ctx: Ctx) -> list[Event]:
+    """Every consolidate order still on the board: 1 power, +1 per crown printed there (CZ p.12)."""
+    events = []
+    for house in pos.turn_order(state):
+        areas = pos.orders_of(state, house, "consolidate")
+        if not areas:
+            continue
+        want = sum(1 + ctx.gd.board.area(a).power for a in areas)
+        got = pos.gain_power(state, house, want, ctx.gd.setup.power_limit)
+        for a in areas:
+            pos.remove_order(state, a)
+        capped = "" if got == want else f" (of {want}: a house holds at most {ctx.gd.setup.power_limit})"
+        events.append(Event(f"{ctx.house(house)} consolidates power in {', '.join(ctx.area(a) for a in areas)}: +{got}{capped}."))
+    return events

@@ -1,0 +1,168 @@
+"""The special abilities of the 15 House cards that have one (CZ p.14), for :mod:`.battle`.
+
+The abilities fall into a few kinds, kept here as data so that the battle reads them by kind:
+
+* strength changes, resolved as soon as both cards are revealed (CZ p.11: "after both cards are
+  shown, first resolve any special ability, then each player adds his card's strength"): Robb
+  Stark, Vargo Hoat, Victarion Greyjoy (attacking units of one kind +1 each), Catelyn Stark
+  (defense order doubled), Balon Greyjoy (the opposing card counts 0), Salladhor Saan (ships
+  supporting the opponent count 0);
+* immediate effects on the board, at the same moment: Ser Loras Tyrell (kills an opposing
+  attacking or defending footman), Brienne of Tarth (discards the opposing defense order in the
+  battle area), Queen of Thorns (cancels the opposing card's ability);
+* "if you win" effects, after the casualties and the retreat (RULES.md R8.10, A17): Ser Jaime
+  Lannister (2 power, no choice) and the five that ask the winner a choice (:data:`WIN_CHOICE`):
+  Maester Luwin, Melisandre of Asshai, Renly Baratheon, Cersei Lannister, Asha Greyjoy.
+
+The choice of an ``ABILITY <card>: <choice>`` line is free text (see commands.Ability); it is
+read here: a card (Luwin: one of the winner's discards; Melisandre: one in the loser's hand), an
+area (Cersei: one holding a loser's order; Asha: an adjacent area with a support or consolidate
+order; Renly: the battle area, or "yes"), or "no" (the ability is not used).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ...ruleset import Event
+from . import position as pos
+from .board import UnknownName
+from .context import Ctx
+
+# -- the ability table ------------------------------------------------------------------------------
+
+ATTACK_UNIT_BONUS = {"robb-stark": "knight", "vargo-hoat": "footman", "victarion-greyjoy": "ship"}
+"""card -> the kind of unit that adds +1 more when attacking (CZ p.14: +3 / +2 / +2 instead of +2 / +1 / +1)."""
+
+DEFENSE_DOUBLED = frozenset({"catelyn-stark"})
+KILL_FOOTMAN = frozenset({"loras-tyrell"})
+DISCARD_DEFENSE = frozenset({"brienne-of-tarth"})
+ZERO_OPPOSING_SUPPORT_SHIPS = frozenset({"salladhor-saan"})
+ZERO_OPPOSING_CARD = frozenset({"balon-greyjoy"})
+CANCEL_OPPOSING_ABILITY = frozenset({"queen-of-thorns"})
+WIN_POWER = {"jaime-lannister": 2}
+WIN_CHOICE = ("maester-luwin", "melisandre", "renly-baratheon", "cersei-lannister", "asha-greyjoy")
+
+ALL_ABILITIES = frozenset(
+    set(ATTACK_UNIT_BONUS) | DEFENSE_DOUBLED | KILL_FOOTMAN | DISCARD_DEFENSE | ZERO_OPPOSING_SUPPORT_SHIPS
+    | ZERO_OPPOSING_CARD | CANCEL_OPPOSING_ABILITY | set(WIN_POWER) | set(WIN_CHOICE))
+"""Every card with an ability (the game data's cards with ``ability`` must be exactly these)."""
+
+NO_WORDS = frozenset({"no", "none", "pass", "skip", "-", "nothing", "ne", "nic"})
+YES_WORDS = frozenset({"yes", "upgrade", "ano"})
+
+WHAT = {
+    "maester-luwin": "which discarded house card to take back (or no)",
+    "melisandre": "which house card to discard from the loser's hand for 1 power (or no)",
+    "renly-baratheon": "whether to upgrade a footman in the battle area to a knight (yes or no)",
+    "cersei-lannister": "which of the loser's orders to remove (an area)",
+    "asha-greyjoy": "which adjacent support or consolidate order to remove (an area, or no)",
+}
+
+
+def _word(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+# -- the win choices ---------------------------------------------------------------------------------
+
+
+def renly_footmen(state: dict, b: dict, house: str) -> int:
+    """Surviving footmen of the winner that fought in this battle: after the retreat and the conquest
+    they stand in the battle area, attacker or defender (routed ones did not fight)."""
+    fighting = Counter(pos.units_in(state, b["area"], house)) - Counter(pos.routed_in(state, b["area"]))
+    return fighting["footman"]
+
+
+def knights_in_play(state: dict, b: dict, house: str) -> int:
+    return pos.house_units(state, house)["knight"]
+
+
+def choice_options(state: dict, ctx: Ctx, b: dict, card_id: str) -> list[str]:
+    """What the winner may choose with ``card_id`` now (card ids or area ids); [] = nothing to choose."""
+    winner, loser, area = b["winner"], b["loser"], b["area"]
+    if card_id == "maester-luwin":
+        return sorted(state["discards"][winner], key=ctx.card)
+    if card_id == "melisandre":
+        return sorted(state["hands"][loser], key=ctx.card) if state["power"][winner] >= 1 else []
+    if card_id == "renly-baratheon":
+        ok = renly_footmen(state, b, winner) and knights_in_play(state, b, winner) < ctx.gd.setup.unit_limits["knight"]
+        return [area] if ok else []
+    if card_id == "cersei-lannister":
+        return sorted(pos.orders_of(state, loser), key=ctx.area)
+    if card_id == "asha-greyjoy":
+        return sorted((n for n in ctx.gd.board.neighbours(area)
+                       if pos.order_kind(state, n) in ("support", "consolidate")), key=ctx.area)
+    raise ValueError(f"{card_id} has no ability with a choice")
+
+
+def parse_choice(state: dict, ctx: Ctx, b: dict, card_id: str, text: str) -> tuple[str | None, str | None]:
+    """(value, error) for the winner's choice: value None and no error means "not used"."""
+    if _word(text) in NO_WORDS:
+        return None, None
+    winner, loser = b["winner"], b["loser"]
+    options = choice_options(state, ctx, b, card_id)
+    try:
+        if card_id == "maester-luwin":
+            value = ctx.gd.resolve_card(text, winner).id
+            if value not in options:
+                return None, f"{ctx.card(value)} is not among your discarded house cards"
+        elif card_id == "melisandre":
+            if state["power"][winner] < 1:
+                return None, "Melisandre of Asshai needs one available power token"
+            value = ctx.gd.resolve_card(text, loser).id
+            if value not in options:
+                return None, f"{ctx.card(value)} is not in {ctx.house(loser)}'s hand"
+        elif card_id == "renly-baratheon":
+            value = b["area"] if _word(text) in YES_WORDS else ctx.gd.board.resolve(text)
+            if value != b["area"]:
+                return None, f"Renly Baratheon upgrades a footman that fought in {ctx.area(b['area'])}, not in {ctx.area(value)}"
+            if not options:
+                if not renly_footmen(state, b, winner):
+                    return None, f"no footman of yours fought in {ctx.area(b['area'])}"
+                return None, "all your knights are on the board: none is left to upgrade to"
+        else:
+            value = ctx.gd.board.resolve(text)
+            if value not in options:
+                if card_id == "cersei-lannister":
+                    return None, f"{ctx.house(loser)} has no order in {ctx.area(value)}"
+                return None, (f"{ctx.area(value)} has no support or consolidate power order adjacent to "
+                              f"{ctx.area(b['area'])}")
+    except UnknownName as exc:
+        return None, str(exc)
+    return value, None
+
+
+def apply_choice(state: dict, ctx: Ctx, b: dict, card_id: str, value: str) -> list[Event]:
+    """Carry out a legal choice (see :func:`parse_choice`)."""
+    winner, loser, who = b["winner"], b["loser"], ctx.house(b["winner"])
+    name = ctx.card(card_id)
+    if card_id == "maester-luwin":
+        state["discards"][winner].remove(value)
+        state["hands"][winner].append(value)
+        return [Event(f"{name}: {who} takes {ctx.card(value)} back into its hand.")]
+    if card_id == "melisandre":
+        state["power"][winner] -= 1
+        state["hands"][loser].remove(value)
+        state["discards"][loser].append(value)
+        return [Event(f"{name}: {who} spends 1 power; {ctx.house(loser)} discards {ctx.card(value)} from its hand.")]
+    if card_id == "renly-baratheon":
+        area = b["area"]
+        units = pos.units_in(state, area, winner)
+        units.remove("footman")  # a fighting one: the routed ones stay marked (set_units keeps them)
+        pos.set_units(state, area, winner, units + ["knight"])
+        return [Event(f"{name}: {who} upgrades a footman in {ctx.area(area)} to a knight.")]
+    if card_id == "cersei-lannister":
+        kind = state["orders"][value]
+        pos.remove_order(state, value)
+        return [Event(f"{name}: {who} removes {ctx.house(loser)}'s {kind} order in {ctx.area(value)}.")]
+    if card_id == "asha-greyjoy":
+        kind, owner = state["orders"][value], pos.owner(state, value)
+        pos.remove_order(state, value)
+        return [Event(f"{name}: {who} removes {ctx.house(owner)}'s {kind} order in {ctx.area(value)}.")]
+    raise ValueError(f"{card_id} has no ability with a choice")
+
+
+def default_card(state: dict, ctx: Ctx, house: str) -> str:
+    """PBEM.md: the lowest-strength card in hand, ties by name."""
+    return min(state["hands"][house], key=lambda c: (ctx.gd.card(c).strength, ctx.card(c)))

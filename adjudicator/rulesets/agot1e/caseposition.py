@@ -1,0 +1,188 @@
+"""Rules-case positions (``shared/CASES.md``) to states and back.
+
+A case names areas, units and cards as players write them; the state holds ids. Omitted keys
+take the standard setup for the case's ``players``; ``areas`` given means every area not listed
+is empty. An illegal position (two houses in one area, more units than a house owns, an order
+where no unit of that house stands) is refused with the reason.
+
+Besides the position keys, an expectation may name ``controllers``: area -> the house that
+controls it (by units, power token or home crest) or null, a derived view for control rules.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ...cases import diff_values
+from ...ruleset import RulesetError
+from . import position as pos
+from .board import UnknownName
+from .context import ctx_for
+from .grammar import GameDataNames, parse_order_token
+from .newgame import initial_state
+
+STEPS = {"planning": ("planning", "orders"), "action": ("action", "raid"), "westeros": ("westeros", "westeros")}
+
+
+def _area(names: GameDataNames, text) -> str:
+    try:
+        return names.resolve_area(str(text))
+    except UnknownName as exc:
+        raise RulesetError(str(exc)) from None
+
+
+def _card(gd, house: str, text) -> str:
+    try:
+        return gd.resolve_card(str(text), house).id
+    except UnknownName as exc:
+        raise RulesetError(str(exc)) from None
+
+
+def _houses(position: dict) -> list[str]:
+    return [str(h).lower() for h in position.get("players") or ["stark", "lannister", "baratheon", "greyjoy", "tyrell"]]
+
+
+def case_state(position: dict) -> dict:
+    houses = _houses(position)
+    state = initial_state(houses, seed=int(position.get("seed", 0)))
+    ctx = ctx_for(state["data_version"], tuple(state["houses"]))
+    gd, names = ctx.gd, ctx.names
+    state["round"] = int(position.get("round", 1))
+    step = str(position.get("step", "planning"))
+    if step not in STEPS:
+        raise RulesetError(f"unknown step {step!r} (planning, action or westeros)")
+    state["phase"], state["step"] = STEPS[step]
+    for track, order in (position.get("tracks") or {}).items():
+        if track not in state["tracks"]:
+            raise RulesetError(f"unknown track {track!r}")
+        order = [str(h).lower() for h in order]
+        if sorted(order) != sorted(state["houses"]):
+            raise RulesetError(f"track {track} must order exactly the houses in play: {', '.join(state['houses'])}")
+        state["tracks"][track] = order
+    for key in ("supply", "power"):
+        for house, value in (position.get(key) or {}).items():
+            state[key][str(house).lower()] = int(value)
+    if "wildlings" in position:
+        state["wildlings"] = int(position["wildlings"])
+    if "areas" in position:
+        state["areas"] = {}
+        for text, holders in (position["areas"] or {}).items():
+            area = _area(names, text)
+            holders = {str(h).lower(): list(u) for h, u in (holders or {}).items() if u}
+            if len(holders) > 1:
+                raise RulesetError(f"two houses in {gd.board.name(area)}: {', '.join(holders)}")
+            for house, units in holders.items():
+                if house not in state["houses"]:
+                    raise RulesetError(f"{house} is not in play")
+                if set(units) - set(pos.UNIT_ORDER):
+                    raise RulesetError(f"unknown unit in {gd.board.name(area)}: {units}")
+                if gd.board.is_sea(area) != all(u == "ship" for u in units):
+                    raise RulesetError(f"{gd.board.name(area)}: ships only at sea, footmen and knights only on land")
+                state["areas"][area] = {house: pos.sort_units(units)}
+    for house in state["houses"]:
+        over = {u: n for u, n in pos.house_units(state, house).items() if n > gd.setup.unit_limits[u]}
+        if over:
+            raise RulesetError(f"{house} has more units than it owns: {over}")
+    if "control" in position:
+        state["control"] = {}
+        for text, house in (position["control"] or {}).items():
+            area = _area(names, text)
+            if gd.board.is_sea(area):
+                raise RulesetError(f"a power token cannot hold a sea area ({gd.board.name(area)})")
+            state["control"][area] = str(house).lower()
+    if "neutral" in position:
+        state["neutral"] = {_area(names, a): int(s) for a, s in (position["neutral"] or {}).items()}
+    for text, units in (position.get("routed") or {}).items():
+        area = _area(names, text)
+        if Counter(units) - Counter(pos.units_in(state, area, pos.owner(state, area) or "")):
+            raise RulesetError(f"routed units {units} are not in {gd.board.name(area)}")
+        state["routed"][area] = pos.sort_units(units)
+    for text, token in (position.get("orders") or {}).items():
+        area = _area(names, text)
+        if pos.owner(state, area) is None:
+            raise RulesetError(f"an order in {gd.board.name(area)}, where no unit stands")
+        try:
+            state["orders"][area] = parse_order_token(str(token)).canonical()
+        except ValueError as exc:
+            raise RulesetError(f"{gd.board.name(area)}: {exc}") from None
+    for key in ("hands", "discards"):
+        for house, cards in (position.get(key) or {}).items():
+            house = str(house).lower()
+            state[key][house] = [_card(gd, house, c) for c in cards]
+    if "discards" in position and "hands" not in position:
+        for house in state["houses"]:
+            state["hands"][house] = [c for c in state["hands"][house] if c not in state["discards"][house]]
+    for house in state["houses"]:
+        if Counter(state["hands"][house]) & Counter(state["discards"][house]):
+            raise RulesetError(f"{house} has a card both in hand and in discards")
+    if position.get("blade_used"):
+        state["blade_used"] = True
+    return state
+
+
+def case_done(start: dict, state: dict, until: str) -> bool:
+    if until == "end of step":
+        return True
+    if until == "end of round":
+        return state["round"] > start["round"]
+    for phase in ("planning", "action", "westeros"):
+        if until == f"end of {phase}":
+            return state["round"] > start["round"] or (start["phase"] == phase and state["phase"] != phase)
+    if until == "end of game":
+        return False
+    raise RulesetError(f"unknown until {until!r}")
+
+
+def _public(state: dict, key: str):
+    """A state key shaped like the case format: display names, sorted where order means nothing."""
+    ctx = ctx_for(state["data_version"], tuple(state["houses"]))
+    name, card = ctx.gd.board.name, ctx.card
+    if key == "areas":
+        return {name(a): {h: list(u) for h, u in holders.items()} for a, holders in state["areas"].items()}
+    if key in ("routed",):
+        return {name(a): list(u) for a, u in state[key].items()}
+    if key in ("control", "neutral", "orders"):
+        return {name(a): v for a, v in state[key].items()}
+    if key in ("hands", "discards"):
+        return {h: sorted(card(c) for c in cards) for h, cards in state[key].items()}
+    if key == "controllers":  # derived: who controls each land area (units, power token, home)
+        return {name(a): pos.controller(state, ctx.gd, a) for a in ctx.gd.board.land_areas}
+    if key == "step":
+        return state["phase"] if state["phase"] != "action" else "action"
+    return state.get(key)
+
+
+def _normal(state: dict, key: str, expected):
+    """The expectation with names resolved the same way, so that prefixes and aliases match."""
+    ctx = ctx_for(state["data_version"], tuple(state["houses"]))
+    if key in ("areas", "routed", "control", "controllers", "neutral", "orders") and isinstance(expected, dict):
+        out = {}
+        for text, value in expected.items():
+            area = ctx.gd.board.name(_area(ctx.names, text))
+            if key == "areas":
+                value = {str(h).lower(): pos.sort_units(u) for h, u in (value or {}).items() if u} or None
+            elif key == "routed":
+                value = pos.sort_units(value or []) or None
+            elif key == "orders" and value is not None:
+                value = parse_order_token(str(value)).canonical()
+            out[area] = value
+        return out
+    if key in ("hands", "discards") and isinstance(expected, dict):
+        return {str(h).lower(): sorted(ctx.card(_card(ctx.gd, str(h).lower(), c)) for c in cards or [])
+                for h, cards in expected.items()}
+    return expected
+
+
+def case_compare(state: dict, key: str, expected) -> list[str]:
+    try:
+        want = _normal(state, key, expected)
+    except RulesetError as exc:
+        return [f"{key}: {exc}"]
+    have = _public(state, key)
+    if key in ("areas", "routed") and isinstance(want, dict):
+        # an area expected empty (null or {}) must hold nothing
+        have = {a: have.get(a) for a in want}
+        for a, v in have.items():
+            if isinstance(v, dict):
+                have[a] = {h: pos.sort_units(u) for h, u in v.items()}
+    return diff_values(key, want, have)

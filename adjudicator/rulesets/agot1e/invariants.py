@@ -1,0 +1,71 @@
+"""What must hold in every agot1e state after every step, whatever the players did.
+
+Checked by the property tests and by self-play after each step; a violation is an engine bug.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from . import position as pos
+from .context import Ctx
+
+def violations(state: dict, ctx: Ctx) -> list[str]:
+    out: list[str] = []
+    gd = ctx.gd
+    houses = state["houses"]
+    for area, holders in state["areas"].items():
+        if len([h for h, u in holders.items() if u]) != 1:
+            out.append(f"{area}: {len(holders)} houses (one house per area)")
+        for house, units in holders.items():
+            if house not in houses:
+                out.append(f"{area}: units of {house}, not in play")
+            if gd.board.is_sea(area) != all(u == "ship" for u in units):
+                out.append(f"{area}: {units} in the wrong kind of area")
+        if area in state["neutral"]:
+            out.append(f"{area}: units stand on a neutral force")
+    for house in houses:
+        count = pos.house_units(state, house)
+        for unit, limit in gd.setup.unit_limits.items():
+            if count[unit] > limit:
+                out.append(f"{house}: {count[unit]} {unit}s, the limit is {limit}")
+        if not pos.within_supply(state, gd, house):
+            out.append(f"{house}: armies {pos.armies(state['areas'], house)} break supply {state['supply'][house]}")
+        total = state["power"][house] + pos.power_on_board(state, house)
+        if not 0 <= state["power"][house] or total > gd.setup.power_limit:
+            out.append(f"{house}: power {state['power'][house]} available + {pos.power_on_board(state, house)} on the board")
+        cards = Counter(state["hands"][house]) + Counter(state["discards"][house])
+        if state["battle"] and house in state["battle"].get("cards", {}):
+            cards[state["battle"]["cards"][house]] += 1  # on the table until the battle ends
+        if sorted(cards.elements()) != sorted(c.id for c in gd.house_cards[house]):
+            out.append(f"{house}: hand {state['hands'][house]} + discards {state['discards'][house]} is not its 7 cards")
+    for track, order in state["tracks"].items():
+        if sorted(order) != sorted(houses):
+            out.append(f"track {track} {order} is not a permutation of {houses}")
+    for area, units in state["routed"].items():
+        if Counter(units) - Counter(pos.units_in(state, area, pos.owner(state, area) or "")):
+            out.append(f"{area}: routed {units} not among its units")
+    for area in state["orders"]:
+        if pos.owner(state, area) is None:
+            out.append(f"{area}: an order where no unit stands")
+    for area, house in state["control"].items():
+        if gd.board.is_sea(area) or (pos.owner(state, area) not in (None, house)):
+            out.append(f"{area}: {house}'s power token where it cannot be")
+    return out
+
+
+def leaks(view: dict, state: dict, viewer: str) -> list[str]:
+    """Another house's secrets found in ``viewer``'s view (hands, plans, the seed)."""
+    out = []
+    if "seed" in view:
+        out.append("the seed")
+    for house in state["houses"]:
+        if house == viewer:
+            continue
+        if isinstance(view.get("hands", {}).get(house), list):
+            out.append(f"{house}'s hand")
+        if house in (view.get("plans") or {}):
+            out.append(f"{house}'s plan")
+    if view.get("plan") != state["plans"].get(viewer):
+        out.append("a plan that is not the viewer's own")
+    return out

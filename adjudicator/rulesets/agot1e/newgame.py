@@ -1,0 +1,50 @@
+"""The standard setup of a new game (CZ p.2) for the houses in play."""
+
+from __future__ import annotations
+
+from ...ruleset import RulesetError
+from . import position as pos
+from .gamedata import DATA_VERSION, load_gamedata
+
+
+def initial_state(houses: list[str], seed: int, data_version: str = DATA_VERSION) -> dict:
+    """The standard setup for the houses in play (CZ p.2; absent houses' units become neutral forces, p.13)."""
+    gd = load_gamedata(data_version)
+    game = gd.setup.game(len(houses))
+    if sorted(houses) != sorted(game.houses):
+        raise RulesetError(
+            f"with {len(houses)} players the houses are {', '.join(game.houses)} (CZ p.13), not {', '.join(houses)}"
+            f" (example: --player stark=ned@example.org --player lannister=tywin@example.org ...)")
+    areas: dict = {}
+    neutral = {a: gd.board.area(a).neutral_force for a in gd.board if gd.board.area(a).neutral_force}
+    for house, placed in gd.setup.starting_units.items():
+        for area, units in placed.items():
+            if house in houses:
+                areas[area] = {house: pos.sort_units(units)}
+            else:
+                neutral[area] = neutral.get(area, 0) + sum(gd.setup.unit_strength[u] for u in units)
+    return {
+        "data_version": data_version,
+        "seed": seed,
+        "houses": list(game.houses),
+        "round": 1,
+        "phase": "planning",
+        "step": "orders",
+        "tracks": {k: list(v) for k, v in gd.setup.start_tracks(len(houses)).items()},
+        "power": {h: gd.setup.starting_power for h in game.houses},
+        "supply": {h: gd.setup.starting_supply[h] for h in game.houses},
+        "wildlings": gd.setup.wildlings.start,
+        "areas": areas,
+        "routed": {},
+        "control": {},
+        "neutral": neutral,
+        "orders": {},
+        "hands": {h: [c.id for c in gd.house_cards[h]] for h in game.houses},
+        "discards": {h: [] for h in game.houses},
+        "blade_used": False,
+        "plans": {h: pos.empty_plan() for h in game.houses},
+        "turn": 0,
+        "battle": None,
+        "restrictions": [],
+        "winner": None,
+    }

@@ -1,0 +1,146 @@
+"""The planning phase: secret orders, their reveal, and the Messenger Raven (CZ p.6-7).
+
+Orders are checked when they are mailed (an illegal set is refused line by line and changes
+nothing), kept secret in the house's plan, and placed on the board for everyone at once when
+the step adjudicates. A house that sends nothing places no orders (PBEM.md).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ...ruleset import Event, Owed
+from . import position as pos
+from .commands import OrderLine, OrderToken, Raven
+from .context import Ctx
+
+
+def token_text(token: OrderToken) -> str:
+    return token.canonical()
+
+
+def _token_id(ctx: Ctx, kind: str, bonus: int, star: bool):
+    for token in ctx.gd.setup.order_tokens:
+        if token.kind == kind and token.bonus == bonus and token.star == star:
+            return token
+    return None
+
+
+def check_order(state: dict, ctx: Ctx, house: str, line: OrderLine) -> str | None:
+    """What is wrong with placing this one order (ignoring the other orders), or None."""
+    where = ctx.area(line.area)
+    held = pos.owner(state, line.area)
+    if held is None:
+        return f"you have no units in {where}: an order needs at least one unit"
+    if held != house:
+        return f"{where} is held by {ctx.house(held)}, not by you"
+    if line.kind == "consolidate" and ctx.gd.board.is_sea(line.area):
+        return f"{where} is a sea area: consolidate power orders go on land only"
+    if _token_id(ctx, line.kind, line.bonus, line.star) is None:
+        return f"there is no {line.token.canonical()} order token"
+    if line.kind in state["restrictions"] or line.token.canonical() in state["restrictions"]:
+        return f"{line.token.canonical()} orders may not be placed this round (Westeros card)"
+    return None
+
+
+def check_orders(state: dict, ctx: Ctx, house: str, lines: list[OrderLine]) -> dict[int, str]:
+    """Errors by index into ``lines`` for a house's whole set of orders."""
+    errors: dict[int, str] = {}
+    seen: dict[str, int] = {}
+    used: Counter = Counter()
+    stars = 0
+    limit = pos.star_limit(state, ctx.gd, house)
+    for i, line in enumerate(lines):
+        problem = check_order(state, ctx, house, line)
+        if problem is None and line.area in seen:
+            problem = f"{ctx.area(line.area)} already has an order (line {seen[line.area] + 1} of the block): one order per area"
+        if problem is None:
+            token = _token_id(ctx, line.kind, line.bonus, line.star)
+            used[token.id] += 1
+            if used[token.id] > token.count:
+                problem = f"you have only {token.count} {token.text} token{'s' if token.count > 1 else ''}"
+            elif line.star:
+                stars += 1
+                if stars > limit:
+                    problem = (f"your King's Court position allows {limit} starred order{'s' if limit != 1 else ''}"
+                               f" and this is starred order number {stars}")
+        if problem:
+            errors[i] = problem
+        seen.setdefault(line.area, i)
+    return errors
+
+
+def store_orders(state: dict, house: str, lines: list[OrderLine]) -> None:
+    pos.plan(state, house)["orders"] = {line.area: line.token.canonical() for line in lines}
+
+
+def check_raven(state: dict, ctx: Ctx, house: str, raven: Raven) -> str | None:
+    if house != pos.holder(state, "messenger_raven"):
+        return "you do not hold the Messenger Raven"
+    if raven.is_pass:
+        return None
+    orders = state["orders"] if state["phase"] == "action" or state["step"] == "raven" else (pos.plan(state, house)["orders"] or {})
+    where = ctx.area(raven.area)
+    if raven.area not in orders or pos.owner(state, raven.area) != house:
+        return f"you have no order in {where} to replace"
+    line = OrderLine(raven.area, raven.order.kind, raven.order.bonus, raven.order.star)
+    problem = check_order(state, ctx, house, line)
+    if problem:
+        return problem
+    mine = [text for area, text in orders.items() if pos.owner(state, area) == house and area != raven.area]
+    token = _token_id(ctx, line.kind, line.bonus, line.star)
+    if sum(1 for t in mine if t == token.text) + 1 > token.count:
+        return f"all your {token.text} tokens are on the board already"
+    if line.star and sum(1 for t in mine if t.endswith("*")) + 1 > pos.star_limit(state, ctx.gd, house):
+        return "you have no unused King's Court star for a starred order"
+    return None
+
+
+# -- steps ---------------------------------------------------------------------------------------------
+
+
+def pending_orders(state: dict) -> list[Owed]:
+    return [Owed(h, "orders", "planning", pos.plan(state, h)["orders"] is not None) for h in state["houses"]
+            if pos.house_units(state, h)]
+
+
+def reveal(state: dict, ctx: Ctx) -> list[Event]:
+    """Place every house's orders on the board at once (missing orders: none)."""
+    events = []
+    for house in pos.turn_order(state):
+        orders = pos.plan(state, house)["orders"]
+        if orders is None:
+            if pos.house_units(state, house):
+                events.append(Event(f"{ctx.house(house)} sent no orders; default: no order tokens placed."))
+            continue
+        # Units may have changed since the orders were sent only by a GM repair: keep what still applies.
+        for area, text in orders.items():
+            if pos.owner(state, area) == house:
+                state["orders"][area] = text
+        pos.plan(state, house)["orders"] = None
+    shown = "; ".join(f"{ctx.area(a)}: {t}" for a, t in sorted(state["orders"].items(), key=lambda x: ctx.area(x[0])))
+    events.append(Event(f"Orders revealed: {shown or 'none'}."))
+    return events
+
+
+def raven_needed(state: dict) -> bool:
+    """The raven holder has a choice only when it has an order on the board."""
+    return bool(pos.orders_of(state, pos.holder(state, "messenger_raven")))
+
+
+def pending_raven(state: dict) -> list[Owed]:
+    house = pos.holder(state, "messenger_raven")
+    return [Owed(house, "Messenger Raven: RAVEN <area>: <order> or RAVEN PASS", "step", pos.plan(state, house)["raven"] is not None)]
+
+
+def resolve_raven(state: dict, ctx: Ctx) -> list[Event]:
+    house = pos.holder(state, "messenger_raven")
+    line = pos.plan(state, house)["raven"]
+    if line is None:
+        return [Event(f"{ctx.house(house)} sent no Messenger Raven decision; default: no change.")]
+    raven = ctx.command(line)
+    if raven.is_pass or check_raven(state, ctx, house, raven):
+        return [Event(f"{ctx.house(house)} does not use the Messenger Raven.")]
+    old = state["orders"][raven.area]
+    state["orders"][raven.area] = raven.order.canonical()
+    return [Event(f"{ctx.house(house)} uses the Messenger Raven: {ctx.area(raven.area)} {old} becomes {raven.order.canonical()}.")]
