@@ -57,6 +57,11 @@ class Present:
     def game_id(self) -> str:
         return self.files.id
 
+    def copy(self) -> "Present":
+        """An independent copy of the data (the ruleset and the files are shared, not copied)."""
+        return Present(self.files, copy.deepcopy(self.config), self.ruleset, self.version, self.journal_seq,
+                       copy.deepcopy(self.state), dict(self.clock), list(self.events), list(self.problems))
+
     def owed(self) -> list[Owed]:
         return [] if self.ruleset.result(self.state) is not None else self.ruleset.pending(self.state)
 
@@ -200,9 +205,14 @@ def apply_entry(present: Present, entry: dict, read_version: Callable[[int], dic
 class Judge:
     """Runs games in a :class:`Store`; ``now`` is the injected clock."""
 
-    def __init__(self, store: Store, now: Callable[[], datetime] = clock.utcnow):
+    def __init__(self, store: Store, now: Callable[[], datetime] = clock.utcnow, *, lock_timeout: float = 30.0):
         self.store = store
         self.now = now
+        self.lock_timeout = lock_timeout  # the mail path uses a short one and answers "try later"
+        # game id -> (files key, present): a long-running process (the mail server, self-play)
+        # does not re-read a whole state for every mail. The key changes whenever any process
+        # adds a version or a journal entry or rewrites game.yaml, so a stale entry never serves.
+        self._cache: dict[str, tuple[tuple, Present]] = {}
 
     # -- reading --------------------------------------------------------------------------
     def present(self, game_id: str) -> Present:
@@ -215,6 +225,10 @@ class Judge:
         Owed versions exist only after a crash between journaling an input and writing the
         versions it produced; :meth:`record` writes them before anything else.
         """
+        key = files.stamp()
+        hit = self._cache.get(files.id)
+        if hit and hit[0] == key:
+            return hit[1].copy(), []
         config = files.config()
         ruleset = rulesets.get(config["ruleset"])
         data, problems = files.latest_good_version()
@@ -232,6 +246,8 @@ class Judge:
         owed: list[dict] = []
         for entry in files.journal_after(present.journal_seq):
             owed.extend(apply_entry(present, entry, files.read_version)[1])
+        if not owed and not present.problems:
+            self._cache[files.id] = (key, present.copy())
         return present, owed
 
     def version(self, game_id: str, number: int) -> dict:
@@ -277,16 +293,26 @@ class Judge:
 
     # -- changing ---------------------------------------------------------------------------
     def record(self, game_id: str, entry: dict) -> Outcome:
-        """Journal ``entry`` (fsync'ed) under the game's lock, then apply it and write new versions."""
+        """Apply ``entry`` under the game's lock: journal it (fsync'ed), then write the new versions.
+
+        The entry is applied in memory first: an input that makes the engine fail is refused
+        whole (the error propagates) and never enters the journal, where it would break every
+        later fold of the game. Nothing reaches the disk before the journal entry.
+        """
         files = self.store.open(game_id)
-        with files.lock():
+        with files.lock(self.lock_timeout):
             present, owed = self._fold(files)
             for body in owed:
                 files.write_version(body)
-            entry = files.append_journal({**entry, "at": clock.to_text(self.now())})
+            entry = {**entry, "seq": files.next_journal_seq(), "at": clock.to_text(self.now())}
             outcome, versions = apply_entry(present, entry, files.read_version)
+            outcome.entry = files.append_journal(entry)
             for body in versions:
                 outcome.versions.append(files.write_version(body))
+            if outcome.versions:
+                present.version = outcome.versions[-1]
+            if not present.problems:
+                self._cache[game_id] = (files.stamp(), present.copy())
         return outcome
 
     def submit(self, game_id: str, player: str, text: str, *, source: str = "gm") -> Outcome:
@@ -342,7 +368,7 @@ class Judge:
         files = self.store.open(game_id)
         if "@" not in address:
             raise JudgeError(f"not a mail address: {address!r} (example: jon@example.org)")
-        with files.lock():
+        with files.lock(self.lock_timeout):
             config = files.config()
             if player not in config["players"]:
                 raise JudgeError(f"game {game_id} has no player {player!r} (players: {', '.join(config['players'])})")

@@ -6,8 +6,10 @@
       game.yaml            ruleset, data version, players, addresses, password hashes, deadlines
       states/000001.yaml   one file per adjudicated step, never rewritten; the highest good one is current
       journal/000001.yaml  every accepted input (mail, GM action), numbered, fsync'ed before it is applied
-      outbox/              mails not yet handed on
       .lock                flock'ed by whoever changes the game
+
+The data directory also holds the mail service's ``inbox/``, ``outbox/`` and ``maildir/``
+(``adjudicator/mail``); those names are not game ids.
 
 A game's *present* is its latest readable version plus the journal entries after it (see
 ``judge.py``); this module only knows files. Every write is atomic (``yamlio.atomic_write``);
@@ -30,6 +32,7 @@ from .yamlio import YamlFileError
 
 FORMAT = 1
 _GAME_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+RESERVED = frozenset({"inbox", "outbox", "maildir"})  # the mail service's folders in the data directory
 _NUMBERED = re.compile(r"^(\d{6})\.yaml$")
 
 
@@ -46,6 +49,8 @@ def check_game_id(game_id: str) -> str:
         raise StoreError(
             f"bad game id {game_id!r}: use 1-40 lower-case letters, digits, '-' or '_', starting with a letter or digit (example: westeros1)"
         )
+    if game_id in RESERVED:
+        raise StoreError(f"game id {game_id!r} is reserved for the mail service's folder (example: westeros1)")
     return game_id
 
 
@@ -86,6 +91,18 @@ class GameFiles:
             yield
         finally:
             os.close(fd)  # closing the descriptor releases the flock
+
+    def stamp(self) -> tuple:
+        """Changes whenever any process adds a version or journal entry, or anyone rewrites
+        game.yaml or the newest version or journal file (a GM's hand repair included)."""
+        versions, journal = self.version_numbers(), self.journal_numbers()
+        files = [self.path / "game.yaml"]
+        if versions:
+            files.append(self.version_path(versions[-1]))
+        if journal:
+            files.append(self.path / "journal" / f"{journal[-1]:06d}.yaml")
+        stats = tuple((st.st_mtime_ns, st.st_size, st.st_ino) for st in (f.stat() for f in files))
+        return tuple(versions), journal[-1] if journal else 0, stats
 
     # -- game.yaml ----------------------------------------------------------------------
     def config(self) -> dict:
@@ -144,9 +161,14 @@ class GameFiles:
     def journal_after(self, seq: int) -> list[dict]:
         return [self.read_journal(n) for n in self.journal_numbers() if n > seq]
 
+    def next_journal_seq(self) -> int:
+        return (self.journal_numbers() or [0])[-1] + 1
+
     def append_journal(self, entry: dict) -> dict:
-        """Durably record an input before it is applied; returns the entry with its ``seq``."""
-        seq = (self.journal_numbers() or [0])[-1] + 1
+        """Durably record an input; returns the entry with its ``seq`` (the next number)."""
+        seq = self.next_journal_seq()
+        if entry.get("seq", seq) != seq:
+            raise StoreError(f"journal of {self.id}: entry {entry['seq']} is not the next one ({seq})")
         body = {"format": FORMAT, "seq": seq, **{k: v for k, v in entry.items() if k not in ("format", "seq")}}
         yamlio.dump(self.path / "journal" / f"{seq:06d}.yaml", body, fsync=self.fsync)
         return body
@@ -180,7 +202,7 @@ class Store:
         if self.exists(game_id):
             raise StoreError(f"game {game_id!r} already exists in {self.root}")
         path = self.root / game_id
-        for sub in ("states", "journal", "outbox"):
+        for sub in ("states", "journal"):
             (path / sub).mkdir(parents=True, exist_ok=True)
         files = GameFiles(path, fsync=self.fsync)
         with files.lock():

@@ -201,3 +201,29 @@ def test_durations():
     for bad in ("", "h", "3 weeks", "-4h"):
         with pytest.raises(ValueError):
             clock.parse_duration(bad)
+
+
+def test_an_input_that_crashes_the_engine_is_refused_and_never_journaled(judge, toy_game, monkeypatch):
+    from toyrules import TOY
+
+    judge.submit("g", "alice", "BID 1")
+
+    def broken(state, *, force):
+        raise RuntimeError("engine bug")
+
+    monkeypatch.setattr(TOY, "advance", broken)
+    with pytest.raises(RuntimeError, match="engine bug"):
+        judge.submit("g", "bob", "BID 2")  # completes the step: the engine is called and fails
+    monkeypatch.undo()
+    assert judge.store.open("g").journal_numbers() == [1]
+    judge.submit("g", "bob", "BID 2")  # the game goes on once the engine is fixed
+    assert judge.present("g").state["scores"] == {"alice": 0, "bob": 1}
+    assert judge.replay("g") == []
+
+
+def test_the_mail_service_folders_are_not_game_ids(judge):
+    from adjudicator.store import StoreError
+
+    for name in ("inbox", "outbox", "maildir"):
+        with pytest.raises(StoreError, match="reserved"):
+            judge.new_game(name, "toy", {"a": {"address": "a@x.org"}, "b": {"address": "b@x.org"}})
