@@ -337,3 +337,4 @@ def case(files):
     click.echo(f"{len(results) - failed} passed, {failed} failed")
     if failed or not results:
         sys.exit(1)
+from .mail.commands import register; register(main)  # noqa: E402,E702  judge serve, ingest, deliver

@@ -1,0 +1,459 @@
+"""Raw message bytes -> :class:`Inbound`: who sent it, what it says, and whether to answer.
+
+Everything here is pure (bytes in, a dataclass out) and never raises on bad input, because a
+mail judge receives whatever the internet sends. The traps this module is shaped around were
+reproduced on this stack (``shared/reference/mail-pitfalls.md``):
+
+* **E1** the stdlib parser raises arbitrary exceptions, lazily, when a malformed header is
+  *accessed*. So parsing and extracting happen inside one ``try/except Exception``; a failure
+  becomes ``Inbound.error`` (the caller answers "could not parse your mail" if some sender is
+  still known from the envelope or a plain-text scan of the From header).
+* **E2** a missing charset on an 8-bit body is silently decoded as ASCII with U+FFFD, an unknown
+  charset raises, HTML-only mail has no text/plain body. Bodies are therefore decoded here from
+  the transfer-decoded bytes: the declared charset when it decodes strictly, else UTF-8, else
+  windows-1250 or ISO-8859-2 (see :func:`decode_bytes`); HTML becomes text with the stdlib
+  ``html.parser``.
+* **E3** raw 8-bit headers leave surrogate escapes in strings, which ``yaml`` would store as
+  ``"\\uDCC5"``. Every string leaving this module goes through :func:`clean_text`, and nothing
+  is keyed on display names: senders are addr-specs with a lower-cased domain.
+* Loop prevention (the classic judge failure) is decided from a plain scan of the raw header
+  block, which cannot raise, so that even an unparseable bounce is recognised.
+
+The body handed to a game keeps the line numbers of the mail the player wrote: quoted lines,
+their transport continuations and the sign-on line are replaced by blank lines rather than
+removed, and everything from a signature line (``-- ``) on is cut.
+"""
+
+from __future__ import annotations
+
+import codecs
+import email
+import email.policy
+import re
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+
+# Marks on the mail the judge sends, so that our own mail coming back is never answered.
+OWN_HEADER = "X-Throne-Judge"
+OWN_MESSAGE_ID_MARK = ".throne-judge@"
+# A line starting with whitespace right after a physical line this long is an MTA's
+# continuation of it (Postfix breaks lines at 998 bytes with CRLF SPACE; pitfall A2). The
+# games' grammars join such lines; here they only matter for dropping quoted lines whole.
+FOLD_MIN_BYTES = 990
+
+_SURROGATES = re.compile("[\ud800-\udfff]+")
+_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_MESSAGE_ID = re.compile(r"<[!-;=?-~]+@[!-;=?-~]+>")  # printable ASCII without < > and space
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+@dataclass(frozen=True)
+class SignOn:
+    """The first non-blank line ``JUDGE <game> <house> <password>``."""
+
+    game: str
+    house: str
+    password: str = field(repr=False)
+    lineno: int = 1
+
+
+@dataclass
+class Inbound:
+    """One received mail as the judge understands it."""
+
+    sender: str | None = None  # whom to answer: From's addr-spec, else the envelope sender
+    envelope_from: str | None = None  # MAIL FROM; "" is the null sender (bounces); None unknown
+    message_id: str | None = None
+    references: tuple[str, ...] = ()
+    subject: str = ""
+    body: str = ""  # the text, quotes and signature dropped, sign-on still in
+    text: str = ""  # what the game gets: the body with the sign-on line blanked
+    body_bytes: int = 0  # UTF-8 size of the decoded text before anything was dropped
+    html: bool = False  # the text came from an HTML part
+    attachments: tuple[str, ...] = ()
+    signon: SignOn | None = None
+    signon_problem: str | None = None  # a JUDGE line that is not a valid sign-on
+    loop: str | None = None  # why this mail must never be answered (bounce, auto-reply, our own)
+    error: str | None = None  # why it could not be parsed
+
+    @property
+    def answerable(self) -> bool:
+        return self.loop is None and self.sender is not None
+
+
+# ---------------------------------------------------------------------------------------
+# Small pieces (public: the tests and process.py use them)
+# ---------------------------------------------------------------------------------------
+
+
+def canonical_address(text: str | None) -> str | None:
+    """``Local@Domain.ORG`` -> ``Local@domain.org``; None when it is no usable addr-spec.
+
+    The local part keeps its case (RFC 5321 leaves it to the receiving host); the domain is
+    case-insensitive and lower-cased so that comparisons and rate-limit keys agree.
+    """
+    if not text:
+        return None
+    text = clean_text(str(text)).strip()
+    if text.startswith("<") and text.endswith(">"):
+        text = text[1:-1].strip()
+    local, at, domain = text.rpartition("@")
+    if not at or not local or not domain or "@" in local.strip('"'):
+        return None
+    if any(c.isspace() or c in "<>,;()[]\\" or ord(c) < 32 for c in domain) or "." not in domain and domain != "localhost":
+        return None
+    if any(ord(c) < 32 or c in "<>" for c in local) or (" " in local and not local.startswith('"')):
+        return None
+    return f"{local}@{domain.lower()}"
+
+
+def clean_text(text: str) -> str:
+    """A string safe for YAML and replies: surrogate escapes decoded, control characters gone.
+
+    Surrogates are what the stdlib leaves for undecodable raw bytes (pitfall E3); the bytes
+    are recovered and decoded like a body without charset. NUL and other C0 controls (but
+    tab and line ends) are dropped: they mean nothing in a mail and YAML would escape them.
+    """
+    if _SURROGATES.search(text):
+        try:
+            text = decode_bytes(text.encode("utf-8", "surrogateescape"))
+        except UnicodeEncodeError:  # surrogates that were never bytes
+            pass
+        text = _SURROGATES.sub("\ufffd", text)
+    return _CONTROLS.sub("", text)
+
+
+def decode_bytes(data: bytes, charset: str | None = None) -> str:
+    """Decode a body or header: the declared charset if it fits, else a Czech-aware guess.
+
+    A declared charset wins; if the bytes do not fit it, single-byte charsets keep it with
+    U+FFFD for the misfits, and UTF-8 is kept only when the text is still mostly UTF-8 (an MTA
+    breaking a long line inside a character, pitfall A2, must not turn the whole mail into
+    mojibake), else the text is guessed. Without a (working) charset: UTF-8 when the bytes
+    are (mostly) UTF-8; else windows-1250 if any byte is in 0x80-0x9F (where windows-1250 has
+    š, ž, ť, Š, Ž, Ť and ISO-8859-2 only control characters); else ISO-8859-2. The two agree
+    on every other Czech letter.
+    """
+    charset = (charset or "").strip().strip('"').lower()
+    if charset and charset not in ("us-ascii", "ascii", "unknown-8bit", "x-unknown"):
+        try:
+            codec = codecs.lookup(charset).name
+        except LookupError:
+            codec = None
+        if codec is not None:
+            try:
+                return data.decode(codec)
+            except Exception:  # noqa: BLE001  UnicodeDecodeError, or odd codecs' own errors
+                pass
+            if codec != "utf-8":
+                try:
+                    return data.decode(codec, "replace")
+                except Exception:  # noqa: BLE001
+                    pass
+    if data.isascii():
+        return data.decode("ascii")
+    text = data.decode("utf-8", "replace")
+    bad = text.count("\ufffd")
+    if not bad or sum(1 for c in text if c > "\x7f" and c != "\ufffd") >= 3 * bad:
+        return text
+    if any(0x80 <= b <= 0x9F for b in data):
+        return data.decode("windows-1250", "replace")
+    return data.decode("iso-8859-2")
+
+
+class _HtmlText(HTMLParser):
+    """HTML -> plain lines: blocks and <br> end lines, scripts/styles and quotes are dropped."""
+
+    BLOCKS = {"p", "div", "tr", "li", "ul", "ol", "table", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "dd", "dt",
+              "section", "article", "header", "footer", "address", "center", "pre", "body"}
+    SKIPPED = {"script", "style", "head", "title", "template", "blockquote"}  # blockquote: quoted mail
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.skip = 0
+        self.pre = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in self.SKIPPED:
+            self.skip += 1
+        elif tag == "br" or tag in self.BLOCKS:
+            self.parts.append("\n")
+            self.pre += tag == "pre"
+
+    def handle_endtag(self, tag):
+        if tag in self.SKIPPED:
+            self.skip = max(0, self.skip - 1)
+        elif tag in self.BLOCKS:
+            self.parts.append("\n")
+            self.pre = max(0, self.pre - (tag == "pre"))
+
+    def handle_startendtag(self, tag, attrs):
+        if tag == "br" or tag in self.BLOCKS:
+            self.parts.append("\n")
+
+    def handle_data(self, data):
+        if not self.skip:
+            self.parts.append(data if self.pre else re.sub(r"[ \t\r\n\f]+", " ", data))
+
+
+def html_to_text(html: str) -> str:
+    """The text a reader sees in an HTML mail, one line per block or ``<br>``."""
+    parser = _HtmlText()
+    parser.feed(html)
+    parser.close()
+    lines = [line.replace("\xa0", " ").strip() for line in "".join(parser.parts).split("\n")]
+    text = "\n".join(lines)
+    return re.sub(r"\n{3,}", "\n\n", text).strip("\n")
+
+
+def unflow(text: str, delsp: bool) -> str:
+    """Undo ``format=flowed`` (RFC 3676): soft-broken lines (ending in a space) are joined.
+
+    Thunderbird and others send flowed text wrapped at ~72 columns, which would cut every
+    long order line in two.
+    """
+    out: list[str] = []
+    current: list | None = None  # [depth, text]
+    for line in _LINE_BREAK.split(text):
+        depth = len(line) - len(line.lstrip(">"))
+        content = line[depth:]
+        if content.startswith(" "):
+            content = content[1:]  # space-stuffing
+        soft = content.endswith(" ") and content != "-- "
+        if soft and delsp:
+            content = content[:-1]
+        if current is not None and current[0] == depth:
+            current[1] += content
+        else:
+            if current is not None:
+                out.append(">" * current[0] + current[1])
+            current = [depth, content]
+        if not soft:
+            out.append(">" * current[0] + current[1])
+            current = None
+    if current is not None:
+        out.append(">" * current[0] + current[1])
+    return "\n".join(out)
+
+
+def drop_quotes_and_signature(text: str) -> str:
+    """Blank quoted lines (``>``) and their MTA continuations; cut from a signature line on.
+
+    Lines are blanked, not removed, so that the line numbers in the judge's answer are the
+    line numbers of the player's mail.
+    """
+    out: list[str] = []
+    prev_len = 0
+    quoted = False
+    for line in _LINE_BREAK.split(text):
+        continuation = line[:1] in (" ", "\t") and prev_len >= FOLD_MIN_BYTES
+        prev_len = len(line.encode("utf-8", "surrogatepass"))
+        if continuation:
+            out.append("" if quoted else line)
+            continue
+        if line.rstrip() == "--":
+            break
+        quoted = line.startswith(">")
+        out.append("" if quoted else line)
+    while out and not out[-1].strip():
+        out.pop()
+    return "\n".join(out)
+
+
+def find_signon(body: str) -> tuple[SignOn | None, str | None, str]:
+    """The sign-on of ``body`` (its first non-blank line), a problem with it, and the game's text.
+
+    The game's text is the body with the sign-on line blanked (the password never reaches the
+    journal or a reply). A first line that does not start with ``JUDGE`` means no sign-on.
+    """
+    lines = body.split("\n")
+    for index, line in enumerate(lines):
+        stripped = line.replace("\ufeff", "").strip()
+        if not stripped:
+            continue
+        if not re.match(r"judge(?![\w-])", stripped, re.I):
+            return None, None, body
+        words = stripped.split("#", 1)[0].split()
+        lines[index] = ""
+        text = "\n".join(lines)
+        if len(words) != 4:
+            what = {1: "game, house and password are", 2: "house and password are", 3: "the password is"}
+            problem = (f"{what[len(words)]} missing" if len(words) in what
+                       else f"it has {len(words) - 1} words after JUDGE, not 3")
+            return None, problem, text
+        return SignOn(words[1].lower(), words[2].lower(), words[3], index + 1), None, text
+    return None, None, body
+
+
+def raw_headers(raw: bytes) -> list[tuple[str, str]]:
+    """The header block as (lower-case name, unfolded value) pairs; never raises.
+
+    Decoded as Latin-1 (every byte maps), which is all loop classification needs: it looks
+    at ASCII keywords only.
+    """
+    head = re.split(rb"\r?\n\r?\n", raw, maxsplit=1)[0].decode("latin-1")
+    out: list[tuple[str, str]] = []
+    for line in _LINE_BREAK.split(head):
+        if line[:1] in (" ", "\t"):
+            if out:
+                out[-1] = (out[-1][0], out[-1][1] + " " + line.strip())
+            continue
+        name, sep, value = line.partition(":")
+        if sep and name and not any(c.isspace() for c in name):
+            out.append((name.lower(), value.strip()))
+    return out
+
+
+def _first(headers: list[tuple[str, str]], name: str) -> str | None:
+    return next((value for key, value in headers if key == name), None)
+
+
+def classify_loop(headers: list[tuple[str, str]], envelope_from: str | None, sender: str | None,
+                  own_address: str) -> str | None:
+    """Why a mail must not be answered, or None. Answering any of these starts a mail loop."""
+    own_address = own_address.lower()
+    own_domain = own_address.rpartition("@")[2]
+    if envelope_from == "":
+        return "bounce (null envelope sender)"
+    for who in (envelope_from, sender):
+        if who and who.rpartition("@")[0].lower() == "mailer-daemon":
+            return "bounce (from MAILER-DAEMON)"
+        if who and who.lower() == own_address:
+            return "our own mail (sent from the judge's address)"
+    content_type = (_first(headers, "content-type") or "").lower()
+    if content_type.startswith(("multipart/report", "message/delivery-status")):
+        return "delivery report"
+    for name, value in headers:
+        word = value.split(";")[0].split("(")[0].strip().lower()
+        if name == "auto-submitted" and word != "no":
+            return f"auto-submitted ({word or 'empty'})"
+        if name == "precedence" and word in ("bulk", "junk", "list"):
+            return f"precedence {word}"
+        if name in ("x-autoreply", "x-autorespond", "x-autoresponder"):
+            return "auto-reply"
+        if name == OWN_HEADER.lower():
+            return "our own mail (our header)"
+        if name == "x-loop" and own_address in value.lower():
+            return "our own mail (X-Loop)"
+        if name == "message-id" and OWN_MESSAGE_ID_MARK + own_domain in value.lower():
+            return "our own mail (our Message-ID)"
+    return None
+
+
+def _envelope_sender(headers: list[tuple[str, str]]) -> str | None:
+    """The envelope sender an MTA recorded in ``Return-Path`` (pipes add it; pitfall A7)."""
+    value = _first(headers, "return-path")
+    if value is None:
+        return None
+    value = value.strip()
+    if value in ("<>", ""):
+        return ""
+    return canonical_address(value)
+
+
+def _scan_from(headers: list[tuple[str, str]]) -> str | None:
+    """An address found by a plain scan of the From header (for mail the parser chokes on)."""
+    value = _first(headers, "from") or ""
+    for candidate in re.findall(r"[^\s<>\"',;:()\[\]]+@[^\s<>\"',;:()\[\]]+", value):
+        address = canonical_address(candidate)
+        if address:
+            return address
+    return None
+
+
+# ---------------------------------------------------------------------------------------
+# The whole parse
+# ---------------------------------------------------------------------------------------
+
+
+def parse(raw: bytes, *, own_address: str, envelope_from: str | None = None) -> Inbound:
+    """Parse one raw message. Never raises; a malformed mail comes back with ``error`` set.
+
+    ``envelope_from`` is the SMTP ``MAIL FROM`` (``""`` for the null sender); when unknown
+    (a pipe without ``--sender``) the ``Return-Path`` header is used.
+    """
+    headers = raw_headers(raw)
+    if envelope_from is None:
+        envelope_from = _envelope_sender(headers)
+    elif envelope_from.strip() in ("", "<>"):
+        envelope_from = ""
+    else:
+        envelope_from = canonical_address(envelope_from)
+    inbound = Inbound(envelope_from=envelope_from)
+    try:
+        _extract(raw, inbound)
+    except Exception as exc:  # noqa: BLE001  (pitfall E1: anything can come out of a bad header)
+        inbound = Inbound(envelope_from=envelope_from, error=f"{exc.__class__.__name__} while reading the mail")
+        inbound.sender = (envelope_from or None) or _scan_from(headers)
+        value = _first(headers, "message-id") or ""
+        found = _MESSAGE_ID.search(value)
+        inbound.message_id = found.group(0) if found else None
+    inbound.loop = classify_loop(headers, envelope_from, inbound.sender, own_address)
+    return inbound
+
+
+def _extract(raw: bytes, inbound: Inbound) -> None:
+    msg = email.message_from_bytes(raw, policy=email.policy.default)
+    sender = None
+    if msg["From"] is not None:
+        for address in msg["From"].addresses:
+            sender = canonical_address(address.addr_spec)
+            if sender:
+                break
+    inbound.sender = sender or (inbound.envelope_from or None)
+    inbound.message_id = next(iter(_message_ids(msg, "message-id")), None)
+    inbound.references = tuple((_message_ids(msg, "references") or _message_ids(msg, "in-reply-to"))[-10:])
+    inbound.subject = _subject(msg)
+
+    body_part = msg.get_body(preferencelist=("plain",))
+    html = False
+    if body_part is None:
+        body_part = msg.get_body(preferencelist=("html",))
+        html = body_part is not None
+    if body_part is None and not msg.is_multipart() and msg.get_content_maintype() == "text":
+        body_part = msg  # e.g. text/x-something, or a lone part marked as attachment
+    text = ""
+    if body_part is not None:
+        payload = body_part.get_payload(decode=True) or b""
+        text = decode_bytes(payload, body_part.get_content_charset())
+        if html or body_part.get_content_subtype() == "html":
+            html = True
+            text = html_to_text(text)
+        elif (body_part.get_param("format") or "").lower() == "flowed":
+            text = unflow(text, (body_part.get_param("delsp") or "").lower() == "yes")
+    text = clean_text(text.replace("\ufeff", ""))
+    inbound.html = html
+    inbound.body_bytes = len(text.encode("utf-8"))
+    inbound.attachments = tuple(
+        clean_text(part.get_filename() or part.get_content_type())
+        for part in msg.walk()
+        if part is not body_part and not part.is_multipart()
+        and (part.is_attachment() or part.get_filename() or part.get_content_maintype() != "text")
+    )
+    inbound.body = drop_quotes_and_signature(text)
+    inbound.signon, inbound.signon_problem, inbound.text = find_signon(inbound.body)
+
+
+def _raw_value(msg, name: str) -> str | None:
+    return next((value for key, value in msg.raw_items() if key.lower() == name), None)
+
+
+def _message_ids(msg, name: str) -> list[str]:
+    value = _raw_value(msg, name)
+    return _MESSAGE_ID.findall(value) if value else []
+
+
+def _subject(msg) -> str:
+    """The Subject: RFC 2047 decoded by the stdlib, raw 8-bit bytes decoded here (E3)."""
+    raw = _raw_value(msg, "subject")
+    if raw is None:
+        return ""
+    try:
+        if raw.isascii():
+            value = str(msg["subject"])
+        else:
+            value = decode_bytes(raw.encode("utf-8", "surrogateescape"))
+    except Exception:  # noqa: BLE001  a bad Subject alone should not make the mail unreadable
+        value = decode_bytes(raw.encode("utf-8", "surrogateescape"))
+    return " ".join(clean_text(value).split())

@@ -1,0 +1,290 @@
+"""Outgoing mail as files, and its delivery: nothing the judge says is ever dropped.
+
+Every mail is a complete RFC 5322 message (``email.message.EmailMessage``, policy SMTP, CRLF)
+in ``<data>/outbox/NAME.eml`` with a YAML sidecar ``NAME.yaml`` (envelope recipients, attempts,
+next attempt, last error). Both are written atomically, the sidecar first: an ``.eml`` in the
+outbox *is* the queue entry. Delivered mail moves to ``outbox/sent/``.
+
+Names are chosen by the caller and derived from what caused the mail (inbox number, game
+version, player), so queueing is idempotent: a mail whose name is already queued or sent is not
+queued again, which is what makes re-processing after a crash safe.
+
+Delivery goes through a *transport*: :class:`MaildirTransport` (the default: one Maildir any mail
+client opens, for a judge on a single machine and for tests) or :class:`RelayTransport` (an SMTP
+relay, optional STARTTLS and login). A failure is retried with exponential backoff recorded in
+the sidecar; after many failures, or a permanent (5xx) refusal, the mail is *flagged* and logged
+but kept and still retried at the longest interval, for the GM to see and fix.
+
+Every message carries ``Auto-Submitted`` (RFC 3834), our ``X-Throne-Judge`` header and a
+Message-ID with our mark, so that our own mail or an auto-responder's answer to it is never
+answered (``envelope.classify_loop``).
+"""
+
+from __future__ import annotations
+
+import email.policy
+import email.utils
+import logging
+import mailbox
+import os
+import re
+import secrets
+import smtplib
+import ssl
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from email.headerregistry import Address
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Callable, Protocol
+
+from .. import clock, yamlio
+from .envelope import OWN_HEADER, OWN_MESSAGE_ID_MARK
+from .inbox import InboxBusy, file_lock
+from .settings import MailSettings
+
+log = logging.getLogger("adjudicator.mail")
+
+FORMAT = 1
+BACKOFF_FIRST = timedelta(minutes=1)
+BACKOFF_MAX = timedelta(hours=6)
+FLAG_AFTER_ATTEMPTS = 10  # about a day and a half of retries
+_SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+class DeliveryError(Exception):
+    """A transport could not hand a mail on; ``permanent`` for a 5xx refusal."""
+
+    def __init__(self, message: str, *, permanent: bool = False):
+        super().__init__(message)
+        self.permanent = permanent
+
+
+class Transport(Protocol):
+    def send(self, sender: str, recipients: list[str], data: bytes) -> None: ...
+
+
+class MaildirTransport:
+    """Deliver every mail into one Maildir (``cur/ new/ tmp/``), whoever it is addressed to."""
+
+    def __init__(self, path: os.PathLike | str):
+        self.path = Path(path)
+
+    def send(self, sender: str, recipients: list[str], data: bytes) -> None:
+        try:
+            mailbox.Maildir(self.path, create=True).add(data.replace(b"\r\n", b"\n"))
+        except OSError as exc:
+            raise DeliveryError(f"cannot write the Maildir {self.path}: {exc.strerror or exc}") from exc
+
+    def __str__(self) -> str:
+        return f"Maildir {self.path}"
+
+
+class RelayTransport:
+    """Hand mail to an SMTP relay (``host:port``), optionally with STARTTLS and a login."""
+
+    def __init__(self, host: str, port: int, *, starttls: bool = False, username: str | None = None,
+                 password: str | None = None, timeout: float = 30.0, local_hostname: str | None = None):
+        self.host, self.port = host, port
+        self.starttls, self.username, self.password = starttls, username, password
+        self.timeout = timeout
+        self.local_hostname = local_hostname  # EHLO name; smtplib's default calls getfqdn() (slow DNS)
+
+    def send(self, sender: str, recipients: list[str], data: bytes) -> None:
+        options = ["SMTPUTF8"] if not all(r.isascii() for r in [sender, *recipients]) else []
+        try:
+            with smtplib.SMTP(self.host, self.port, timeout=self.timeout,
+                              local_hostname=self.local_hostname or "localhost") as smtp:
+                smtp.ehlo()
+                if self.starttls:
+                    smtp.starttls(context=ssl.create_default_context())
+                    smtp.ehlo()
+                if self.username:
+                    smtp.login(self.username, self.password or "")
+                refused = smtp.sendmail(sender, recipients, data, mail_options=options)
+        except smtplib.SMTPRecipientsRefused as exc:
+            codes = [code for code, _ in exc.recipients.values()]
+            raise DeliveryError(f"relay refused every recipient: {_describe(exc.recipients)}",
+                                permanent=all(c >= 500 for c in codes)) from None
+        except smtplib.SMTPResponseException as exc:
+            text = exc.smtp_error.decode("utf-8", "replace") if isinstance(exc.smtp_error, bytes) else str(exc.smtp_error)
+            raise DeliveryError(f"relay answered {exc.smtp_code} {text}", permanent=exc.smtp_code >= 500) from None
+        except (OSError, smtplib.SMTPException) as exc:
+            raise DeliveryError(f"relay {self.host}:{self.port}: {exc.__class__.__name__}: {exc}") from None
+        if refused:
+            raise DeliveryError(f"relay refused some recipients: {_describe(refused)}",
+                                permanent=all(code >= 500 for code, _ in refused.values()))
+
+    def __str__(self) -> str:
+        return f"relay {self.host}:{self.port}"
+
+
+def _describe(refused: dict) -> str:
+    return "; ".join(f"{who}: {code} {msg.decode('utf-8', 'replace') if isinstance(msg, bytes) else msg}"
+                     for who, (code, msg) in refused.items())
+
+
+def backoff(attempts: int) -> timedelta:
+    """Wait after the ``attempts``-th failure: 1 min, 2, 4, ... up to 6 h."""
+    return min(BACKOFF_FIRST * (2 ** max(0, attempts - 1)), BACKOFF_MAX)
+
+
+@dataclass
+class DeliveryRun:
+    delivered: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+    waiting: list[str] = field(default_factory=list)
+    busy: bool = False  # another process was delivering; nothing was tried
+
+
+def _header_text(text: str, limit: int = 200) -> str:
+    """A header value from untrusted text: one line, no control characters, bounded."""
+    text = " ".join("".join(c if c.isprintable() else " " for c in text).split())
+    return text[:limit]
+
+
+class Outbox:
+    """``<data>/outbox``: queued mail, delivered by :meth:`deliver`."""
+
+    def __init__(self, data_dir: os.PathLike | str, settings: MailSettings, *,
+                 now: Callable[[], datetime] = clock.utcnow, fsync: bool = True):
+        self.root = Path(data_dir) / "outbox"
+        self.sent_dir = self.root / "sent"
+        self.settings = settings
+        self.now = now
+        self.fsync = fsync
+
+    def ensure(self) -> "Outbox":
+        if (self.root / "game.yaml").exists():
+            raise OSError(f"{self.root} holds a game named 'outbox'; the mail layer needs that folder")
+        self.sent_dir.mkdir(parents=True, exist_ok=True)
+        return self
+
+    # -- composing ------------------------------------------------------------------------
+    def message_id(self) -> str:
+        return f"<{self.now():%Y%m%d%H%M%S}.{secrets.token_hex(6)}{OWN_MESSAGE_ID_MARK}{self.settings.domain}>"
+
+    def compose(self, to: str, subject: str, body: str, *, auto: str = "auto-replied",
+                in_reply_to: str | None = None, references: tuple[str, ...] | list[str] = ()) -> EmailMessage:
+        """A complete message from the judge; ``auto`` is ``auto-replied`` or ``auto-generated``."""
+        msg = EmailMessage(policy=email.policy.SMTP)
+        msg["From"] = Address(self.settings.display_name, addr_spec=self.settings.address)
+        msg["To"] = to
+        msg["Subject"] = _header_text(subject) or "(no subject)"
+        msg["Date"] = email.utils.format_datetime(self.now())
+        msg["Message-ID"] = self.message_id()
+        msg["Auto-Submitted"] = auto
+        msg[OWN_HEADER] = "1"
+        if in_reply_to:
+            msg["In-Reply-To"] = in_reply_to
+            msg["References"] = " ".join([*[r for r in references if r != in_reply_to][-9:], in_reply_to])
+        msg.set_content(body if body.endswith("\n") else body + "\n", charset="utf-8", cte="quoted-printable")
+        return msg
+
+    # -- the queue ------------------------------------------------------------------------
+    def _paths(self, name: str, sent: bool = False) -> tuple[Path, Path]:
+        base = (self.sent_dir if sent else self.root) / name
+        return base.with_name(base.name + ".eml"), base.with_name(base.name + ".yaml")
+
+    def has(self, name: str) -> bool:
+        """Queued or already sent."""
+        return self._paths(name)[0].exists() or self._paths(name, sent=True)[0].exists()
+
+    def queue(self, name: str, message: EmailMessage) -> bool:
+        """Queue ``message`` under ``name``; False (and nothing written) if that name exists."""
+        name = _SAFE_NAME.sub("_", name)
+        self.ensure()
+        if self.has(name):
+            return False
+        recipients = [a.addr_spec for a in message["To"].addresses]
+        policy = email.policy.SMTP if all(r.isascii() for r in recipients) else email.policy.SMTPUTF8
+        data = message.as_bytes(policy=policy)
+        eml, meta = self._paths(name)
+        yamlio.dump(meta, {
+            "format": FORMAT, "name": name, "from": self.settings.address, "to": recipients,
+            "subject": str(message["Subject"]), "message_id": str(message["Message-ID"]),
+            "created": clock.to_text(self.now()), "attempts": 0, "next_attempt": None,
+            "last_error": None, "flagged": False,
+        }, fsync=self.fsync)
+        yamlio.atomic_write(eml, data, fsync=self.fsync)
+        return True
+
+    def pending(self) -> list[str]:
+        try:
+            names = os.listdir(self.root)
+        except FileNotFoundError:
+            return []
+        return sorted(n[:-4] for n in names if n.endswith(".eml") and not n.startswith(yamlio.TMP_PREFIX))
+
+    def sent(self) -> list[str]:
+        try:
+            return sorted(n[:-4] for n in os.listdir(self.sent_dir) if n.endswith(".eml"))
+        except FileNotFoundError:
+            return []
+
+    def meta(self, name: str, sent: bool = False) -> dict:
+        try:
+            return yamlio.load_mapping(self._paths(name, sent)[1])
+        except yamlio.YamlFileError:
+            return {}
+
+    def flagged(self) -> list[str]:
+        return [n for n in self.pending() if self.meta(n).get("flagged")]
+
+    # -- delivery -------------------------------------------------------------------------
+    def deliver(self, transport: Transport) -> DeliveryRun:
+        """Try every queued mail that is due; one deliverer at a time (others return ``busy``)."""
+        run = DeliveryRun()
+        self.ensure()
+        try:
+            with file_lock(self.root / ".delivering", 0.0, "the outbox"):
+                for name in self.pending():
+                    self._deliver_one(name, transport, run)
+        except InboxBusy:
+            run.busy = True
+        return run
+
+    def _deliver_one(self, name: str, transport: Transport, run: DeliveryRun) -> None:
+        eml, meta_path = self._paths(name)
+        meta = self.meta(name)
+        now = self.now()
+        due = clock.from_text(meta.get("next_attempt")) if meta.get("next_attempt") else None
+        if due is not None and due > now:
+            run.waiting.append(name)
+            return
+        try:
+            data = eml.read_bytes()
+        except FileNotFoundError:
+            return  # delivered meanwhile
+        recipients = meta.get("to") or self._recipients_from(data)
+        try:
+            transport.send(self.settings.address, recipients, data)
+        except DeliveryError as exc:
+            attempts = int(meta.get("attempts") or 0) + 1
+            flagged = bool(meta.get("flagged")) or exc.permanent or attempts >= FLAG_AFTER_ATTEMPTS
+            wait = BACKOFF_MAX if exc.permanent else backoff(attempts)
+            meta.update(format=FORMAT, name=name, to=recipients, attempts=attempts, last_error=str(exc)[:500],
+                        last_attempt=clock.to_text(now), next_attempt=clock.to_text(now + wait), flagged=flagged)
+            yamlio.dump(meta_path, meta, fsync=self.fsync)
+            (log.error if flagged else log.warning)(
+                "mail %s to %s not delivered (attempt %d%s): %s; next try %s", name, ", ".join(recipients), attempts,
+                ", FLAGGED for the GM" if flagged else "", exc, meta["next_attempt"])
+            run.failed.append(name)
+            return
+        meta.update(delivered=clock.to_text(now), via=str(transport), attempts=int(meta.get("attempts") or 0) + 1)
+        sent_eml, sent_meta = self._paths(name, sent=True)
+        os.replace(eml, sent_eml)
+        yamlio.dump(sent_meta, meta, fsync=self.fsync)
+        try:
+            meta_path.unlink()
+        except FileNotFoundError:
+            pass
+        if self.fsync:
+            yamlio.fsync_dir(self.root)
+        run.delivered.append(name)
+
+    @staticmethod
+    def _recipients_from(data: bytes) -> list[str]:
+        """Recipients from the To header, for a queued mail whose sidecar was lost."""
+        msg = email.message_from_bytes(data, policy=email.policy.default)
+        return [a.addr_spec for a in msg["To"].addresses]

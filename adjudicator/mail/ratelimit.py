@@ -1,0 +1,70 @@
+"""A per-sender rate limit, kept on disk so that it survives restarts and is shared by processes.
+
+A peer that answers every mail (an auto-responder the loop filter did not recognise, a broken
+script) would otherwise make the judge answer it forever and fill games' journals. Over the
+limit a sender's mail is still journaled in the inbox but not processed, and the sender gets
+one notice per window. The file is small: per address only the newest ``limit + 1`` times.
+Callers hold the inbox processing lock, so a plain atomic rewrite is safe.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from .. import clock, yamlio
+
+FORMAT = 1
+
+
+@dataclass(frozen=True)
+class Verdict:
+    allowed: bool
+    notify: bool  # over the limit and not yet told in this window
+    count: int  # mails from this sender in the window, this one included
+
+
+class RateLimiter:
+    """``limit`` mails per ``window`` seconds per sender address, recorded in ``path``."""
+
+    def __init__(self, path: os.PathLike | str, *, limit: int, window_seconds: int, fsync: bool = True):
+        self.path = Path(path)
+        self.limit = limit
+        self.window = timedelta(seconds=window_seconds)
+        self.fsync = fsync
+
+    def _load(self) -> dict:
+        try:
+            data = yamlio.load_mapping(self.path)
+        except yamlio.YamlFileError:
+            return {}  # missing or damaged: start afresh (a rate limit is not worth a stopped judge)
+        senders = data.get("senders")
+        return senders if isinstance(senders, dict) else {}
+
+    def hit(self, address: str, now: datetime) -> Verdict:
+        """Count one mail from ``address`` at ``now`` and say whether to process it."""
+        key = address.lower()
+        start = now - self.window
+        senders = {}
+        for who, record in self._load().items():
+            try:
+                times = [t for t in (clock.from_text(x) for x in record.get("times", [])) if t > start]
+                noticed = clock.from_text(record.get("noticed"))
+            except (TypeError, ValueError, AttributeError):
+                continue
+            if times or who == key:
+                senders[who] = {"times": times, "noticed": noticed if noticed and noticed > start else None}
+        record = senders.setdefault(key, {"times": [], "noticed": None})
+        record["times"] = (record["times"] + [now])[-(self.limit + 1):]
+        count = len(record["times"])
+        allowed = count <= self.limit
+        notify = not allowed and record["noticed"] is None
+        if notify:
+            record["noticed"] = now
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        yamlio.dump(self.path, {"format": FORMAT, "senders": {
+            who: {"times": [clock.to_text(t) for t in r["times"]], "noticed": clock.to_text(r["noticed"])}
+            for who, r in senders.items()}}, fsync=self.fsync)
+        return Verdict(allowed, notify, count)

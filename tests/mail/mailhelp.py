@@ -1,0 +1,229 @@
+"""Helpers for the mail tests: raw mail builders, a toy game with a postmaster, SMTP in a thread,
+``judge serve`` as a subprocess, bounded polling.
+
+Imported by the ``test_mail_*`` modules (fixtures are imported by name; no second conftest.py,
+whose module name would clash with ``tests/conftest.py``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import email
+import email.policy
+import mailbox
+import quopri
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from adjudicator.judge import Judge
+from adjudicator.mail.process import Postmaster
+from adjudicator.mail.server import smtp_factory
+from adjudicator.mail.settings import MailSettings
+from adjudicator.store import Store
+from conftest import FakeClock, subprocess_env
+
+JUDGE = "judge@example.net"
+CZECH = "Příliš žluťoučký kůň úpěl ďábelské ódy"
+
+
+def raw_mail(body: str | bytes = "", *, sender: str = "alice@example.org", subject: str = "orders",
+             message_id: str | None = "<m1@example.org>", headers: dict | None = None, content_type: str | None = None,
+             cte: str | None = None, charset: str = "utf-8", display: str = "Alice") -> bytes:
+    """One raw message: ``body`` str is encoded with ``charset`` and ``cte`` (8bit, quoted-printable,
+    base64); bytes are used as they are. ``content_type`` None means no MIME headers at all."""
+    data = body.encode(charset) if isinstance(body, str) else body
+    if cte == "quoted-printable":
+        data = quopri.encodestring(data)
+    elif cte == "base64":
+        data = base64.encodebytes(data)
+    lines = [f"From: {display} <{sender}>", f"To: {JUDGE}", f"Subject: {subject}", "Date: Sat, 21 Nov 2026 12:00:00 +0000"]
+    if message_id:
+        lines.append(f"Message-ID: {message_id}")
+    if content_type:
+        lines += ["MIME-Version: 1.0", f"Content-Type: {content_type}"]
+    if cte:
+        lines.append(f"Content-Transfer-Encoding: {cte}")
+    for name, value in (headers or {}).items():
+        lines.append(f"{name}: {value}")
+    head = "\r\n".join(lines).encode("utf-8") + b"\r\n\r\n"
+    return head + data.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+
+
+def text_of(msg) -> str:
+    """A message's text with plain newlines (our messages are CRLF on the wire)."""
+    return msg.get_content().replace("\r\n", "\n")
+
+
+@dataclass
+class Desk:
+    """A judge with the toy game ``g`` (alice, bob, carol) and a postmaster for it."""
+
+    judge: Judge
+    clock: FakeClock
+    postmaster: Postmaster
+    passwords: dict
+    data: Path
+
+    def mail(self, raw: bytes, mail_from: str | None = "alice@example.org"):
+        number = self.postmaster.receive(raw, mail_from=mail_from)
+        return self.postmaster.process(number)
+
+    def signed(self, player: str, body: str, *, sender: str | None = None, password: str | None = None,
+               message_id: str | None = None, **kw):
+        sender = sender or f"{player}@example.org"
+        text = f"JUDGE g {player} {password or self.passwords[player]}\n{body}"
+        mid = message_id or f"<{player}-{time.monotonic_ns()}@example.org>"
+        return self.mail(raw_mail(text, sender=sender, message_id=mid, **kw), mail_from=sender)
+
+    def outbox_text(self, name: str) -> str:
+        path = self.postmaster.outbox.root / f"{name}.eml"
+        if not path.exists():
+            path = self.postmaster.outbox.sent_dir / f"{name}.eml"
+        return text_of(email.message_from_bytes(path.read_bytes(), policy=email.policy.default))
+
+    def outbox_message(self, name: str):
+        path = self.postmaster.outbox.root / f"{name}.eml"
+        return email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+
+    def journal(self) -> list[dict]:
+        files = self.judge.store.open("g")
+        return [files.read_journal(n) for n in files.journal_numbers()]
+
+
+def make_desk(tmp_path: Path, **settings) -> Desk:
+    clock = FakeClock()
+    judge = Judge(Store(tmp_path / "data"), now=clock)
+    passwords = judge.new_game("g", "toy", {
+        "alice": {"address": "alice@example.org"},
+        "bob": {"address": "bob@example.org", "language": "cs"},
+        "carol": {"address": "carol@example.org"},
+    }, seed=7)
+    return Desk(judge, clock, Postmaster(judge, MailSettings(JUDGE, **settings)), passwords, tmp_path / "data")
+
+
+@pytest.fixture
+def desk(tmp_path) -> Desk:
+    return make_desk(tmp_path)
+
+
+def wait_for(predicate, timeout: float = 15.0, what: str = "condition"):
+    """Poll ``predicate`` until it returns something true; bounded (no open-ended sleeps)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(0.02)
+
+
+def maildir_messages(path: Path) -> list:
+    if not (path / "new").is_dir():
+        return []
+    box = mailbox.Maildir(path, factory=None, create=False)
+    return [email.message_from_bytes(box.get_bytes(key), policy=email.policy.default) for key in box.keys()]
+
+
+class ThreadedSMTP:
+    """An aiosmtpd server (the judge's own factory: every setting explicit) in a thread, on 127.0.0.1:0."""
+
+    def __init__(self, handler):
+        self.handler = handler
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+
+    def __enter__(self) -> "ThreadedSMTP":
+        self.thread.start()
+
+        async def start():
+            return await self.loop.create_server(smtp_factory(self.handler, server_name="sink.test", loop=self.loop),
+                                                 "127.0.0.1", 0)
+
+        self.server = asyncio.run_coroutine_threadsafe(start(), self.loop).result(10)
+        self.port = self.server.sockets[0].getsockname()[1]
+        return self
+
+    def __exit__(self, *exc) -> None:
+        async def stop():
+            self.server.close()
+            await self.server.wait_closed()
+
+        asyncio.run_coroutine_threadsafe(stop(), self.loop).result(10)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+        self.loop.close()
+
+
+class ServerProcess:
+    """``judge serve`` as a real process on a free loopback port, delivering into ``<data>/maildir``."""
+
+    def __init__(self, data: Path, *extra: str, env: dict | None = None, now: str | None = None):
+        self.data = data
+        self.log = open(data.parent / f"serve-{time.monotonic_ns()}.log", "wb")
+        environment = {**subprocess_env(data), **(env or {})}
+        if now:
+            environment["JUDGE_NOW"] = now
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "adjudicator", "serve", "--listen", "127.0.0.1:0", "--address", JUDGE,
+             "--server-name", "judge.example.net", "--deliver-every", "0.2", *extra],
+            env=environment, stdout=subprocess.PIPE, stderr=self.log)
+        line = self.proc.stdout.readline().decode()  # the announce line, or EOF if it died
+        if "listening on" not in line:
+            self.proc.wait(10)
+            raise AssertionError(f"server did not start: {line!r}\n{self.stderr()}")
+        self.host, _, port = line.split("listening on ", 1)[1].split()[0].rpartition(":")
+        self.port = int(port)
+        self.announce = line
+
+    def stderr(self) -> str:
+        if not self.log.closed:
+            self.log.flush()
+        return Path(self.log.name).read_text(errors="replace")
+
+    def stop(self, sig=signal.SIGTERM) -> int:
+        self.proc.send_signal(sig)
+        code = self.proc.wait(20)
+        self.proc.stdout.close()
+        self.log.close()
+        return code
+
+    def kill(self) -> None:
+        self.proc.kill()  # SIGKILL: no cleanup of any kind
+        self.proc.wait(20)
+        self.proc.stdout.close()
+        self.log.close()
+
+
+def free_port_connect_refused(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=1):
+            return False
+    except OSError:
+        return True
+
+
+def new_game_cli(data: Path, *players: str, now: str | None = None) -> dict:
+    """Create toy game ``g`` through the real command line; returns the printed passwords."""
+    env = subprocess_env(data)
+    args = [sys.executable, "-m", "adjudicator", *(["--now", now] if now else []), "new", "g", "--ruleset", "toy",
+            "--seed", "3", *[a for p in players for a in ("--player", p)]]
+    out = subprocess.run(args, env=env, capture_output=True, text=True, check=True).stdout
+    found = {}
+    for line in out.splitlines()[1:]:
+        name, _address, password = line.split()
+        found[name] = password
+    return found
+
+
+__all__ = ["CZECH", "JUDGE", "Desk", "ServerProcess", "ThreadedSMTP", "desk", "free_port_connect_refused",
+           "maildir_messages", "make_desk", "new_game_cli", "raw_mail", "text_of", "wait_for"]

@@ -1,0 +1,110 @@
+"""The outbox: complete RFC 5322 messages as files, Maildir delivery, relay with retries and backoff."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+from adjudicator.mail.envelope import parse
+from adjudicator.mail.outbox import FLAG_AFTER_ATTEMPTS, MaildirTransport, Outbox, RelayTransport
+from adjudicator.mail.settings import MailSettings
+
+from conftest import FakeClock
+from mailhelp import JUDGE, ThreadedSMTP, maildir_messages, text_of
+
+
+def outbox(tmp_path, clock=None):
+    return Outbox(tmp_path, MailSettings(JUDGE), now=clock or FakeClock())
+
+
+def test_composed_messages_carry_every_header_and_are_recognised_as_ours(tmp_path):
+    box = outbox(tmp_path)
+    msg = box.compose("alice@example.org", "Re: orders\r\nBcc: victim@example.org", "Ahoj, příkazy přijaty.",
+                      in_reply_to="<m1@example.org>", references=("<m0@example.org>",))
+    assert box.queue("r1", msg)
+    raw = (tmp_path / "outbox" / "r1.eml").read_bytes()
+    assert b"\r\n" in raw and b"\nBcc:" not in raw  # no header injection from a player's subject
+    sent = email.message_from_bytes(raw, policy=email.policy.default)
+    assert sent["From"].addresses[0].addr_spec == JUDGE and sent["To"] == "alice@example.org"
+    assert sent["Subject"] == "Re: orders Bcc: victim@example.org"
+    assert sent["Auto-Submitted"] == "auto-replied" and sent["X-Throne-Judge"] == "1" and sent["Date"]
+    assert sent["In-Reply-To"] == "<m1@example.org>" and sent["References"] == "<m0@example.org> <m1@example.org>"
+    assert sent["Message-ID"].endswith(".throne-judge@example.net>")
+    assert text_of(sent) == "Ahoj, příkazy přijaty.\n"
+    assert "our own mail" in parse(raw, own_address=JUDGE, envelope_from="alice@example.org").loop
+    report = box.compose("bob@example.org", "[g] report", "text", auto="auto-generated")
+    assert report["Auto-Submitted"] == "auto-generated" and report["In-Reply-To"] is None
+
+
+def test_queue_is_idempotent_and_maildir_delivery_moves_to_sent(tmp_path):
+    box = outbox(tmp_path)
+    assert box.queue("a", box.compose("alice@example.org", "s", "one"))
+    assert not box.queue("a", box.compose("alice@example.org", "s", "two"))
+    restarted = outbox(tmp_path)  # queued mail survives a restart
+    assert restarted.pending() == ["a"]
+    run = restarted.deliver(MaildirTransport(tmp_path / "maildir"))
+    assert run.delivered == ["a"] and restarted.pending() == [] and restarted.sent() == ["a"]
+    assert not restarted.queue("a", box.compose("alice@example.org", "s", "three"))  # already sent
+    [msg] = maildir_messages(tmp_path / "maildir")
+    assert text_of(msg) == "one\n" and msg["To"] == "alice@example.org"
+    assert restarted.meta("a", sent=True)["delivered"]
+
+
+class FlakySink:
+    """A relay that answers 451 to the first ``fail`` messages, then accepts (and keeps them)."""
+
+    def __init__(self, fail: int = 1, code: str = "451 4.3.0 try again later"):
+        self.fail, self.code = fail, code
+        self.received = []
+
+    async def handle_DATA(self, server, session, envelope):
+        if self.fail > 0:
+            self.fail -= 1
+            return self.code
+        self.received.append((envelope.mail_from, list(envelope.rcpt_tos), envelope.original_content))
+        return "250 OK"
+
+
+def test_relay_delivery_retries_with_exponential_backoff(tmp_path):
+    clock = FakeClock()
+    box = outbox(tmp_path, clock)
+    box.queue("r", box.compose("jiří@example.cz", "Re: příkazy", "Přijato."))
+    with ThreadedSMTP(FlakySink(fail=2)) as sink:
+        relay = RelayTransport("127.0.0.1", sink.port, local_hostname="example.net")
+        assert box.deliver(relay).failed == ["r"]
+        meta = box.meta("r")
+        assert meta["attempts"] == 1 and "451" in meta["last_error"] and not meta["flagged"]
+        assert meta["next_attempt"] == "2026-11-21T12:01:00Z"  # 1 min
+        clock.advance(seconds=30)
+        assert box.deliver(relay).waiting == ["r"]  # not due: not tried
+        clock.advance(seconds=31)
+        assert box.deliver(relay).failed == ["r"]
+        assert box.meta("r")["next_attempt"] == "2026-11-21T12:03:01Z"  # then 2 min
+        clock.advance(minutes=2)
+        assert box.deliver(relay).delivered == ["r"]
+        [(mail_from, rcpts, data)] = sink.handler.received
+    assert mail_from == JUDGE and rcpts == ["jiří@example.cz"]  # SMTPUTF8 recipient
+    assert "jiří@example.cz".encode() in data and box.pending() == []
+    assert box.meta("r", sent=True)["attempts"] == 3
+
+
+def test_undeliverable_mail_is_flagged_and_kept(tmp_path):
+    clock = FakeClock()
+    box = outbox(tmp_path, clock)
+    box.queue("bad", box.compose("nobody@example.org", "s", "x"))
+    box.queue("flaky", box.compose("alice@example.org", "s", "x"))
+    with ThreadedSMTP(FlakySink(fail=10**6, code="550 5.1.1 no such user")) as sink:
+        relay = RelayTransport("127.0.0.1", sink.port)
+        box.deliver(relay)
+    assert box.meta("bad")["flagged"] and box.meta("flaky")["flagged"]  # a 5xx is flagged at once
+    down = RelayTransport("127.0.0.1", 1, timeout=2)  # nothing listens on port 1
+    other = outbox(tmp_path / "other", clock)
+    other.queue("m", other.compose("alice@example.org", "s", "x"))
+    for _ in range(FLAG_AFTER_ATTEMPTS):
+        assert other.deliver(down).failed == ["m"]
+        clock.advance(hours=7)
+    meta = other.meta("m")
+    assert meta["flagged"] and meta["attempts"] == FLAG_AFTER_ATTEMPTS and other.pending() == ["m"]
+    assert other.flagged() == ["m"]
+    assert box.pending() == ["bad", "flaky"]  # nothing is dropped
+    clock.advance(hours=7)
+    assert other.deliver(MaildirTransport(tmp_path / "md")).delivered == ["m"]
