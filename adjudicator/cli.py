@@ -327,6 +327,56 @@ def replay(ctx, game):
 
 
 @main.command()
+@click.option("--ruleset", "ruleset_name", required=True, help="Which game, e.g. agot1e.")
+@click.option("--houses", "players", type=click.IntRange(1, 20), required=True, help="Players per game.")
+@click.option("--games", type=click.IntRange(1), default=1, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True, help="Game i plays with seed SEED+i.")
+@click.option("--store", is_flag=True, help="Play through the judge into the data directory (journals for `judge replay`).")
+@click.pass_context
+@_errors_as_messages
+def selfplay(ctx, ruleset_name, players, games, seed, store):
+    """Bots play whole games with random legal mails; invariants checked after every step.
+
+    Prints one line per game; exits 1 at the first invariant violation (with its seed and
+    step) or if any bot mail was refused."""
+    from datetime import timedelta
+
+    from . import ruleset as rulesets
+    from . import selfplay as sp
+
+    rs = rulesets.get(ruleset_name)
+    if not sp.supports_selfplay(rs) or not hasattr(rs, "default_players"):
+        raise click.BadParameter(f"ruleset {ruleset_name} has no bots", param_hint="--ruleset")
+    houses = rs.default_players(players)
+    judge = _judge(ctx)
+    moment = [judge.now()]
+    if store:
+        judge.now = lambda: moment[0]
+
+    def tick(delta: timedelta) -> None:
+        moment[0] += delta
+
+    refused = 0
+    for i in range(games):
+        game_seed = seed + i
+        try:
+            if store:
+                played = sp.play_stored(judge, f"selfplay-{game_seed}", ruleset_name, houses, game_seed, tick=tick)
+            else:
+                played = sp.play(rs, houses, game_seed)
+        except sp.InvariantViolation as exc:
+            click.echo(f"VIOLATION in game {i + 1}: {exc}")
+            ctx.exit(1)
+        refused += len(played.rejected)
+        for line in played.rejected:
+            click.echo(f"  refused bot mail: {line}")
+        click.echo(f"game {i + 1} seed {game_seed}: {played.summary(rs)}, {played.steps} steps")
+    if refused:
+        click.echo(f"{refused} bot mail(s) refused")
+        ctx.exit(1)
+
+
+@main.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 def case(files):
     """Run rules cases (YAML files or folders of them); exit 1 if any fails."""

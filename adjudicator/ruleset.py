@@ -86,6 +86,11 @@ class Submission:
     parsed: Parsed
     applied: bool  # False when the mail had errors: all-or-nothing, nothing changed
     notes: list[str] = field(default_factory=list)
+    # Mail-level requests the mail service answers (they change nothing in the state), in mail
+    # order: ("help", topic | None), ("status",), ("orders?",), and
+    # ("press", "ALL" | (player, ...), text, anonymous). Filled even when ``applied`` is False;
+    # the mail layer relays press only from an applied mail (adjudicator/mail/process.py).
+    requests: list[tuple] = field(default_factory=list)
 
 
 class RulesetError(ValueError):

@@ -31,7 +31,8 @@ class Toy:
         except ValueError:
             raise RulesetError(f"option rounds must be a number, not {options['rounds']!r}") from None
         return {"players": list(players), "round": 1, "rounds": rounds, "step": "bid", "bids": {},
-                "tied": [], "pick": None, "round_winner": None, "scores": {p: 0 for p in players}, "seed": seed}
+                "tied": [], "pick": None, "round_winner": None, "scores": {p: 0 for p in players}, "seed": seed,
+                "bug": options.get("bug") == "1"}
 
     def pending(self, state):
         if state["step"] == "bid":
@@ -89,7 +90,7 @@ class Toy:
             state["round_winner"], state["step"] = state["pick"], "score"
         else:
             winner = state["round_winner"]
-            state["scores"][winner] += 1
+            state["scores"][winner] += 2 if state.get("bug") and state["round"] == 2 else 1
             events.append(Event(f"{winner} wins round {state['round']}"))
             state.update(round=state["round"] + 1, step="bid", bids={}, tied=[], pick=None, round_winner=None)
         return state, events
@@ -112,6 +113,24 @@ class Toy:
 
     def on_file(self, state, player):
         return [f"BID {state['bids'][player]}"] if player in state["bids"] and state["step"] == "bid" else []
+
+    # -- self-play -------------------------------------------------------------------------------
+    def default_players(self, count):
+        return ["ann", "ben", "cat", "dan", "eve"][:count]
+
+    def bot_mail(self, state, player, rng):
+        if state["step"] == "tiebreak":
+            return f"PICK {rng.choice(state['tied'])}"
+        return f"BID {rng.randint(0, 5)}"
+
+    def violations(self, state):
+        """Points scored equal rounds played; the option ``bug`` (tests only) breaks that in round 2."""
+        problems = [] if sum(state["scores"].values()) == state["round"] - 1 else ["scores do not add up"]
+        return problems + ["a bid is visible to another player"] * any(
+            p in self.view(state, q)["bids"] for p in state["bids"] for q in state["players"] if q != p and state["step"] == "bid")
+
+    def selfplay_summary(self, state, events):
+        return f"winner {self.result(state)}, {state['round'] - 1} rounds"
 
     # -- rules cases ------------------------------------------------------------------------
     def case_state(self, position):

@@ -79,7 +79,8 @@ def test_a_round_of_orders_by_mail_adjudicates_and_replays(game):
     for house in ("stark", "baratheon", "greyjoy", "tyrell"):
         game.submit("w", house, "ORDERS\n")
     present = game.present("w")
-    assert present.state["round"] == 2 and present.state["phase"] == "planning"
+    # round 2 opens with the Westeros phase (CZ p.2), which waits if its cards ask for decisions
+    assert present.state["round"] == 2 and present.state["phase"] in ("westeros", "planning")
     assert present.state["areas"]["searoad-marches"] == {"lannister": ["footman"]}
     texts = [e["text"] for n in present.files.version_numbers() for e in present.files.read_version(n)["events"]]
     assert "Lannister marches 1 footman from Lannisport to Searoad Marches." in texts

@@ -749,18 +749,21 @@ def test_renly_as_defender_and_the_knight_limit():
     assert "Renly Baratheon: Baratheon has nothing to choose; the ability has no effect." in fight(state)
 
 
-def test_salladhor_saan_opposing_supporting_ships_count_zero():
+def test_salladhor_saan_zeroes_the_opponents_own_supporting_ships():
+    """CZ p.14 "protivníkových podpůrných lodí": the opponent's own ships; a third house's count."""
     state = make_state({"kings-landing": {"baratheon": ["knight"]}, "crackclaw-point": {"lannister": ["footman"]},
-                        "shipbreaker-bay": {"baratheon": ["ship", "ship"]}, "the-narrow-sea": {"stark": ["ship", "ship"]}},
-                       {"shipbreaker-bay": "support", "the-narrow-sea": "support +1*"})
+                        "shipbreaker-bay": {"baratheon": ["ship", "ship"]}, "the-narrow-sea": {"lannister": ["ship", "ship"]},
+                        "blackwater-bay": {"stark": ["ship"]}},
+                       {"shipbreaker-bay": "support", "the-narrow-sea": "support +1*", "blackwater-bay": "support"})
     attack(state, "baratheon", "kings-landing", "crackclaw-point", ["knight"])
     send(state, "baratheon", "SUPPORT Shipbreaker Bay -> Baratheon", "CARD Salladhor Saan")
-    send(state, "stark", "SUPPORT The Narrow Sea -> Lannister")
-    send(state, "lannister", "CARD Lannister Captain")
+    send(state, "lannister", "SUPPORT The Narrow Sea -> Lannister", "CARD Lannister Captain")
+    send(state, "stark", "SUPPORT Blackwater Bay -> Lannister")
     events = fight(state)
-    assert "Salladhor Saan: ships supporting Lannister count 0." in events
+    assert "Salladhor Saan: Lannister's own supporting ships count 0." in events
     assert ("Strength at Crackclaw Point: Baratheon 4 (1 knight 2, support from Shipbreaker Bay 2, Salladhor Saan 0); "
-            "Lannister 3 (1 footman 1, support from The Narrow Sea 1 (ships 0: Salladhor Saan), Lannister Captain 1).") in events
+            "Lannister 4 (1 footman 1, support from Blackwater Bay 1, support from The Narrow Sea 1 "
+            "(ships 0: Salladhor Saan), Lannister Captain 1).") in events
 
 
 def test_asha_removes_an_adjacent_support_or_consolidate_order():

@@ -18,7 +18,7 @@ from adjudicator.rulesets.agot1e import position as pos
 from adjudicator.rulesets.agot1e.context import ctx_for
 from adjudicator.rulesets.agot1e.newgame import initial_state
 from adjudicator.rulesets.agot1e.ruleset import AGOT1E
-from adjudicator.rulesets.agot1e.selfplay import play
+from adjudicator.selfplay import play
 
 HOUSES = {3: ["stark", "lannister", "baratheon"], 4: ["stark", "lannister", "baratheon", "tyrell"],
           5: ["stark", "lannister", "baratheon", "greyjoy", "tyrell"]}
@@ -95,19 +95,20 @@ def test_random_positions_keep_the_invariants_through_a_round(seed, players):
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), players=st.sampled_from([3, 4, 5]))
 def test_bot_games_keep_the_invariants_and_every_bot_mail_parses(seed, players):
-    played = play(HOUSES[players], seed, until_round=4)  # raises on any invariant violation
+    played = play(AGOT1E, HOUSES[players], seed, stop=lambda s: s["round"] > 4)  # raises on any violation
     assert played.rejected == []
 
 
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_the_engine_is_deterministic(seed):
-    first = play(HOUSES[5], seed, until_round=3).state
-    second = play(HOUSES[5], seed, until_round=3).state
+    first = play(AGOT1E, HOUSES[5], seed, stop=lambda s: s["round"] > 3).state
+    second = play(AGOT1E, HOUSES[5], seed, stop=lambda s: s["round"] > 3).state
     assert first == second
 
 
 def test_a_seeded_slice_of_self_play_fights_battles():
     """The seeded slice above is not vacuous: bot games do reach battles and retreats."""
-    battles = sum(play(HOUSES[5], seed, until_round=6).battles for seed in range(8))
+    games = [play(AGOT1E, HOUSES[5], seed, stop=lambda s: s["round"] > 6) for seed in range(8)]
+    battles = sum(1 for g in games for e in g.events if e.text.startswith("Battle at "))
     assert battles >= 5

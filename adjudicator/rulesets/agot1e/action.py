@@ -144,11 +144,12 @@ def _skip_notes(state: dict, ctx: Ctx, house: str, key: str, index: int | None) 
 
 
 def reachable(state: dict, ctx: Ctx, house: str, src: str) -> set[str]:
-    """Where units in ``src`` may march: adjacent areas of their kind, plus land by own ships (CZ p.8)."""
+    """Where units in ``src`` may march: adjacent areas of their kind, plus land by own ships (CZ p.8);
+    routed ships carry nobody: routed units take no part in a march (CZ p.12)."""
     board = ctx.gd.board
     if board.is_sea(src):
         return {n for n in board.neighbours(src) if board.is_sea(n)}
-    return board.reach_by_march(src, pos.ship_seas(state, ctx.gd, house)) - {src}
+    return board.reach_by_march(src, pos.ship_seas(state, ctx.gd, house, unrouted=True)) - {src}
 
 
 def _strength(ctx: Ctx, units) -> int:
@@ -156,8 +157,13 @@ def _strength(ctx: Ctx, units) -> int:
 
 
 def neutral_support(state: dict, ctx: Ctx, house: str, area: str) -> int:
-    """Support a march into a neutral force gets: the house's own adjacent support orders, and
-    other houses' supports sent ahead for this house (``SUPPORT x -> house [IN area]``)."""
+    """Support a march into a neutral force gets (CZ p.12 "spolu s jakýmikoli podpůrnými jednotkami").
+
+    Entering a neutral area is no battle, so there is no support step to ask in: an adjacent
+    support order counts when its owner, the marching house included, has sent ``SUPPORT <area>
+    -> <house> [IN <neutral area>]`` before the march resolves, as a battle's default is no
+    support. Its strength is counted as in a battle (routed units 0, footmen 0 under Rains of
+    Autumn, the order's bonus)."""
     total = 0
     for src in ctx.gd.board.neighbours(area):
         if pos.order_kind(state, src) != "support":
@@ -165,14 +171,10 @@ def neutral_support(state: dict, ctx: Ctx, house: str, area: str) -> int:
         helper = pos.owner(state, src)
         if ctx.gd.board.is_sea(area) and ctx.gd.board.is_land(src):
             continue
-        if helper != house and not any(
-            (c := ctx.command(line)).src == src and c.house == house and c.battle_area in (None, area)
-            for line in pos.plan(state, helper)["supports"]
-        ):
+        if not any((c := ctx.command(line)).src == src and c.house == house and c.battle_area in (None, area)
+                   for line in pos.plan(state, helper)["supports"]):
             continue
-        units = [u for u in pos.units_in(state, src, helper)]
-        routed = Counter(pos.routed_in(state, src))
-        total += _strength(ctx, list((Counter(units) - routed).elements())) + pos.order_bonus(state, src)
+        total += battle.support_strength(state, ctx, src)[0]
     return total
 
 
@@ -199,7 +201,7 @@ def check_march(state: dict, ctx: Ctx, house: str, march: March) -> str | None:
             return f"{where} holds only {', '.join(pos.units_in(state, march.src, house))}"
         return f"routed units in {where} cannot march"
     reach = reachable(state, ctx, house, march.src)
-    fights = 0
+    battles = 0
     dests = [m.dest for m in march.moves]
     if len(set(dests)) != len(dests):
         return "the same destination twice: give each destination once with all its units"
@@ -214,17 +216,19 @@ def check_march(state: dict, ctx: Ctx, house: str, march: March) -> str | None:
         if move.dest not in reach:
             return f"{dest} cannot be reached from {where}"
         enemy = pos.owner(state, move.dest)
-        if (enemy and enemy != house) or move.dest in state["neutral"]:
-            fights += 1
-            if move.dest in state["neutral"]:
-                need = state["neutral"][move.dest]
-                have = _strength(ctx, units) + pos.order_bonus(state, march.src) + neutral_support(state, ctx, house, move.dest)
-                if have < need:
-                    return f"the neutral force in {dest} has strength {need}; this march brings only {have}"
-        elif not enemy or enemy == house:
+        if enemy and enemy != house:
+            battles += 1  # CZ p.8: only one destination held by another house's units
+            changes[move.dest] = units  # the attackers form an army there too (CZ p.9 "Zlaté pravidlo")
+        elif move.dest in state["neutral"]:  # CZ p.12: entering a neutral area is no battle
+            need = state["neutral"][move.dest]
+            have = _strength(ctx, units) + pos.order_bonus(state, march.src) + neutral_support(state, ctx, house, move.dest)
+            if have < need:
+                return f"the neutral force in {dest} has strength {need}; this march brings only {have}"
+            changes[move.dest] = units
+        else:
             changes[move.dest] = pos.units_in(state, move.dest, house) + units
-    if fights > 1:
-        return "a march may start at most one battle (or attack one neutral force)"
+    if battles > 1:
+        return "a march may start at most one battle: only one destination may hold another house's units"
     if not pos.supply_after(state, ctx.gd, house, changes):
         return "this march would break your supply limit"
     if march.leave_power and not (present - moving) and board.is_land(march.src):
@@ -302,13 +306,16 @@ def _list(units) -> str:
 
 
 def resolve_consolidate(state: dict, ctx: Ctx) -> list[Event]:
-    """Every consolidate order still on the board: 1 power, +1 per crown printed there (CZ p.12)."""
+    """Every consolidate order still on the board: 1 power, and 1 more if a crown is printed there
+    (CZ p.12 "navíc získá 1 žeton moci také za každé území, které společně s rozkazem konsolidace
+    sil obsahuje symbol moci": one more per *area* with a crown, so King's Landing's two crowns
+    give 2, not 3; the Game of Thrones card counts each crown, "za každý symbol síly")."""
     events = []
     for house in pos.turn_order(state):
         areas = pos.orders_of(state, house, "consolidate")
         if not areas:
             continue
-        want = sum(1 + ctx.gd.board.area(a).power for a in areas)
+        want = sum(1 + (ctx.gd.board.area(a).power > 0) for a in areas)
         got = pos.gain_power(state, house, want, ctx.gd.setup.power_limit)
         for a in areas:
             pos.remove_order(state, a)

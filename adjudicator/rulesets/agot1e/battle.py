@@ -145,20 +145,27 @@ def _support_line(state: dict, ctx: Ctx, b: dict, house: str, src: str):
 
 
 def support_value(state: dict, ctx: Ctx, b: dict, src: str) -> tuple[int, str]:
-    """The strength a declared support adds (CZ p.10): its fighting units + the order's bonus.
-    Routed units count 0 (CZ p.11); footmen 0 under Rains of Autumn (CZ p.13); ships 0 when they
-    support the opponent of an active Salladhor Saan (CZ p.14)."""
+    """The strength a declared support adds in this battle: :func:`support_strength`, with ships
+    0 when they belong to and support the opponent of an active Salladhor Saan (CZ p.14
+    "protivníkových podpůrných lodí": the opponent's own supporting ships)."""
     side = b["supports"][src]
+    no_ships = pos.owner(state, src) == side and _active(b, _other(b, side), hc.ZERO_OPPOSING_SUPPORT_SHIPS)
+    return support_strength(state, ctx, src, no_ships=no_ships)
+
+
+def support_strength(state: dict, ctx: Ctx, src: str, *, no_ships: bool = False) -> tuple[int, str]:
+    """What the support order in ``src`` adds (CZ p.10): its units + the order's bonus. Routed
+    units count 0 (CZ p.11); footmen 0 under Rains of Autumn (CZ p.13). Also used for a march
+    into a neutral force (action.py), which is no battle but takes supports all the same."""
     strength = ctx.gd.setup.unit_strength
-    helper = pos.owner(state, src)
-    units = Counter(pos.units_in(state, src, helper)) - Counter(pos.routed_in(state, src))
+    units = Counter(pos.units_in(state, src, pos.owner(state, src))) - Counter(pos.routed_in(state, src))
     notes = []
     total = 0
     for unit, n in units.items():
         if unit == "footman" and RAINS_OF_AUTUMN in (state.get("restrictions") or []):
             notes.append("footmen 0: Rains of Autumn")
             continue
-        if unit == "ship" and _active(b, _other(b, side), hc.ZERO_OPPOSING_SUPPORT_SHIPS):
+        if unit == "ship" and no_ships:
             notes.append("ships 0: Salladhor Saan")
             continue
         total += strength[unit] * n
@@ -538,7 +545,7 @@ def _immediate_abilities(state: dict, ctx: Ctx, b: dict) -> list[Event]:
         if _active(b, house, hc.ZERO_OPPOSING_CARD):
             events.append(Event(f"{name}: the strength of {ctx.card(b['cards'][other])} counts 0."))
         if _active(b, house, hc.ZERO_OPPOSING_SUPPORT_SHIPS):
-            events.append(Event(f"{name}: ships supporting {ctx.house(other)} count 0."))
+            events.append(Event(f"{name}: {ctx.house(other)}'s own supporting ships count 0."))
         if _active(b, house, hc.DEFENSE_DOUBLED):
             if house == b["defender"] and pos.order_kind(state, area) == "defense":
                 events.append(Event(f"{name}: {ctx.house(house)}'s defense order counts double."))
@@ -554,7 +561,9 @@ def _immediate_abilities(state: dict, ctx: Ctx, b: dict) -> list[Event]:
 
 
 def _kill_footman(state: dict, ctx: Ctx, b: dict, victim: str, name: str) -> Event:
-    """Ser Loras: one of the victim's attacking or defending footmen dies (a fighting one first)."""
+    """Ser Loras: one of the victim's attacking or defending footmen dies (CZ p.14 "útočícího nebo
+    bránícího se pěšáka"). A routed footman neither attacks nor defends (it adds no strength and
+    is never a casualty), so it is spared."""
     area = b["area"]
     if victim == b["attacker"]:
         if "footman" not in b["units"]:
@@ -564,13 +573,10 @@ def _kill_footman(state: dict, ctx: Ctx, b: dict, victim: str, name: str) -> Eve
         b["units"] = units
     else:
         present = pos.units_in(state, area, victim)
-        if "footman" not in present:
+        if "footman" not in _fighting(state, b, victim):
             return Event(f"{name}: {ctx.house(victim)} has no defending footman; no effect.")
-        if "footman" in _fighting(state, b, victim):  # a fighting footman: the routed marks stay as they are
-            present.remove("footman")
-            pos.set_units(state, area, victim, present)
-        else:  # only routed footmen: one of them
-            pos.remove_units(state, area, ["footman"])
+        present.remove("footman")  # a fighting footman: the routed marks stay as they are
+        pos.set_units(state, area, victim, present)
     return Event(f"{name} kills one of {ctx.house(victim)}'s footmen in {ctx.area(area)}.")
 
 
@@ -712,9 +718,9 @@ def _retreat_problem(state: dict, ctx: Ctx, b: dict, dest: str) -> str | None:
     return None  # an unoccupied enemy home area counts as empty (CZ p.11's definition; RULES.md A12)
 
 
-def _fit(state: dict, ctx: Ctx, b: dict, dest: str, units: list[str]) -> int:
+def _fit(state: dict, ctx: Ctx, b: dict, dest: str, units: list[str], loser: str | None = None) -> int:
     """How many of ``units`` may retreat to ``dest`` within the loser's supply (CZ p.11 rule 3)."""
-    loser = b["defender"]
+    loser = loser or b["defender"]
     there = pos.units_in(state, dest, loser)
     keep = sorted(units, key=KEEP_ORDER.index)
     for k in range(len(keep), 0, -1):
@@ -758,10 +764,17 @@ def _resolve_retreat(state: dict, ctx: Ctx, b: dict) -> list[Event]:
     events = []
     area, attacker, defender = b["area"], b["attacker"], b["defender"]
     if b["loser"] == attacker:
-        if b["units"]:
-            pos.add_units(state, b["origin"], attacker, b["units"], routed=True)
-            events.append(Event(f"{ctx.house(attacker)} retreats {_units(b['units'])} from {ctx.area(area)} to "
-                                f"{ctx.area(b['origin'])}, where they are routed."))
+        if b["units"]:  # back where they came from, within supply (CZ p.11 rule 3: the rest are destroyed)
+            keep = sorted(b["units"], key=KEEP_ORDER.index)
+            fit = _fit(state, ctx, b, b["origin"], keep, attacker)
+            kept, lost = keep[:fit], keep[fit:]
+            text = f"{ctx.house(attacker)} retreats "
+            if kept:
+                pos.add_units(state, b["origin"], attacker, kept, routed=True)
+                text += f"{_units(kept)} from {ctx.area(area)} to {ctx.area(b['origin'])}, where they are routed"
+            if lost:
+                text += ("; " if kept else f"from {ctx.area(area)}: ") + f"{_units(lost)} destroyed: supply limit"
+            events.append(Event(text + "."))
             b["units"] = []
     else:
         events += _defender_retreats(state, ctx, b)

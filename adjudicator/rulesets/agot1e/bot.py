@@ -7,17 +7,23 @@ strength. ``rng`` is a ``random.Random`` owned by the caller: same seed, same ga
 
 from __future__ import annotations
 
+import copy
 import random
 from collections import Counter
 
-from . import action
+from . import action, bidding, westeros
 from . import position as pos
+from .commands import Muster, MusterItem
 from .context import Ctx
+
+WESTEROS_STEPS = ("supply", "muster", "bid", "tiebreak", "wildlings", "losses", "reclaim")
 
 
 def mail_for(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | None:
     """A mail answering what ``house`` owes now, or None if it has nothing to say."""
     step = state["step"]
+    if state["phase"] == "westeros" and step in WESTEROS_STEPS:
+        return westeros_mail(state, ctx, house, rng)
     if step == "orders":
         return orders_mail(state, ctx, house, rng)
     if step == "raven":
@@ -49,7 +55,8 @@ def orders_mail(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str:
         usable = [t for t in tokens if (t.kind != "consolidate" or ctx.gd.board.is_land(area)) and (not t.star or stars > 0)]
         if not usable:
             continue
-        token = rng.choice(usable)
+        marches = [t for t in usable if t.kind == "march"]
+        token = rng.choice(marches if marches and rng.random() < 0.5 else usable)  # bots that fight find more bugs
         tokens.remove(token)
         stars -= token.star
         lines.append(f"{ctx.area(area)}: {token.text}")
@@ -81,7 +88,8 @@ def march_candidates(state: dict, ctx: Ctx, house: str, rng: random.Random) -> l
             line = f"MARCH {ctx.area(src)} -> {ctx.area(dest)}: {', '.join(units)}{leave}"
             command = ctx.command(line)
             if action.check_march(state, ctx, house, command) is None:
-                out.append(line)
+                attack = pos.owner(state, dest) not in (None, house) or dest in state["neutral"]
+                out += [line] * (4 if attack else 1)  # attacks weigh more: battles are where the rules are
     return out
 
 
@@ -107,3 +115,64 @@ def battle_mail(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | 
             lines.append(f"RETREAT {ctx.area(dest)} FROM {ctx.area(area)}")
     legal = [line for line in lines if battle.check_instruction(state, ctx, house, ctx.command(line)) is None]
     return "\n".join(legal) or None
+
+
+# -- the Westeros phase ------------------------------------------------------------------------------
+
+
+def westeros_mail(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | None:
+    """A random legal answer to the Westeros question ``house`` owes."""
+    step, w = state["step"], state["westeros"]
+    if step == "supply":
+        return _removes(ctx, bidding.default_supply_cut(state, ctx, house, rng))
+    if step == "losses":
+        return _removes(ctx, bidding.default_losses(state, ctx, house, w["losses"][house], rng))
+    if step in ("bid", "wildlings"):
+        power = state["power"][house]
+        if step == "bid" and w["track"] == bidding.TRACKS[0] and rng.random() < 0.3:
+            return "BID THRONE {} FIEFDOMS {} COURT {}".format(*(_bid(rng, power) for _ in range(3)))
+        return f"BID {_bid(rng, power)}"
+    if step == "tiebreak":
+        lines = []
+        for group in w["tie"]["groups"]:
+            group = list(group)
+            rng.shuffle(group)
+            lines.append("TIEBREAK " + ", ".join(ctx.house(h) for h in group))
+        return "\n".join(lines)
+    if step == "reclaim":
+        return f"RECLAIM {ctx.card(rng.choice(state['discards'][house]))}" if state["discards"][house] else None
+    if step == "muster":
+        return muster_mail(state, ctx, house, rng)
+    return None
+
+
+def _bid(rng: random.Random, power: int) -> int:
+    return rng.choice([0, power, rng.randint(0, power), rng.randint(0, min(power, 3))])
+
+
+def _removes(ctx: Ctx, cut: list[tuple[str, str]]) -> str | None:
+    return "\n".join(r.canonical(ctx.names) for r in bidding.as_removes(cut)) or None
+
+
+def muster_mail(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | None:
+    """Random musters, castle by castle, each checked on a scratch position as the judge will."""
+    scratch = {**state, "areas": copy.deepcopy(state["areas"]), "routed": {}}
+    castles = westeros.muster_castles(state, ctx, house)
+    rng.shuffle(castles)
+    lines = []
+    for castle in castles:
+        if rng.random() < 0.2:
+            continue
+        items: list[MusterItem] = []
+        for _ in range(4):
+            options = [MusterItem("footman"), MusterItem("knight"), MusterItem("knight", None, True)]
+            options += [MusterItem("ship", sea) for sea in westeros.ship_seas(scratch, ctx, house, castle)]
+            legal = [i for i in options if westeros.muster_problem(scratch, ctx, house, Muster(castle, (*items, i))) is None]
+            if not legal or (items and rng.random() < 0.3):
+                break
+            items.append(rng.choice(legal))
+        if items:
+            muster = Muster(castle, tuple(items))
+            westeros._apply_muster(scratch, ctx, house, muster)
+            lines.append(muster.canonical(ctx.names))
+    return "\n".join(lines) or None

@@ -5,8 +5,8 @@ The abilities fall into a few kinds, kept here as data so that the battle reads 
 * strength changes, resolved as soon as both cards are revealed (CZ p.11: "after both cards are
   shown, first resolve any special ability, then each player adds his card's strength"): Robb
   Stark, Vargo Hoat, Victarion Greyjoy (attacking units of one kind +1 each), Catelyn Stark
-  (defense order doubled), Balon Greyjoy (the opposing card counts 0), Salladhor Saan (ships
-  supporting the opponent count 0);
+  (defense order doubled), Balon Greyjoy (the opposing card counts 0), Salladhor Saan (the
+  opponent's own supporting ships count 0: CZ p.14 "protivníkových podpůrných lodí");
 * immediate effects on the board, at the same moment: Ser Loras Tyrell (kills an opposing
   attacking or defending footman), Brienne of Tarth (discards the opposing defense order in the
   battle area), Queen of Thorns (cancels the opposing card's ability);

@@ -7,6 +7,14 @@ where no unit of that house stands) is refused with the reason.
 
 Besides the position keys, an expectation may name ``controllers``: area -> the house that
 controls it (by units, power token or home crest) or null, a derived view for control rules.
+
+Westeros keys: ``westeros_cards`` ({I: Supply, II: Clash of Kings, III: Wildling Attack}), with
+``step: westeros``, the three cards revealed this round instead of drawing them (nothing is
+resolved yet: the mammoths move on the first step); ``decks`` ({I: [Supply, Mustering]}) the top
+cards of a deck, the rest following in the seeded order; ``restrictions`` ([Rains of Autumn] or
+order kinds) a Westeros card's restriction already in force this round (for a case that starts
+after the Westeros phase). As expectations, ``westeros_cards`` and ``decks`` are compared by card
+name and ``restrictions`` as the state holds it.
 """
 
 from __future__ import annotations
@@ -20,6 +28,7 @@ from .board import UnknownName
 from .context import ctx_for
 from .grammar import GameDataNames, parse_order_token
 from .newgame import initial_state
+from . import westeros
 
 STEPS = {"planning": ("planning", "orders"), "action": ("action", "raid"), "westeros": ("westeros", "westeros")}
 
@@ -117,7 +126,63 @@ def case_state(position: dict) -> dict:
             raise RulesetError(f"{house} has a card both in hand and in discards")
     if position.get("blade_used"):
         state["blade_used"] = True
+    for deck, cards in (position.get("decks") or {}).items():
+        deck = _deck(deck)
+        rest = list(state["decks"][deck])
+        top = []
+        for text in cards or []:
+            card = _westeros_card(gd, deck, text)
+            if card not in rest:
+                raise RulesetError(f"deck {deck} has no more copies of {gd.westeros_cards[card].name}")
+            rest.remove(card)
+            top.append(card)
+        state["decks"][deck] = top + rest
+    for text in position.get("restrictions") or []:
+        kind = _restriction(gd, text)
+        if kind not in state["restrictions"]:
+            state["restrictions"].append(kind)
+    given = position.get("westeros_cards")
+    if given is not None and step != "westeros":
+        raise RulesetError("westeros_cards needs step: westeros")
+    if step == "westeros":
+        if given is not None:
+            if not isinstance(given, dict) or sorted(map(_deck, given)) != sorted(westeros.DECKS):
+                raise RulesetError("westeros_cards names one card for each deck: {I: ..., II: ..., III: ...}")
+            given = {_deck(d): _westeros_card(gd, _deck(d), c) for d, c in given.items()}
+        westeros.reveal(state, ctx, given)
+        for text in position.get("restrictions") or []:
+            kind = _restriction(gd, text)
+            if kind not in state["restrictions"]:
+                state["restrictions"].append(kind)
     return state
+
+
+def _deck(text) -> str:
+    deck = str(text).strip().upper()
+    if deck not in westeros.DECKS:
+        raise RulesetError(f"unknown Westeros deck {text!r} (I, II or III)")
+    return deck
+
+
+def _westeros_card(gd, deck: str, text) -> str:
+    """The id of the Westeros card ``text`` names (name or id, any case) in ``deck``."""
+    folded = " ".join(str(text).replace("-", " ").split()).casefold()
+    for card_id, card in gd.westeros_cards.items():
+        if folded in (card.name.casefold(), card_id.replace("-", " ")):
+            if card_id not in [c for c, _ in gd.westeros_decks[deck].copies()]:
+                raise RulesetError(f"{card.name} is not in Westeros deck {deck}")
+            return card_id
+    names = ", ".join(c.name for c in gd.westeros_cards.values())
+    raise RulesetError(f"unknown Westeros card {text!r} (cards: {names})")
+
+
+def _restriction(gd, text) -> str:
+    """A restriction written as a Westeros card's name or as what the state holds (an order kind)."""
+    folded = " ".join(str(text).replace("-", " ").split()).casefold()
+    for card_id, kind in westeros.RESTRICTS.items():
+        if folded in (gd.westeros_cards[card_id].name.casefold(), card_id.replace("-", " "), kind.replace("-", " ")):
+            return kind
+    raise RulesetError(f"unknown restriction {text!r} (Sea of Storms, Storm of Swords, Feast for Crows, Rains of Autumn)")
 
 
 def case_done(start: dict, state: dict, until: str) -> bool:
@@ -125,9 +190,13 @@ def case_done(start: dict, state: dict, until: str) -> bool:
         return True
     if until == "end of round":
         return state["round"] > start["round"]
-    for phase in ("planning", "action", "westeros"):
+    order = ("westeros", "planning", "action")  # the phases of a round, in order
+    for phase in order:
         if until == f"end of {phase}":
-            return state["round"] > start["round"] or (start["phase"] == phase and state["phase"] != phase)
+            if state["round"] > start["round"] or state["winner"] is not None:
+                return True
+            at = order.index(start["phase"]) if start["phase"] in order else 0
+            return at <= order.index(phase) and state["phase"] in order and order.index(state["phase"]) > order.index(phase)
     if until == "end of game":
         return False
     raise RulesetError(f"unknown until {until!r}")
@@ -149,6 +218,11 @@ def _public(state: dict, key: str):
         return {name(a): pos.controller(state, ctx.gd, a) for a in ctx.gd.board.land_areas}
     if key == "step":
         return state["phase"] if state["phase"] != "action" else "action"
+    if key == "westeros_cards":
+        cards = (state.get("westeros") or {}).get("cards")
+        return {d: ctx.gd.westeros_cards[c].name for d, c in cards.items()} if cards else None
+    if key == "decks":
+        return {d: [ctx.gd.westeros_cards[c].name for c in cards] for d, cards in state["decks"].items()}
     return state.get(key)
 
 

@@ -332,12 +332,17 @@ UPGRADE: Final = MusterItem("knight", None, True)
 
 @dataclass(frozen=True, slots=True)
 class Muster:
-    """``MUSTER <castle area>: <item>[, <item>...]``; items in the order written."""
+    """``MUSTER <castle area>: <item>[, <item>...]``; items in the order written.
 
-    area: str
+    ``MUSTER NONE`` (``area is None``, no items) declines mustering this round, an extension:
+    mustering is a "may", and without it a house that wants nothing waits out the deadline."""
+
+    area: str | None
     items: tuple[MusterItem, ...]
 
     def canonical(self, names: Labels | None = None) -> str:
+        if self.area is None:
+            return "MUSTER NONE"
         return f"MUSTER {_area(names, self.area)}: " + ", ".join(i.canonical(names) for i in self.items)
 
 

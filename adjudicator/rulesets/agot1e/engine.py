@@ -2,19 +2,21 @@
 
 ::
 
+    westeros: (from round 2) the three cards, their decisions (``westeros.py``)
     planning: orders -> raven (only if the raven holder has orders on the board)
     action:   raid (repeated) -> march (repeated, each possibly a battle) -> consolidate
-    end of round: orders and routed marks cleared, instructions sent ahead expire, next round
+    end of round: orders, routed marks and the round's restrictions cleared, instructions sent
+              ahead expire, next round; after the last round the final ranking (``westeros.end_game``)
 
-The Westeros phase (rounds 2-10) and the end of the game after round 10 belong to
-``westeros.py`` (A Game of Thrones part 2); until it lands a round ends straight into the next
-planning phase. After every step the immediate victory (7 castles; 8 with 3 houses) is checked.
+After every step the immediate victory (7 castles; 8 with 3 houses) is checked. Sea of Storms and
+Feast for Crows need no skipping here: their order kinds cannot be placed (``planning.check_order``
+reads ``state['restrictions']``), so the raid or consolidate step finds nothing to do.
 """
 
 from __future__ import annotations
 
 from ...ruleset import Event, Owed
-from . import action, battle, planning
+from . import action, battle, planning, westeros
 from . import position as pos
 from .context import Ctx
 
@@ -22,6 +24,8 @@ from .context import Ctx
 def pending(state: dict, ctx: Ctx) -> list[Owed]:
     if state["winner"] is not None:
         return []
+    if state["phase"] == "westeros":
+        return westeros.pending(state, ctx)
     step = state["step"]
     if step == "orders":
         return planning.pending_orders(state)
@@ -38,8 +42,12 @@ def pending(state: dict, ctx: Ctx) -> list[Owed]:
 
 def advance(state: dict, ctx: Ctx, force: bool) -> list[Event]:
     """Resolve the current step (``force``: defaults for missing decisions) and move on."""
+    if state["winner"] is not None:
+        return []
     step = state["step"]
-    if step == "orders":
+    if state["phase"] == "westeros":
+        events = westeros.advance(state, ctx, force)
+    elif step == "orders":
         events = planning.reveal(state, ctx)
         if planning.raven_needed(state):
             state["step"] = "raven"
@@ -75,9 +83,17 @@ def end_round(state: dict, ctx: Ctx) -> list[Event]:
     state["orders"].clear()
     state["routed"].clear()
     state["blade_used"] = False
+    state["restrictions"] = []  # a Westeros card restricts its own round only
+    state["westeros"] = None
     state["plans"] = {h: pos.empty_plan() for h in state["houses"]}
-    state.update(round=state["round"] + 1, phase="planning", step="orders", turn=0)
-    return [Event(f"Round {state['round'] - 1} ends. Round {state['round']}: planning.")]
+    state.update(round=state["round"] + 1, turn=0)
+    events = [Event(f"Round {state['round'] - 1} ends.")]
+    if state["round"] > ctx.gd.setup.rounds:
+        return events + westeros.end_game(state, ctx)
+    if state["round"] >= ctx.gd.setup.westeros_from_round:
+        return events + westeros.begin(state, ctx)
+    state.update(phase="planning", step="orders")
+    return events + [Event(f"Round {state['round']}: planning.")]
 
 
 def victory(state: dict, ctx: Ctx) -> list[Event]:

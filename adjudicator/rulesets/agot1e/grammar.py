@@ -883,6 +883,8 @@ def _p_tiebreak(rest: str, names: NameResolver) -> Tiebreak:
 
 
 def _p_muster(rest: str, names: NameResolver) -> Muster:
+    if _is_none(rest):
+        return Muster(None, ())
     area_text, items_text = _split_colon(rest, "what to muster")
     area = _area(area_text, names, "castle area")
     if not items_text:

@@ -29,7 +29,8 @@ def violations(state: dict, ctx: Ctx) -> list[str]:
         for unit, limit in gd.setup.unit_limits.items():
             if count[unit] > limit:
                 out.append(f"{house}: {count[unit]} {unit}s, the limit is {limit}")
-        if not pos.within_supply(state, gd, house):
+        cutting = state["phase"] == "westeros" and state["step"] == "supply" and house in (state.get("westeros") or {}).get("over", [])
+        if not pos.within_supply(state, gd, house) and not cutting:  # a Supply card's cut still to come
             out.append(f"{house}: armies {pos.armies(state['areas'], house)} break supply {state['supply'][house]}")
         total = state["power"][house] + pos.power_on_board(state, house)
         if not 0 <= state["power"][house] or total > gd.setup.power_limit:
@@ -51,6 +52,15 @@ def violations(state: dict, ctx: Ctx) -> list[str]:
     for area, house in state["control"].items():
         if gd.board.is_sea(area) or (pos.owner(state, area) not in (None, house)):
             out.append(f"{area}: {house}'s power token where it cannot be")
+    for deck, cards in (state.get("decks") or {}).items():
+        copies = sorted(card for card, _ in gd.westeros_decks[deck].copies())
+        if sorted(cards) != copies:
+            out.append(f"Westeros deck {deck} {cards} is not a permutation of its cards")
+    if state["wildlings"] not in gd.setup.wildlings.track:
+        out.append(f"wildling threat {state['wildlings']} is not on the track {list(gd.setup.wildlings.track)}")
+    for house in houses:
+        if house in state["tracks"]["iron_throne"] and not 0 <= state["supply"][house] <= max(gd.setup.supply_armies):
+            out.append(f"{house}: supply {state['supply'][house]} off the track")
     return out
 
 
@@ -59,6 +69,8 @@ def leaks(view: dict, state: dict, viewer: str) -> list[str]:
     out = []
     if "seed" in view:
         out.append("the seed")
+    if any(isinstance(cards, list) for cards in (view.get("decks") or {}).values()):
+        out.append("the order of the Westeros decks")
     for house in state["houses"]:
         if house == viewer:
             continue

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ...ruleset import RulesetError
 from . import position as pos
+from . import westeros
 from .gamedata import DATA_VERSION, load_gamedata
 
 
@@ -47,4 +48,9 @@ def initial_state(houses: list[str], seed: int, data_version: str = DATA_VERSION
         "battle": None,
         "restrictions": [],
         "winner": None,
+        # Westeros decks, top card first, shuffled from the seed (westeros.py); revealed cards go to
+        # the bottom; Winter Is Coming reshuffles with the seed and its deck's reshuffle count.
+        "decks": westeros.new_decks(seed, gd),
+        "reshuffles": {deck: 0 for deck in westeros.DECKS},
+        "westeros": None,
     }

@@ -91,8 +91,11 @@ def check_raven(state: dict, ctx: Ctx, house: str, raven: Raven) -> str | None:
     token = _token_id(ctx, line.kind, line.bonus, line.star)
     if sum(1 for t in mine if t == token.text) + 1 > token.count:
         return f"all your {token.text} tokens are on the board already"
-    if line.star and sum(1 for t in mine if t.endswith("*")) + 1 > pos.star_limit(state, ctx.gd, house):
-        return "you have no unused King's Court star for a starred order"
+    # CZ p.7: a starred order "only if stars were left unused in step 1" - the replaced order
+    # was placed in step 1, so a starred order it held used its star there.
+    placed_stars = sum(1 for area, t in orders.items() if pos.owner(state, area) == house and t.endswith("*"))
+    if line.star and placed_stars + 1 > pos.star_limit(state, ctx.gd, house):
+        return "you have no King's Court star left unused from the planning step"
     return None
 
 

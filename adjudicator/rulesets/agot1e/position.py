@@ -5,10 +5,11 @@ The state is plain YAML-serialisable data keyed by ids (areas ``kings-landing``,
 
 =================  ==============================================================================
 ``houses``         houses in play
-``round``          1..10
-``phase``          ``planning`` | ``action`` | ``westeros``
-``step``           the step within the phase: ``orders``, ``raven``, ``raid``, ``march``, ``battle``,
-                   ``consolidate`` (see ``engine.py``)
+``round``          1..10 (11 once the game is over)
+``phase``          ``westeros`` | ``planning`` | ``action`` | ``over``
+``step``           the step within the phase: ``westeros``, ``supply``, ``muster``, ``bid``, ``tiebreak``,
+                   ``wildlings``, ``losses``, ``reclaim`` (``westeros.py``); ``orders``, ``raven``; ``raid``,
+                   ``march``, ``battle``, ``consolidate`` (see ``engine.py``); ``over``
 ``tracks``         ``iron_throne``, ``fiefdoms``, ``kings_court``: houses, position 1 first
 ``power``          available power tokens per house
 ``supply``         supply level per house
@@ -23,7 +24,10 @@ The state is plain YAML-serialisable data keyed by ids (areas ``kings-landing``,
 ``plans``          house -> what the house sent (orders, instructions sent ahead): SECRET
 ``turn``           index into the Iron Throne track of the house whose raid/march is next
 ``battle``         the battle being fought, or None (``battle.py``)
-``restrictions``   order kinds forbidden this round by a Westeros card
+``restrictions``   order kinds forbidden this round by a Westeros card (and ``rains-of-autumn``)
+``decks``          Westeros deck -> card ids, top first: SECRET (views show the sizes)
+``reshuffles``     Westeros deck -> how often Winter Is Coming reshuffled it (seeds the next shuffle)
+``westeros``       this round's Westeros phase: cards, bids, ties, losses (``westeros.py``), or None
 ``winner``         a house, ``draw`` or None
 =================  ==============================================================================
 """
@@ -115,9 +119,11 @@ def house_units(state: dict, house: str) -> Counter:
     return total
 
 
-def ship_seas(state: dict, gd: GameData, house: str) -> set[str]:
-    """Sea areas holding ``house``'s ships: the links of its ship transport (CZ p.9)."""
-    return {a for a in gd.board.sea_areas if owner(state, a) == house}
+def ship_seas(state: dict, gd: GameData, house: str, *, unrouted: bool = False) -> set[str]:
+    """Sea areas holding ``house``'s ships: the links of its ship transport (CZ p.9); with
+    ``unrouted`` only those with a ship that is not routed (routed units take no part in a march)."""
+    return {a for a in gd.board.sea_areas if owner(state, a) == house
+            and (not unrouted or len(state["areas"][a][house]) > len(state["routed"].get(a, [])))}
 
 
 # -- control ----------------------------------------------------------------------------------------
@@ -235,11 +241,13 @@ def remove_order(state: dict, area: str) -> None:
 
 # -- plans (secret instructions) ---------------------------------------------------------------------
 
-PLAN_KEYS = ("raids", "marches", "supports", "cards", "casualties", "retreats", "abilities")
+PLAN_KEYS = ("raids", "marches", "supports", "cards", "casualties", "retreats", "abilities",
+             "musters", "removes", "tiebreaks", "reclaims")
 
 
 def empty_plan() -> dict:
-    return {"orders": None, "raven": None, "blade": "auto", **{k: [] for k in PLAN_KEYS}}
+    """``bids``: slot (``iron_throne``, ``fiefdoms``, ``kings_court``, ``wildlings``) -> power (westeros.py)."""
+    return {"orders": None, "raven": None, "blade": "auto", "bids": {}, **{k: [] for k in PLAN_KEYS}}
 
 
 def plan(state: dict, house: str) -> dict:

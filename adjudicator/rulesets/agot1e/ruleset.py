@@ -10,10 +10,10 @@ from __future__ import annotations
 import copy
 
 from ...ruleset import Event, Owed, RulesetError, Submission, register
-from . import caseposition, engine, submission
+from . import bot, caseposition, engine, invariants, submission
 from . import position as pos
 from .context import ctx_of
-from .gamedata import DATA_VERSION
+from .gamedata import DATA_VERSION, load_gamedata
 from .newgame import initial_state
 
 
@@ -40,7 +40,15 @@ class Agot1e:
         return state["winner"]
 
     def summary(self, state: dict) -> str:
-        return f"round {state['round']}, {state['phase']}: {state['step']}"
+        if state["winner"] is not None:
+            return f"game over after round {min(state['round'], 10)}: " + (
+                "a draw" if state["winner"] == "draw" else f"{state['winner']} wins")
+        text = f"round {state['round']}, {state['phase']}: {state['step']}"
+        cards = (state.get("westeros") or {}).get("cards")
+        if cards and state["phase"] == "westeros":
+            names = ctx_of(state).gd.westeros_cards
+            text += " (" + ", ".join(f"{d} {names[c].name}" for d, c in cards.items()) + ")"
+        return text
 
     def on_file(self, state: dict, player: str) -> list[str]:
         return submission.on_file(state, ctx_of(state), player)
@@ -49,15 +57,40 @@ class Agot1e:
         """What ``player`` may see (None: the GM sees everything).
 
         Secret: other houses' plans (orders before the reveal, instructions sent ahead, card
-        choices), other houses' hands (their size is public), the seed.
+        choices, bids until they are resolved), other houses' hands (their size is public), the
+        seed and the order of the Westeros decks (only their sizes are public).
         """
         if player is None:
             return copy.deepcopy(state)
-        # The battle dict holds only what is public (cards are set there when both are revealed).
-        view = {k: copy.deepcopy(v) for k, v in state.items() if k not in ("plans", "hands", "seed")}
+        # The battle dict holds only what is public (cards are set there when both are revealed);
+        # so does state['westeros'] (bids are copied there once resolved).
+        view = {k: copy.deepcopy(v) for k, v in state.items() if k not in ("plans", "hands", "seed", "decks")}
+        if "decks" in state:
+            view["decks"] = {deck: len(cards) for deck, cards in state["decks"].items()}
         view["hands"] = {h: (list(cards) if h == player else len(cards)) for h, cards in state["hands"].items()}
         view["plan"] = copy.deepcopy(state["plans"].get(player))
         return view
+
+    # self-play (adjudicator/selfplay.py)
+    def default_players(self, count: int) -> list[str]:
+        try:
+            return list(load_gamedata(DATA_VERSION).setup.game(count).houses)
+        except (KeyError, ValueError):
+            raise RulesetError(f"agot1e is played by 3, 4 or 5 houses, not {count}") from None
+
+    def bot_mail(self, state: dict, player: str, rng) -> str | None:
+        return bot.mail_for(state, ctx_of(state), player, rng)
+
+    def violations(self, state: dict) -> list[str]:
+        ctx = ctx_of(state)
+        problems = invariants.violations(state, ctx)
+        for house in state["houses"]:
+            problems += [f"{house} sees {leak}" for leak in invariants.leaks(self.view(state, house), state, house)]
+        return problems
+
+    def selfplay_summary(self, state: dict, events: list[Event]) -> str:
+        battles = sum(1 for e in events if e.text.startswith("Battle at "))
+        return f"winner {state['winner'] or 'none'}, round {min(state['round'], 10)}, {battles} battles"
 
     # rules cases (adjudicator/cases.py)
     case_state = staticmethod(caseposition.case_state)

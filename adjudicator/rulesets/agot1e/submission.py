@@ -9,9 +9,9 @@ secret plan as canonical lines, to be used when their moment comes.
 from __future__ import annotations
 
 from ...ruleset import LineResult, Parsed, Submission
-from . import action, battle, planning
+from . import action, battle, planning, westeros
 from . import position as pos
-from .commands import (Ability, Bid, BidAll, Blade, Card, Casualties, Help, March, Muster, OrderLine, Orders,
+from .commands import (ALL, Ability, Bid, BidAll, Blade, Card, Casualties, Help, March, Muster, OrderLine, Orders,
                        OrdersQuery, Press, Raid, Raven, Reclaim, Remove, Retreat, Status, Support, Tiebreak)
 from .context import Ctx
 from . import grammar
@@ -26,7 +26,11 @@ Then, sent ahead or when asked:
   SUPPORT <from> -> <house> | NONE [IN <area>]      CARD <house card> [IN <area>]
   BLADE AUTO | NEVER | AT <area>                    CASUALTIES <units> [IN <area>]
   RETREAT <area> [FROM <area>]                      ABILITY <card>: <choice>
-  RAVEN <area>: <order> | RAVEN PASS                ORDERS? (what the judge holds for you)"""
+  RAVEN <area>: <order> | RAVEN PASS                ORDERS? (what the judge holds for you)
+Westeros phase (rounds 2-10), sent ahead or when asked:
+  BID <n>  (the bid now asked for)                  BID THRONE <n> FIEFDOMS <n> COURT <n>
+  TIEBREAK <house>, <house>, ... (first place first) MUSTER <castle>: footman, knight, ship -> <sea>, upgrade
+  REMOVE <area>: <units>                            RECLAIM <house card>"""
 
 WESTEROS_ONLY = (Bid, BidAll, Tiebreak, Muster, Remove, Reclaim)
 PLAN_KEY = {Raid: "raids", March: "marches", Support: "supports", Card: "cards", Casualties: "casualties",
@@ -47,14 +51,30 @@ def submit(state: dict, ctx: Ctx, house: str, text: str) -> Submission:
     )
     parsed = Parsed(lines, tuple(mail.commands))
     if not parsed.ok:
-        return Submission(state, parsed, False)
+        return Submission(state, parsed, False, requests=requests(mail.commands))
     _apply(state, ctx, house, mail.commands, notes)
-    return Submission(state, parsed, True, notes)
+    return Submission(state, parsed, True, notes, requests=requests(mail.commands))
+
+
+def requests(commands) -> list[tuple]:
+    """The mail-level commands, for the mail service to answer (``Submission.requests``)."""
+    out: list[tuple] = []
+    for command in commands:
+        if isinstance(command, Help):
+            out.append(("help", command.topic))
+        elif isinstance(command, Status):
+            out.append(("status",))
+        elif isinstance(command, OrdersQuery):
+            out.append(("orders?",))
+        elif isinstance(command, Press):
+            out.append(("press", "ALL" if command.to == ALL else tuple(command.to), command.text, command.anonymous))
+    return out
 
 
 def _orders_for(state: dict, house: str, mail_orders: dict | None) -> dict:
-    """The house's orders as they stand for checking instructions: on the board, else this mail, else on file."""
-    if state["phase"] != "planning":
+    """The house's orders as they stand for checking instructions: on the board, else this mail, else on file
+    (orders and action lines may be sent during the Westeros phase, for the coming planning phase)."""
+    if state["phase"] not in ("planning", "westeros"):
         return {a: t for a, t in state["orders"].items() if pos.owner(state, a) == house}
     return mail_orders if mail_orders is not None else (pos.plan(state, house)["orders"] or {})
 
@@ -66,14 +86,22 @@ def _check(state: dict, ctx: Ctx, house: str, mail, errors: dict, notes: list[st
         if isinstance(command, Orders):
             mail_orders = {line.area: line.token.canonical() for line in command.lines}
     relayed = {m.dest for line in pos.plan(state, house)["marches"] for m in ctx.command(line).moves}
+    # A march into a neutral force counts the supports declared for it, those of this very mail too.
+    supports = [c.canonical(ctx.names) for c in mail.commands if isinstance(c, Support)]
+    seen = {**state, "plans": {**state["plans"], house: {**pos.plan(state, house),
+                                                         "supports": pos.plan(state, house)["supports"] + supports}}}
+    westeros_lines = [c for c in mail.commands if isinstance(c, WESTEROS_ONLY)]
+    westeros_errors = {id(westeros_lines[i]): e for i, e in
+                       westeros.check_commands(state, ctx, house, westeros_lines).items()} if westeros_lines else {}
     for command in mail.commands:
         at = index.get(id(command))
         problem = example = None
         if isinstance(command, Orders):
-            if state["phase"] != "planning" or state["step"] != "orders":
+            if (state["phase"], state["step"]) != ("planning", "orders") and state["phase"] != "westeros":
                 problem, example = "orders are placed in the planning phase; this is not it", "RAID Blackwater -> The Reach"
             else:
                 for i, message in planning.check_orders(state, ctx, house, list(command.lines)).items():
+                    message = westeros.restriction_text(state, ctx, command.lines[i].kind, message)
                     errors[index[id(command.lines[i])]] = (message, _order_example(state, ctx, house))
         elif isinstance(command, (Raid, March)):
             kind = "raid" if isinstance(command, Raid) else "march"
@@ -85,7 +113,7 @@ def _check(state: dict, ctx: Ctx, house: str, mail, errors: dict, notes: list[st
                 # march that cannot be made now is better refused now than skipped later. A march
                 # from an area an earlier march of this house feeds is judged when its turn comes.
                 check = action.check_raid if kind == "raid" else action.check_march
-                problem = check(state, ctx, house, command)
+                problem = check(seen, ctx, house, command)
             if isinstance(command, March):
                 relayed.update(m.dest for m in command.moves)
             example = _example(state, ctx, house, kind)
@@ -102,18 +130,17 @@ def _check(state: dict, ctx: Ctx, house: str, mail, errors: dict, notes: list[st
         elif isinstance(command, Raven):
             problem = planning.check_raven(state, ctx, house, command) if (
                 state["step"] == "raven" or command.is_pass or house != pos.holder(state, "messenger_raven")) else None
+            if problem and command.order is not None:
+                problem = westeros.restriction_text(state, ctx, command.order.kind, problem)
             example = "RAVEN PASS"
         elif isinstance(command, WESTEROS_ONLY):
-            problem = "this is asked in the Westeros phase, which this judge does not run yet"
-            example = "MARCH Lannisport -> Stoney Sept: 1 footman"
+            problem, example = westeros_errors.get(id(command), (None, None))
         if problem is None and state["step"] == "battle" and isinstance(command, (Support, Card, Ability, Casualties, Retreat)):
             problem = battle.check_instruction(state, ctx, house, command)
             if isinstance(command, Card) and state["hands"][house]:
                 example = f"CARD {ctx.card(state['hands'][house][0])} IN {ctx.area(state['battle']['area'])}"
         if problem and at is not None:
             errors[at] = (problem, example or grammar.example(_keyword(command), ctx.names))
-        if isinstance(command, Help):
-            notes.append(HELP)
 
 
 def _keyword(command) -> str:
@@ -137,6 +164,7 @@ def _order_example(state: dict, ctx: Ctx, house: str) -> str:
 
 def _apply(state: dict, ctx: Ctx, house: str, commands, notes: list[str]) -> None:
     plan = pos.plan(state, house)
+    westeros.store(state, ctx, house, [c for c in commands if isinstance(c, WESTEROS_ONLY)])
     for command in commands:
         if isinstance(command, Orders):
             planning.store_orders(state, house, list(command.lines))
@@ -146,10 +174,6 @@ def _apply(state: dict, ctx: Ctx, house: str, commands, notes: list[str]) -> Non
             plan["blade"] = "at " + command.area if command.mode == "at" else command.mode
         elif type(command) in PLAN_KEY:
             plan[PLAN_KEY[type(command)]].append(command.canonical(ctx.names))
-        elif isinstance(command, OrdersQuery):
-            notes.append("On file: " + ("; ".join(on_file(state, ctx, house)) or "nothing"))
-        elif isinstance(command, (Status, Press)):
-            notes.append(f"{type(command).__name__.upper()} is answered by the mail service.")
 
 
 def on_file(state: dict, ctx: Ctx, house: str) -> list[str]:
@@ -161,8 +185,9 @@ def on_file(state: dict, ctx: Ctx, house: str) -> list[str]:
         out += [f"{ctx.area(a)}: {t}" for a, t in plan["orders"].items()]
     if plan["raven"]:
         out.append(plan["raven"])
+    out += westeros.on_file(state, ctx, house)
     for key in pos.PLAN_KEYS:
-        out += plan[key]
+        out += plan.get(key, [])
     if plan["blade"] != "auto":
         mode = plan["blade"]
         out.append("BLADE " + (f"AT {ctx.area(mode[3:])}" if mode.startswith("at ") else mode.upper()))

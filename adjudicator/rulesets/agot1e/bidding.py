@@ -1,0 +1,524 @@
+"""Bids of the Westeros phase and what follows them: Clash of Kings (CZ p.5-6) and the Wildling
+Attack (CZ p.6), with the Iron Throne holder's tie orders, the wildlings' losses and the house
+card the Night's Watch's best bidder takes back. Also the units removal shared with the Supply
+card (``REMOVE`` lines). Driven by :mod:`.westeros`, which owns the step machine: every
+``resolve_*`` here returns ``(events, done)``, ``done`` meaning the card is fully resolved.
+
+Bids are secret: they wait in the houses' plans (``plan['bids']``: slot -> power, a slot being a
+track id or ``wildlings``) and become public, in the events and in ``state['westeros']``, only
+when the whole bid is resolved. A bid sent ahead is used if the house can still afford it when
+that bid is due; otherwise the house is asked (PBEM.md), and the default is 0.
+
+Ties (RULES.md R11.6/R11.7, A34): the Iron Throne holder of that moment orders the tied houses
+within the block of places they share (``TIEBREAK`` lines, first place first). For the Iron
+Throne bid itself that is the previous holder, who still holds the token while the bid runs
+("Žeton Železného trůnu nemění majitele, dokud neskončí probíhající dražba"). Default: the tied
+houses keep their previous relative order on that track; for the Night's Watch, their order on
+the Iron Throne track (the highest bidder is the first of them, the lowest bidder the last).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from ...ruleset import Event, Owed
+from . import position as pos
+from .commands import Remove, units_text
+from .context import Ctx
+
+TRACKS = ("iron_throne", "fiefdoms", "kings_court")
+WILDLINGS = "wildlings"
+SLOT_NAME = {"iron_throne": "Iron Throne", "fiefdoms": "Fiefdoms", "kings_court": "King's Court",
+             WILDLINGS: "Night's Watch"}
+WEAKEST_FIRST = ("footman", "ship", "knight")  # PBEM.md default removals: weakest unit first
+
+
+def _w(state: dict) -> dict:
+    return state["westeros"]
+
+
+def _names(ctx: Ctx, houses) -> str:
+    return ", ".join(ctx.house(h) for h in houses)
+
+
+# -- bids ------------------------------------------------------------------------------------------
+
+
+def stored_bid(state: dict, house: str, slot: str) -> int | None:
+    """The bid ``house`` sent for ``slot`` if it can afford it now, else None."""
+    bid = pos.plan(state, house).get("bids", {}).get(slot)
+    return bid if bid is not None and bid <= state["power"][house] else None
+
+
+def bidders(state: dict) -> list[str]:
+    """Houses with a choice: a house without power bids 0."""
+    return [h for h in pos.turn_order(state) if state["power"][h] > 0]
+
+
+def pending_bids(state: dict, ctx: Ctx, slot: str) -> list[Owed]:
+    what = (f"{SLOT_NAME[slot]} bid (BID n)" if slot in TRACKS else
+            f"Night's Watch bid against the wildlings' {state['wildlings']} (BID n)")
+    return [Owed(h, f"{what}: at most your {state['power'][h]} power", "step", stored_bid(state, h, slot) is not None)
+            for h in bidders(state)]
+
+
+def _collect(state: dict, ctx: Ctx, slot: str) -> tuple[dict[str, int], list[Event]]:
+    """Everyone's bid for ``slot`` (defaults 0), paid to the bank; the reveal event."""
+    events = []
+    bids = {}
+    for house in pos.turn_order(state):
+        plan_bids = pos.plan(state, house).setdefault("bids", {})
+        sent = plan_bids.pop(slot, None)
+        bid = sent if sent is not None and sent <= state["power"][house] else None
+        if bid is None:
+            bid = 0
+            if sent is not None:
+                events.append(Event(f"{ctx.house(house)} cannot afford its bid of {sent} (it has "
+                                    f"{state['power'][house]} power); default: bid 0."))
+            elif state["power"][house] > 0:
+                events.append(Event(f"{ctx.house(house)} sent no bid; default: bid 0."))
+        state["power"][house] -= bid
+        bids[house] = bid
+    shown = ", ".join(f"{ctx.house(h)} {b}" for h, b in sorted(bids.items(), key=lambda x: (-x[1], pos.turn_order(state).index(x[0]))))
+    events.append(Event(f"{SLOT_NAME[slot]} bids (paid to the bank): {shown}."))
+    return bids, events
+
+
+# -- tie orders ------------------------------------------------------------------------------------
+
+
+def tie_lines(state: dict, ctx: Ctx, house: str) -> list[tuple[str, ...]]:
+    return [ctx.command(line).houses for line in pos.plan(state, house).get("tiebreaks", [])]
+
+
+def _line_for(state: dict, ctx: Ctx, decider: str, group: list[str]) -> tuple[str, ...] | None:
+    """The first TIEBREAK line of ``decider`` naming every house of ``group``."""
+    for houses in tie_lines(state, ctx, decider):
+        if set(group) <= set(houses):
+            return houses
+    return None
+
+
+def _order_group(state: dict, ctx: Ctx, decider: str, group: list[str], default: list[str]) -> tuple[list[str], list[Event]]:
+    line = _line_for(state, ctx, decider, group)
+    if line is not None:
+        ordered = sorted(group, key=line.index)
+        return ordered, [Event(f"{ctx.house(decider)} (Iron Throne) orders the tied houses: {_names(ctx, ordered)}.")]
+    ordered = sorted(group, key=default.index)
+    return ordered, [Event(f"{ctx.house(decider)} (Iron Throne) sent no tie order; default: the tied houses keep "
+                           f"their previous order, {_names(ctx, ordered)}.")]
+
+
+def pending_tiebreak(state: dict, ctx: Ctx) -> list[Owed]:
+    tie = _w(state)["tie"]
+    decider = pos.holder(state, "iron_throne")
+    asks = "; ".join(_names(ctx, g) for g in tie["groups"])
+    if tie["slot"] in TRACKS:
+        what = f"tie order on the {SLOT_NAME[tie['slot']]} track for {asks} (TIEBREAK first place first)"
+    else:
+        who = "highest bidder" if tie["result"] == "won" else "lowest bidder"
+        what = f"the Night's Watch {who} among {asks} (TIEBREAK first place first: the first is the highest, the last the lowest)"
+    done = all(_line_for(state, ctx, decider, g) is not None for g in tie["groups"])
+    return [Owed(decider, what, "step", done)]
+
+
+def tie_groups(bids: dict[str, int]) -> list[list[str]]:
+    by_bid: dict[int, list[str]] = {}
+    for house, bid in bids.items():
+        by_bid.setdefault(bid, []).append(house)
+    return [sorted(g) for b, g in sorted(by_bid.items(), reverse=True) if len(g) > 1]
+
+
+# -- Clash of Kings ----------------------------------------------------------------------------------
+
+
+def start_clash(state: dict, ctx: Ctx) -> list[Event]:
+    w = _w(state)
+    w["track"] = TRACKS[0]
+    state["step"] = "bid"
+    return [Event("Clash of Kings: the influence tokens come off the tracks; bids for the Iron Throne, "
+                  "then the Fiefdoms, then the King's Court.")]
+
+
+def resolve_bid(state: dict, ctx: Ctx, force: bool) -> tuple[list[Event], bool]:
+    w = _w(state)
+    track = w["track"]
+    bids, events = _collect(state, ctx, track)
+    w["bids"] = {**w.get("bids", {}), track: bids}
+    groups = tie_groups(bids)
+    if groups:
+        w["tie"] = {"slot": track, "groups": groups}
+        state["step"] = "tiebreak"
+        return events, False
+    return events + _place(state, ctx, track, bids, {}), _next_track(state)
+
+
+def _place(state: dict, ctx: Ctx, track: str, bids: dict[str, int], orders: dict[int, list[str]]) -> list[Event]:
+    """The new order of ``track``: bids high to low; tied houses as ``orders`` (bid -> houses) says."""
+    previous = list(state["tracks"][track])
+    rank = {}
+    for bid, houses in orders.items():
+        for i, h in enumerate(houses):
+            rank[h] = i
+    new = sorted(previous, key=lambda h: (-bids[h], rank.get(h, 0), previous.index(h)))
+    state["tracks"][track] = new
+    token = {"iron_throne": "the Iron Throne", "fiefdoms": "the Valyrian Steel Blade",
+             "kings_court": "the Messenger Raven"}[track]
+    return [Event(f"{SLOT_NAME[track]} track: {_names(ctx, new)}; {ctx.house(new[0])} holds {token}.")]
+
+
+def _next_track(state: dict) -> bool:
+    """Move to the next track's bid; True when the Clash of Kings is over."""
+    w = _w(state)
+    w.pop("tie", None)
+    i = TRACKS.index(w["track"])
+    if i + 1 == len(TRACKS):
+        w["track"] = None
+        return True
+    w["track"] = TRACKS[i + 1]
+    state["step"] = "bid"
+    return False
+
+
+def resolve_tiebreak(state: dict, ctx: Ctx, force: bool) -> tuple[list[Event], bool]:
+    w = _w(state)
+    tie = w["tie"]
+    decider = pos.holder(state, "iron_throne")
+    slot = tie["slot"]
+    events: list[Event] = []
+    if slot in TRACKS:
+        bids = w["bids"][slot]
+        orders = {}
+        for group in tie["groups"]:
+            ordered, said = _order_group(state, ctx, decider, group, state["tracks"][slot])
+            orders[bids[group[0]]] = ordered
+            events += said
+        return events + _place(state, ctx, slot, bids, orders), _next_track(state)
+    ordered, events = _order_group(state, ctx, decider, tie["groups"][0], pos.turn_order(state))
+    w.pop("tie")
+    pick = ordered[0] if tie["result"] == "won" else ordered[-1]
+    return _after_nights_watch(state, ctx, tie["result"], pick, events)
+
+
+# -- Wildling Attack -----------------------------------------------------------------------------------
+
+
+def start_wildlings(state: dict, ctx: Ctx) -> list[Event]:
+    state["step"] = "wildlings"
+    return [Event(f"Wildling Attack: the wildlings attack with strength {state['wildlings']}; "
+                  f"every house bids power for the Night's Watch.")]
+
+
+def resolve_wildlings(state: dict, ctx: Ctx, force: bool) -> tuple[list[Event], bool]:
+    w = _w(state)
+    threat = state["wildlings"]
+    bids, events = _collect(state, ctx, WILDLINGS)
+    total = sum(bids.values())
+    won = total >= threat
+    w["bids"] = {**w.get("bids", {}), WILDLINGS: bids}
+    w["nights_watch"] = {"threat": threat, "total": total, "result": "won" if won else "lost"}
+    state["wildlings"] = ctx.gd.setup.wildlings.track[0]
+    if won:
+        events.append(Event(f"The Night's Watch ({total}) holds against the wildlings ({threat}). "
+                            f"The wildling threat returns to {state['wildlings']}."))
+        best = max(bids.values())
+        group = [h for h in pos.turn_order(state) if bids[h] == best]
+        relevant = any(state["discards"][h] for h in group)
+    else:
+        events.append(Event(f"The wildlings ({threat}) overrun the Night's Watch ({total}). "
+                            f"The wildling threat returns to {state['wildlings']}."))
+        low = min(bids.values())
+        group = [h for h in pos.turn_order(state) if bids[h] == low]
+        relevant = any(pos.house_units(state, h) for h in group)
+    if len(group) > 1 and relevant:
+        w["tie"] = {"slot": WILDLINGS, "groups": [sorted(group)], "result": w["nights_watch"]["result"]}
+        state["step"] = "tiebreak"
+        return events, False
+    pick = group[0] if won else group[-1]
+    return _after_nights_watch(state, ctx, w["nights_watch"]["result"], pick, events)
+
+
+def _after_nights_watch(state: dict, ctx: Ctx, result: str, pick: str, events=None) -> tuple[list[Event], bool]:
+    w = _w(state)
+    events = list(events or [])
+    every = ctx.gd.setup.wildlings.every_house_loss
+    if result == "won":
+        w["reclaimer"] = pick
+        if not state["discards"][pick]:
+            events.append(Event(f"{ctx.house(pick)}, the highest bidder, has no discarded house card to take back."))
+            return events, True
+        events.append(Event(f"{ctx.house(pick)}, the highest bidder, may take back one discarded house card."))
+        state["step"] = "reclaim"
+        return events, False
+    w["lowest"] = pick
+    w["losses"] = {h: every + (ctx.gd.setup.wildlings.lowest_bidder_extra if h == pick else 0)
+                   for h in pos.turn_order(state) if pos.house_units(state, h)}
+    events.append(Event(f"Every house loses units worth {every} mustering points; {ctx.house(pick)}, the lowest "
+                        f"bidder, {every + ctx.gd.setup.wildlings.lowest_bidder_extra}."))
+    if not w["losses"]:
+        return events, True
+    state["step"] = "losses"
+    return events, False
+
+
+# -- reclaim ---------------------------------------------------------------------------------------------
+
+
+def reclaim_line(state: dict, ctx: Ctx, house: str) -> str | None:
+    """The first RECLAIM card of ``house`` that is in its discards."""
+    for line in pos.plan(state, house).get("reclaims", []):
+        card = ctx.command(line).card_id
+        if card in state["discards"][house]:
+            return card
+    return None
+
+
+def pending_reclaim(state: dict, ctx: Ctx) -> list[Owed]:
+    house = _w(state)["reclaimer"]
+    shown = ", ".join(ctx.card(c) for c in state["discards"][house])
+    return [Owed(house, f"take back a discarded house card (RECLAIM <card>: {shown})", "step",
+                 reclaim_line(state, ctx, house) is not None)]
+
+
+def default_reclaim(state: dict, ctx: Ctx, house: str) -> str:
+    """PBEM.md: the strongest discarded card (ties: the first by name)."""
+    return min(state["discards"][house], key=lambda c: (-ctx.gd.card(c).strength, ctx.card(c)))
+
+
+def resolve_reclaim(state: dict, ctx: Ctx, force: bool) -> tuple[list[Event], bool]:
+    house = _w(state)["reclaimer"]
+    card = reclaim_line(state, ctx, house)
+    events = []
+    if card is None:
+        card = default_reclaim(state, ctx, house)
+        events.append(Event(f"{ctx.house(house)} sent no RECLAIM; default: the strongest discarded card."))
+    state["discards"][house].remove(card)
+    state["hands"][house].append(card)
+    pos.plan(state, house)["reclaims"] = []
+    events.append(Event(f"{ctx.house(house)} takes {ctx.card(card)} back into its hand."))
+    return events, True
+
+
+# -- removing units (Supply card and wildling losses) ------------------------------------------------
+
+
+def value(ctx: Ctx, unit: str) -> int:
+    """A unit's worth in mustering points (CZ p.6: footman 1, knight 2, ship 1)."""
+    return ctx.gd.setup.muster_costs[unit]
+
+
+def areas_after(state: dict, ctx: Ctx, house: str, removes: list[Remove]) -> tuple[dict | None, str | None]:
+    """A copy of the board's areas after ``removes`` (or the problem: units that are not there)."""
+    areas = {a: {h: list(u) for h, u in holders.items()} for a, holders in state["areas"].items()}
+    for r in removes:
+        have = Counter(areas.get(r.area, {}).get(house, []))
+        if Counter(r.units) - have:
+            there = units_text(tuple(pos.sort_units(have.elements()))) if have else "none of your units"
+            return None, f"{ctx.area(r.area)} holds {there}"
+        left = pos.sort_units((have - Counter(r.units)).elements())
+        if left:
+            areas[r.area] = {house: left}
+        else:
+            areas.pop(r.area, None)
+    return areas, None
+
+
+def _allowed(state: dict, ctx: Ctx, house: str) -> tuple[int, ...]:
+    table = ctx.gd.setup.supply_armies
+    return table[min(state["supply"][house], max(table))]
+
+
+def supply_text(state: dict, ctx: Ctx, house: str, areas: dict | None = None) -> str:
+    sizes = pos.armies(state["areas"] if areas is None else areas, house)
+    allowed = ", ".join(map(str, _allowed(state, ctx, house)))
+    return f"armies {', '.join(map(str, sizes)) or 'none'} against supply {state['supply'][house]} (allowed: {allowed})"
+
+
+def supply_problem(state: dict, ctx: Ctx, house: str, removes: list[Remove]) -> str | None:
+    """Why these removals are not a legal supply reduction: units not there, still over the limit,
+    or a unit removed that was not needed ("removes units until its armies fit", CZ p.3)."""
+    areas, problem = areas_after(state, ctx, house, removes)
+    if problem:
+        return problem
+    if not pos.within_supply(state, ctx.gd, house, areas):
+        return f"after these removals your {supply_text(state, ctx, house, areas)} still break the supply limit"
+    for area, unit in sorted({(r.area, u) for r in removes for u in r.units}):
+        trial = {a: dict(h) for a, h in areas.items()}
+        trial[area] = {house: pos.sort_units(trial.get(area, {}).get(house, []) + [unit])}
+        if pos.within_supply(state, ctx.gd, house, trial):
+            return (f"removing a {unit} from {ctx.area(area)} is not needed: remove units only until your armies "
+                    f"fit the supply limit")
+    return None
+
+
+def min_cut(sizes: list[int], allowed: tuple[int, ...]) -> int:
+    """The fewest units to remove so that armies of ``sizes`` fit ``allowed`` (each army either kept,
+    matched in size order with an allowed one, or cut down to a lone unit)."""
+    sizes = sorted(sizes, reverse=True)
+    limits = sorted(allowed, reverse=True)
+    inf = float("inf")
+    best = [0] + [inf] * len(limits)  # best[j]: cost so far with j allowed armies used
+    for s in sizes:
+        new = [inf] * (len(limits) + 1)
+        for j, cost in enumerate(best):
+            if cost == inf:
+                continue
+            new[j] = min(new[j], cost + s - 1)
+            if j < len(limits):
+                new[j + 1] = min(new[j + 1], cost + max(0, s - limits[j]))
+        best = new
+    return int(min(best))
+
+
+def default_supply_cut(state: dict, ctx: Ctx, house: str, rng: random.Random | None = None) -> list[tuple[str, str]]:
+    """PBEM.md default: units from the largest armies first, weakest unit first (RULES.md A31: between
+    equal armies the weakest unit, then the first area by name), never more than needed. With
+    ``rng``: a random legal reduction (bots)."""
+    areas = {a: {h: list(u) for h, u in holders.items()} for a, holders in state["areas"].items()}
+    allowed = _allowed(state, ctx, house)
+    cut = []
+    while True:
+        need = min_cut(pos.armies(areas, house), allowed)
+        if need == 0:
+            return cut
+        options = []
+        for area, holders in areas.items():
+            units = holders.get(house, [])
+            if len(units) < 2:
+                continue
+            for unit in set(units):
+                trial = {**areas, area: {house: pos.sort_units((Counter(units) - Counter([unit])).elements())}}
+                if min_cut(pos.armies(trial, house), allowed) == need - 1:
+                    options.append((-len(units), WEAKEST_FIRST.index(unit), ctx.area(area), area, unit))
+        options.sort()
+        _, _, _, area, unit = rng.choice(options) if rng else options[0]
+        units = Counter(areas[area][house]) - Counter([unit])
+        areas[area] = {house: pos.sort_units(units.elements())}
+        cut.append((area, unit))
+
+
+def _all_units(state: dict, house: str) -> list[tuple[str, str]]:
+    return [(a, u) for a, holders in state["areas"].items() for u in holders.get(house, [])]
+
+
+def _reachable(values: list[int]) -> set[int]:
+    sums = {0}
+    for v in values:
+        sums |= {s + v for s in sums}
+    return sums
+
+
+def loss_target(state: dict, ctx: Ctx, house: str, need: int) -> int:
+    """The worth a house removes (RULES.md A36): ``need`` if its units can make it up exactly, else the
+    smallest reachable worth above it, or everything it has if that is less."""
+    values = [value(ctx, u) for _, u in _all_units(state, house)]
+    if sum(values) <= need:
+        return sum(values)
+    return min(s for s in _reachable(values) if s >= need)
+
+
+def losses_problem(state: dict, ctx: Ctx, house: str, need: int, removes: list[Remove]) -> str | None:
+    areas, problem = areas_after(state, ctx, house, removes)
+    if problem:
+        return problem
+    worth = sum(value(ctx, u) for r in removes for u in r.units)
+    target = loss_target(state, ctx, house, need)
+    total = sum(value(ctx, u) for _, u in _all_units(state, house))
+    if target == total and total <= need:
+        return None if worth == total else f"you have units worth only {total}: remove all of them"
+    if worth != target:
+        closest = "" if target == need else f" (your units cannot make {need} exactly: {target})"
+        return (f"remove units worth {target} mustering points{closest}; these are worth {worth} "
+                f"(footman 1, knight 2, ship 1)")
+    return None
+
+
+def loss_choice(state: dict, ctx: Ctx, house: str, need: int) -> bool:
+    """Does ``house`` have more than one way to lose ``need``?"""
+    target = loss_target(state, ctx, house, need)
+    groups = Counter(_all_units(state, house))
+    ways = {0: 1}
+    for (area, unit), n in groups.items():
+        new: dict[int, int] = {}
+        for s, count in ways.items():
+            for k in range(n + 1):
+                t = s + k * value(ctx, unit)
+                if t <= target:
+                    new[t] = min(2, new.get(t, 0) + count)
+        ways = new
+    return ways.get(target, 0) > 1
+
+
+def default_losses(state: dict, ctx: Ctx, house: str, need: int, rng: random.Random | None = None) -> list[tuple[str, str]]:
+    """PBEM.md default: the weakest units first (footman, ship, knight; from the largest army, then by
+    area name), making up exactly the worth of :func:`loss_target`. With ``rng``: a random legal choice."""
+    target = loss_target(state, ctx, house, need)
+    units = _all_units(state, house)
+    if rng:
+        rng.shuffle(units)
+    else:
+        units.sort(key=lambda au: (WEAKEST_FIRST.index(au[1]), -len(pos.units_in(state, au[0], house)), ctx.area(au[0])))
+    chosen, left = [], target
+    for i, (area, unit) in enumerate(units):
+        v = value(ctx, unit)
+        if v <= left and (left - v) in _reachable([value(ctx, u) for _, u in units[i + 1:]]):
+            chosen.append((area, unit))
+            left -= v
+        if left == 0:
+            break
+    return chosen
+
+
+def as_removes(cut: list[tuple[str, str]]) -> list[Remove]:
+    by_area: dict[str, list[str]] = {}
+    for area, unit in cut:
+        by_area.setdefault(area, []).append(unit)
+    return [Remove(a, tuple(pos.sort_units(u))) for a, u in by_area.items()]
+
+
+def usable_prefix(state: dict, ctx: Ctx, house: str, problem) -> int | None:
+    """How many of the house's REMOVE lines, in the order written, make a legal removal (the fewest)."""
+    lines = pos.plan(state, house).get("removes", [])
+    removes = [ctx.command(line) for line in lines]
+    for k in range(1, len(removes) + 1):
+        if problem(removes[:k]) is None:
+            return k
+    return None
+
+
+def remove_units(state: dict, ctx: Ctx, house: str, removes: list[Remove]) -> str:
+    """Take the units off the board; the text listing them."""
+    parts = []
+    for r in removes:
+        pos.remove_units(state, r.area, r.units)
+        parts.append(f"{units_text(r.units)} from {ctx.area(r.area)}")
+    return "; ".join(parts) or "nothing"
+
+
+def pending_losses(state: dict, ctx: Ctx) -> list[Owed]:
+    out = []
+    for house, need in _w(state)["losses"].items():
+        if not loss_choice(state, ctx, house, need):
+            continue
+        done = usable_prefix(state, ctx, house, lambda rs: losses_problem(state, ctx, house, need, rs)) is not None
+        out.append(Owed(house, f"wildling losses: units worth {need} mustering points (REMOVE <area>: <units>)",
+                        "step", done))
+    return out
+
+
+def resolve_losses(state: dict, ctx: Ctx, force: bool) -> tuple[list[Event], bool]:
+    events = []
+    for house, need in _w(state)["losses"].items():
+        check = lambda rs: losses_problem(state, ctx, house, need, rs)  # noqa: E731
+        k = usable_prefix(state, ctx, house, check)
+        plan = pos.plan(state, house)
+        if k is not None:
+            removes = [ctx.command(line) for line in plan["removes"][:k]]
+            del plan["removes"][:k]
+        else:
+            removes = as_removes(default_losses(state, ctx, house, need))
+            if loss_choice(state, ctx, house, need):
+                events.append(Event(f"{ctx.house(house)} sent no legal REMOVE; default: the weakest units."))
+        events.append(Event(f"The wildlings kill {ctx.house(house)}'s {remove_units(state, ctx, house, removes)}."))
+    return events, True

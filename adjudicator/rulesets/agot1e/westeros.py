@@ -1,0 +1,700 @@
+"""The Westeros phase (CZ p.2-6, 13) and the end of the game (CZ p.12): a pure step module.
+
+From round 2 (``setup.westeros_from_round``) a round starts here (CZ p.2 "fáze Westeros (nehraje
+se v prvním kole)"). :func:`begin` reveals the top card of decks I, II and III: a Winter Is Coming
+reshuffles its deck and reveals again (RULES.md R11.2). Every revealed card goes to the bottom of
+its deck at once, so the decks always hold every card. The order-restricting card of deck III acts
+from the reveal, so orders mailed during the Westeros phase are already checked against it.
+The engine then alternates :func:`pending` and :func:`advance`:
+
+``westeros``   the wildling threat rises one space per mammoth on the revealed cards (R11.1);
+               then the cards resolve, I, II, III
+``supply``     Supply: every house's supply level is recounted; houses over the limit remove
+               units (``REMOVE``; default: :func:`bidding.default_supply_cut`)
+``muster``     Mustering: houses with a castle muster, applied in turn order (``MUSTER``; default
+               nothing)
+``bid``        Clash of Kings: the bid for ``westeros['track']`` (``BID``; default 0)
+``tiebreak``   the Iron Throne holder orders tied bidders (``TIEBREAK``; default: previous order)
+``wildlings``  Wildling Attack: the Night's Watch bid (``BID``; default 0)
+``losses``     the wildlings won: units worth 2 (the lowest bidder 4) mustering points removed
+``reclaim``    the Night's Watch won: the highest bidder takes a discarded house card back
+Game of Thrones, the restrictions (Sea of Storms, Storm of Swords, Feast for Crows, Rains of
+Autumn) and Last Days of Summer need nobody. A sub-step where nobody owes anything resolves in
+the same :func:`advance`. After card III the planning phase starts.
+
+``state['decks']``: deck -> card ids, the top first (shuffled from the game's seed);
+``state['reshuffles']``: deck -> how many times Winter Is Coming reshuffled it (the seed of the
+next shuffle); ``state['westeros']``: this round's cards and what the phase has decided so far,
+all public (bids are in the plans, secret, until they are resolved); None in round 1.
+
+After round 10 (``setup.rounds``) :func:`end_game` ranks the houses (R10.2): most cities and
+strongholds, then supply, then available power, else a draw.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+
+from ...ruleset import Event, Owed
+from . import battle, bidding, planning
+from . import position as pos
+from .commands import UNIT_PLURALS, units_text, Bid, BidAll, Muster, MusterItem, OrderLine, Reclaim, Remove, Tiebreak
+from .context import Ctx
+from .gamedata import GameData
+from .grammar import parse_order_token
+
+DECKS = ("I", "II", "III")
+WINTER = "winter-is-coming"
+SUPPLY, MUSTERING, CLASH, THRONES, WILDLING_ATTACK = (
+    "supply", "mustering", "clash-of-kings", "game-of-thrones", "wildling-attack")
+RESTRICTS = {"sea-of-storms": "raid", "storm-of-swords": "defense", "feast-for-crows": "consolidate",
+             "rains-of-autumn": battle.RAINS_OF_AUTUMN}
+"""Card -> the entry it puts in ``state['restrictions']`` for the round (order kinds; CZ p.13)."""
+COMMANDS = (Bid, BidAll, Tiebreak, Muster, Remove, Reclaim)
+
+
+def _w(state: dict) -> dict:
+    return state["westeros"]
+
+
+# -- decks ---------------------------------------------------------------------------------------------
+
+
+def shuffled(seed, deck: str, gd: GameData, shuffle: int = 0, cards: list[str] | None = None) -> list[str]:
+    """Deck ``deck`` (or ``cards``) shuffled by a generator seeded from the game's seed, the deck and
+    how many reshuffles came before: the same game always draws the same cards."""
+    cards = list(cards) if cards is not None else [card for card, _ in gd.westeros_decks[deck].copies()]
+    random.Random(f"{seed}-westeros-{deck}-{shuffle}").shuffle(cards)
+    return cards
+
+
+def new_decks(seed, gd: GameData) -> dict[str, list[str]]:
+    return {deck: shuffled(seed, deck, gd) for deck in DECKS}
+
+
+def mammoth(gd: GameData, deck: str, card: str) -> bool:
+    return any(e.card.id == card and e.mammoth for e in gd.westeros_decks[deck].entries)
+
+
+def _decks(state: dict, gd: GameData) -> dict:
+    if "decks" not in state:  # a state made before the Westeros phase existed
+        state["decks"] = new_decks(state.get("seed", 0), gd)
+    state.setdefault("reshuffles", {deck: 0 for deck in DECKS})
+    return state["decks"]
+
+
+def _draw(state: dict, ctx: Ctx, deck: str) -> str:
+    cards = _decks(state, ctx.gd)[deck]
+    card = cards.pop(0)
+    cards.append(card)  # revealed cards go to the bottom (CZ p.2 step 4)
+    return card
+
+
+def _winter(state: dict, ctx: Ctx, deck: str) -> str:
+    """Winter Is Coming: shuffle the whole deck (this card too) and reveal again (CZ p.13)."""
+    state["reshuffles"][deck] += 1
+    state["decks"][deck] = shuffled(state.get("seed", 0), deck, ctx.gd, state["reshuffles"][deck], state["decks"][deck])
+    return _draw(state, ctx, deck)
+
+
+def reveal(state: dict, ctx: Ctx, given: dict[str, str] | None = None) -> list[Event]:
+    """Reveal this round's three cards (``given``: a rules case's cards instead of drawing), count
+    their mammoths and set the round's restrictions."""
+    _decks(state, ctx.gd)
+    cards, mammoths, events = {}, 0, []
+    for deck in DECKS:
+        card = given[deck] if given else _draw(state, ctx, deck)
+        mammoths += mammoth(ctx.gd, deck, card)
+        for _ in range(1000):
+            if card != WINTER:
+                break
+            events.append(Event(f"Winter Is Coming (deck {deck}): the deck is reshuffled and a new card revealed."))
+            card = _winter(state, ctx, deck)
+            mammoths += mammoth(ctx.gd, deck, card)  # RULES.md A35: the new card's mammoth counts
+        else:
+            raise ValueError(f"Westeros deck {deck} holds nothing but Winter Is Coming")
+        cards[deck] = card
+    state["westeros"] = {"cards": cards, "mammoths": mammoths, "deck": None}
+    state["restrictions"] = [RESTRICTS[c] for c in cards.values() if c in RESTRICTS]
+    shown = ", ".join(f"{deck} {ctx.gd.westeros_cards[c].name}" for deck, c in cards.items())
+    events.append(Event(f"Westeros cards: {shown}."))
+    return events
+
+
+def begin(state: dict, ctx: Ctx) -> list[Event]:
+    """Start the Westeros phase of ``state['round']`` (the round marker has moved already)."""
+    state.update(phase="westeros", step="westeros", turn=0)
+    return [Event(f"Round {state['round']}: Westeros phase.")] + reveal(state, ctx)
+
+
+# -- the step machine -----------------------------------------------------------------------------------
+
+
+def pending(state: dict, ctx: Ctx) -> list[Owed]:
+    step = state["step"]
+    w = _w(state)
+    if step == "supply":
+        return [Owed(h, f"supply reduction: your {bidding.supply_text(state, ctx, h)} (REMOVE <area>: <units>)", "step",
+                     bidding.usable_prefix(state, ctx, h, lambda rs, h=h: bidding.supply_problem(state, ctx, h, rs)) is not None)
+                for h in w["over"]]
+    if step == "muster":
+        return [Owed(h, f"mustering in {', '.join(ctx.area(a) for a in muster_castles(state, ctx, h))} "
+                        f"(MUSTER <castle>: <units>)", "step", bool(pos.plan(state, h).get("musters")))
+                for h in pos.turn_order(state) if muster_options(state, ctx, h)]
+    if step == "bid":
+        return bidding.pending_bids(state, ctx, w["track"])
+    if step == "wildlings":
+        return bidding.pending_bids(state, ctx, bidding.WILDLINGS)
+    if step == "tiebreak":
+        return bidding.pending_tiebreak(state, ctx)
+    if step == "losses":
+        return bidding.pending_losses(state, ctx)
+    if step == "reclaim":
+        return bidding.pending_reclaim(state, ctx)
+    return []
+
+
+def advance(state: dict, ctx: Ctx, force: bool) -> list[Event]:
+    """Resolve the current sub-step, then every following one that waits for nobody."""
+    events = _resolve(state, ctx, force)
+    while state["phase"] == "westeros" and not pending(state, ctx) and pos.check_victory(state, ctx.gd) is None:
+        events += _resolve(state, ctx, force)
+    return events
+
+
+def _resolve(state: dict, ctx: Ctx, force: bool) -> list[Event]:
+    step = state["step"]
+    if step == "westeros":
+        return _mammoths(state, ctx) + _start(state, ctx, DECKS[0])
+    resolver = {"supply": _resolve_supply, "muster": _resolve_muster, "bid": bidding.resolve_bid,
+                "tiebreak": bidding.resolve_tiebreak, "wildlings": bidding.resolve_wildlings,
+                "losses": bidding.resolve_losses, "reclaim": bidding.resolve_reclaim}.get(step)
+    if resolver is None:
+        raise ValueError(f"unknown Westeros step {step!r}")
+    events, done = resolver(state, ctx, force)
+    if done and pos.check_victory(state, ctx.gd) is None:  # RULES.md A28: a win stops the round at once
+        events += _next(state, ctx)
+    return events
+
+
+def _mammoths(state: dict, ctx: Ctx) -> list[Event]:
+    """CZ p.13: right after the reveal, one space per mammoth; RULES.md A35: it stops at 12."""
+    n = _w(state)["mammoths"]
+    if not n:
+        return []
+    track = ctx.gd.setup.wildlings.track
+    before = state["wildlings"]
+    at = max((i for i, v in enumerate(track) if v <= before), default=0)
+    state["wildlings"] = track[min(at + n, len(track) - 1)]
+    return [Event(f"The wildling threat rises from {before} to {state['wildlings']} "
+                  f"({n} mammoth{'s' if n > 1 else ''} on the revealed cards).")]
+
+
+def _start(state: dict, ctx: Ctx, deck: str) -> list[Event]:
+    w = _w(state)
+    w["deck"] = deck
+    card = w["cards"][deck]
+    name = ctx.gd.westeros_cards[card].name
+    if card == SUPPLY:
+        return _start_supply(state, ctx)
+    if card == MUSTERING:
+        state["step"] = "muster"
+        return [Event("Mustering: houses muster in the cities and strongholds they control, in turn order.")]
+    if card == CLASH:
+        return bidding.start_clash(state, ctx)
+    if card == WILDLING_ATTACK:
+        return bidding.start_wildlings(state, ctx)
+    if card == THRONES:
+        events = _game_of_thrones(state, ctx)
+    elif card in RESTRICTS:
+        events = [Event(f"{name}: {ctx.gd.westeros_cards[card].effect}")]
+    else:
+        events = [Event(f"{name}: nothing happens.")]
+    return events + _next(state, ctx)
+
+
+def _next(state: dict, ctx: Ctx) -> list[Event]:
+    w = _w(state)
+    i = DECKS.index(w["deck"])
+    for key in ("over", "tie", "reclaimer", "losses", "lowest", "track"):
+        w.pop(key, None)
+    if i + 1 < len(DECKS):
+        return _start(state, ctx, DECKS[i + 1])
+    w["deck"] = None
+    state.update(phase="planning", step="orders", turn=0)
+    return [Event(f"Round {state['round']}: planning.")] + _recheck_orders(state, ctx)
+
+
+def _recheck_orders(state: dict, ctx: Ctx) -> list[Event]:
+    """Orders mailed during the Westeros phase were checked against the position then; units may
+    have gone since (skipped, as planning.reveal would) and the King's Court may have changed the
+    stars (then the whole set no longer holds: the house is asked again)."""
+    events = []
+    for house in pos.turn_order(state):
+        plan = pos.plan(state, house)
+        if not plan["orders"]:
+            continue
+        kept = {a: t for a, t in plan["orders"].items() if pos.owner(state, a) == house}
+        for area in sorted(plan["orders"].keys() - kept.keys()):
+            events.append(Event(f"Your order for {ctx.area(area)} is dropped: no unit of yours is left there.", (house,)))
+        lines = [OrderLine(a, (t := parse_order_token(text)).kind, t.bonus, t.star) for a, text in kept.items()]
+        errors = planning.check_orders(state, ctx, house, lines)
+        if errors:
+            plan["orders"] = None
+            why = "; ".join(f"{ctx.area(lines[i].area)}: {e}" for i, e in sorted(errors.items()))
+            events.append(Event(f"Your orders sent during the Westeros phase no longer hold ({why}): send them again.",
+                                (house,)))
+        else:
+            plan["orders"] = kept
+    return events
+
+
+# -- Supply (CZ p.2-3) ----------------------------------------------------------------------------------
+
+
+def barrels(state: dict, gd: GameData, house: str) -> int:
+    return sum(gd.board.area(a).supply for a in gd.board.land_areas if pos.controller(state, gd, a) == house)
+
+
+def _start_supply(state: dict, ctx: Ctx) -> list[Event]:
+    top = max(ctx.gd.setup.supply_armies)
+    parts = []
+    for house in pos.turn_order(state):
+        before = state["supply"][house]
+        state["supply"][house] = min(top, barrels(state, ctx.gd, house))
+        parts.append(f"{ctx.house(house)} {state['supply'][house]}" + (f" (was {before})" if before != state["supply"][house] else ""))
+    _w(state)["over"] = [h for h in pos.turn_order(state) if not pos.within_supply(state, ctx.gd, h)]
+    state["step"] = "supply"
+    events = [Event(f"Supply: the supply levels are now {', '.join(parts)}.")]
+    for house in _w(state)["over"]:
+        events.append(Event(f"{ctx.house(house)} is over its supply limit: {bidding.supply_text(state, ctx, house)}."))
+    return events
+
+
+def _resolve_supply(state: dict, ctx: Ctx, force: bool) -> tuple[list[Event], bool]:
+    events = []
+    for house in _w(state)["over"]:
+        k = bidding.usable_prefix(state, ctx, house, lambda rs, h=house: bidding.supply_problem(state, ctx, h, rs))
+        plan = pos.plan(state, house)
+        if k is not None:
+            removes = [ctx.command(line) for line in plan["removes"][:k]]
+            del plan["removes"][:k]
+        else:
+            removes = bidding.as_removes(bidding.default_supply_cut(state, ctx, house))
+            events.append(Event(f"{ctx.house(house)} sent no legal REMOVE; default: the largest armies first, "
+                                f"weakest unit first."))
+        events.append(Event(f"{ctx.house(house)} removes {bidding.remove_units(state, ctx, house, removes)} "
+                            f"to fit supply {state['supply'][house]}."))
+    return events, True
+
+
+# -- Mustering (CZ p.4-5) -------------------------------------------------------------------------------
+
+
+def muster_castles(state: dict, ctx: Ctx, house: str) -> list[str]:
+    """Cities and strongholds ``house`` controls (RULES.md A32: a power token is enough)."""
+    board = ctx.gd.board
+    return [a for a in board.land_areas if board.area(a).muster_points and pos.controller(state, ctx.gd, a) == house]
+
+
+def ship_seas(state: dict, ctx: Ctx, house: str, castle: str) -> list[str]:
+    """Seas next to ``castle`` where a ship may be mustered: none of another house's ships ("Pokud je
+    takové mořské území obsazeno loděmi jiného rodu, nemůžete tu shromažďovat"), no neutral force."""
+    board = ctx.gd.board
+    return [s for s in board.neighbours(castle) if board.is_sea(s) and pos.owner(state, s) in (None, house)
+            and s not in state["neutral"]]
+
+
+def _cost(ctx: Ctx, items) -> int:
+    costs = ctx.gd.setup.muster_costs
+    return sum(costs["upgrade"] if i.upgrade else costs[i.unit] for i in items)
+
+
+def _placed(state: dict, ctx: Ctx, house: str, muster: Muster) -> tuple[dict[str, list[str]] | None, str | None]:
+    """Area -> the house's units there after ``muster``, or the reason it is illegal now."""
+    gd = ctx.gd
+    area, name = muster.area, ctx.area(muster.area)
+    spec = gd.board.area(area)
+    if not spec.muster_points:
+        return None, f"{name} has no city or stronghold: units are mustered only there"
+    if pos.controller(state, gd, area) != house:
+        return None, f"you do not control {name}"
+    cost = _cost(ctx, muster.items)
+    if cost > spec.muster_points:
+        return None, (f"{name} gives {spec.muster_points} mustering point{'s' if spec.muster_points > 1 else ''}; "
+                      f"this costs {cost} (footman 1, knight 2, ship 1, upgrade 1)")
+    counts = pos.house_units(state, house)
+    changes = {area: pos.units_in(state, area, house)}
+    footmen = changes[area].count("footman")  # "already in that area": not one mustered now
+    for item in muster.items:
+        if item.upgrade:
+            if not footmen:
+                return None, f"there is no footman in {name} to upgrade"
+            footmen -= 1
+            changes[area].remove("footman")
+            changes[area].append("knight")
+            counts.update({"footman": -1, "knight": 1})
+            unit = "knight"
+        elif item.unit == "ship":
+            seas = ship_seas(state, ctx, house, area)
+            sea = item.sea
+            if sea is None:
+                if len(seas) != 1:
+                    return None, (f"no sea next to {name} takes a ship" if not seas else
+                                  f"say where: ship -> {' or '.join(ctx.area(s) for s in seas)}")
+                sea = seas[0]
+            elif not gd.board.is_sea(sea) or not gd.board.adjacent(sea, area):
+                return None, f"{ctx.area(sea)} is not a sea area next to {name}"
+            elif sea not in seas:
+                who = pos.owner(state, sea)
+                return None, (f"{ctx.area(sea)} holds {ctx.house(who)}'s ships: no ship is mustered there" if who
+                              else f"{ctx.area(sea)} holds a neutral force")
+            changes.setdefault(sea, pos.units_in(state, sea, house)).append("ship")
+            counts["ship"] += 1
+            unit = "ship"
+        else:
+            changes[area].append(item.unit)
+            counts[item.unit] += 1
+            unit = item.unit
+        limit = gd.setup.unit_limits[unit]
+        if counts[unit] > limit:
+            return None, f"all your {limit} {UNIT_PLURALS[unit]} are on the board already"
+    if not pos.supply_after(state, gd, house, changes):
+        return None, f"this would break your supply limit ({bidding.supply_text(state, ctx, house)})"
+    return changes, None
+
+
+def muster_problem(state: dict, ctx: Ctx, house: str, muster: Muster) -> str | None:
+    return _placed(state, ctx, house, muster)[1]
+
+
+def _apply_muster(state: dict, ctx: Ctx, house: str, muster: Muster) -> str:
+    """Muster (legal now); the text of what appeared where."""
+    before = {a: Counter(pos.units_in(state, a, house)) for a in state["areas"]}
+    changes, _ = _placed(state, ctx, house, muster)
+    for area, units in changes.items():
+        pos.set_units(state, area, house, units)
+    parts = []
+    if any(i.upgrade for i in muster.items):
+        n = sum(i.upgrade for i in muster.items)
+        parts.append(f"upgrades {n} footm{'e' if n > 1 else 'a'}n to knight{'s' if n > 1 else ''}")
+    for area, units in changes.items():
+        new = Counter(units) - before.get(area, Counter())
+        if any(i.upgrade for i in muster.items) and area == muster.area:
+            new -= Counter({"knight": sum(i.upgrade for i in muster.items)})
+        if +new:
+            parts.append(f"{units_text(tuple(pos.sort_units(new.elements())))} in {ctx.area(area)}")
+    return f"{ctx.area(muster.area)}: " + " and ".join(parts)
+
+
+def muster_options(state: dict, ctx: Ctx, house: str) -> list[Muster]:
+    """Every single thing ``house`` could muster now (one item in one castle)."""
+    out = []
+    for castle in muster_castles(state, ctx, house):
+        items = [MusterItem("footman"), MusterItem("knight"), MusterItem("knight", None, True)]
+        items += [MusterItem("ship", sea) for sea in ship_seas(state, ctx, house, castle)]
+        out += [m for i in items if muster_problem(state, ctx, house, m := Muster(castle, (i,))) is None]
+    return out
+
+
+def _resolve_muster(state: dict, ctx: Ctx, force: bool) -> tuple[list[Event], bool]:
+    events = []
+    for house in pos.turn_order(state):
+        plan = pos.plan(state, house)
+        lines = plan.get("musters") or []
+        if not lines:
+            if muster_options(state, ctx, house):
+                events.append(Event(f"{ctx.house(house)} sent no MUSTER; default: nothing mustered."))
+            continue
+        done = []
+        for line in lines:
+            muster = ctx.command(line)
+            if muster.area is None:
+                events.append(Event(f"{ctx.house(house)} musters nothing."))
+                continue
+            problem = muster_problem(state, ctx, house, muster)
+            if problem:
+                events.append(Event(f"Skipped your instruction \"{line}\": {problem}.", (house,)))
+                continue
+            done.append(_apply_muster(state, ctx, house, muster))
+        plan["musters"] = []
+        if done:
+            events.append(Event(f"{ctx.house(house)} musters: {'; '.join(done)}."))
+    return events, True
+
+
+# -- Game of Thrones (CZ p.13) ------------------------------------------------------------------------------
+
+
+def crowns(state: dict, gd: GameData, house: str) -> int:
+    return sum(gd.board.area(a).power for a in gd.board.land_areas if pos.controller(state, gd, a) == house)
+
+
+def _game_of_thrones(state: dict, ctx: Ctx) -> list[Event]:
+    parts = []
+    for house in pos.turn_order(state):
+        want = crowns(state, ctx.gd, house)
+        got = pos.gain_power(state, house, want, ctx.gd.setup.power_limit)
+        parts.append(f"{ctx.house(house)} +{got}" + (f" (of {want}: at most {ctx.gd.setup.power_limit})" if got != want else ""))
+    return [Event(f"Game of Thrones: power for the crowns in controlled areas: {', '.join(parts)}.")]
+
+
+# -- the end of the game (CZ p.12) ----------------------------------------------------------------------------
+
+
+def standings(state: dict, gd: GameData) -> list[tuple[str, tuple[int, ...]]]:
+    """Houses with their ranking key (``setup.final_tiebreak``: castles, supply, power), best first."""
+    metric = {"castles": lambda h: pos.castles_controlled(state, gd, h), "supply": lambda h: state["supply"][h],
+              "power": lambda h: state["power"][h]}
+    rows = [(h, tuple(metric[m](h) for m in gd.setup.final_tiebreak)) for h in pos.turn_order(state)]
+    return sorted(rows, key=lambda row: row[1], reverse=True)
+
+
+def end_game(state: dict, ctx: Ctx) -> list[Event]:
+    """After the last round: the most cities and strongholds win; ties by supply, then available power;
+    a tie on all three is a draw (RULES.md R10.2, A43: the same cascade for three or more)."""
+    rows = standings(state, ctx.gd)
+    best = [h for h, key in rows if key == rows[0][1]]
+    state["winner"] = best[0] if len(best) == 1 else "draw"
+    state.update(phase="over", step="over", turn=0)
+    table = "; ".join(f"{ctx.house(h)} {c} cities and strongholds, supply {s}, power {p}" for h, (c, s, p) in rows)
+    events = [Event(f"The game ends after round {ctx.gd.setup.rounds}: {table}.")]
+    if state["winner"] == "draw":
+        events.append(Event(f"The game is a draw between {', '.join(ctx.house(h) for h in best)}."))
+    else:
+        events.append(Event(f"{ctx.house(best[0])} wins the game!"))
+    return events
+
+
+# -- mail: what a house may send during the Westeros phase -----------------------------------------------------
+
+
+def _remaining(state: dict) -> list[tuple[str, str, bool]]:
+    """(deck, card, started) for this round's cards not yet resolved."""
+    if state["phase"] != "westeros" or not state.get("westeros"):
+        return []
+    w = _w(state)
+    current = w["deck"]
+    start = 0 if current is None else DECKS.index(current)
+    return [(d, w["cards"][d], d == current) for d in DECKS[start:]]
+
+
+def bid_slots(state: dict) -> list[str]:
+    """The bids still to come this round, in order (the first is the one ``BID n`` answers)."""
+    slots: list[str] = []
+    step = state["step"]
+    w = state.get("westeros") or {}
+    for deck, card, started in _remaining(state):
+        if card == CLASH:
+            if not started:
+                slots += bidding.TRACKS
+            elif step == "bid":
+                slots += bidding.TRACKS[bidding.TRACKS.index(w["track"]):]
+            elif step == "tiebreak" and w["tie"]["slot"] in bidding.TRACKS:
+                slots += bidding.TRACKS[bidding.TRACKS.index(w["tie"]["slot"]) + 1:]
+        elif card == WILDLING_ATTACK and (not started or step == "wildlings"):
+            slots.append(bidding.WILDLINGS)
+    return slots
+
+
+def _coming(state: dict, card: str, steps: tuple[str, ...] = ()) -> bool:
+    """Is ``card`` still to resolve this round (not started, or started and in one of ``steps``)?"""
+    return any(c == card and (not started or state["step"] in steps) for _, c, started in _remaining(state))
+
+
+def _most(state: dict, ctx: Ctx, house: str, slot: str) -> int:
+    """The most ``house`` could have for ``slot``: its power, plus a Game of Thrones still to come before."""
+    most = state["power"][house]
+    for deck, card, started in _remaining(state):
+        if card == THRONES and not started and slot == bidding.WILDLINGS:
+            most = min(ctx.gd.setup.power_limit, most + crowns(state, ctx.gd, house))
+    return most
+
+
+def removal_now(state: dict, house: str) -> str | None:
+    """``supply`` or ``losses`` when ``house`` owes a removal in the current step."""
+    w = state.get("westeros") or {}
+    if state["phase"] == "westeros" and state["step"] == "supply" and house in w.get("over", []):
+        return "supply"
+    if state["phase"] == "westeros" and state["step"] == "losses" and house in w.get("losses", {}):
+        return "losses"
+    return None
+
+
+def _removal_problem(state: dict, ctx: Ctx, house: str, kind: str):
+    if kind == "supply":
+        return lambda rs: bidding.supply_problem(state, ctx, house, rs)
+    need = _w(state)["losses"][house]
+    return lambda rs: bidding.losses_problem(state, ctx, house, need, rs)
+
+
+def check_commands(state: dict, ctx: Ctx, house: str, commands: list) -> dict[int, tuple[str, str | None]]:
+    """Errors (and a valid example) by index into ``commands``, the Westeros lines of one mail."""
+    errors: dict[int, tuple[str, str | None]] = {}
+    slots = bid_slots(state)
+    no_phase = "this is asked in the Westeros phase"
+    musters = [i for i, c in enumerate(commands) if isinstance(c, Muster)]
+    removes = [i for i, c in enumerate(commands) if isinstance(c, Remove)]
+    for i, command in enumerate(commands):
+        problem, example = None, None
+        if isinstance(command, Bid):
+            if not slots:
+                problem = f"no bid is asked for now ({no_phase}, for a Clash of Kings or a Wildling Attack)"
+            elif command.n > _most(state, ctx, house, slots[0]):
+                problem = f"you have only {state['power'][house]} power: bid at most that"
+                example = f"BID {state['power'][house]}"
+        elif isinstance(command, BidAll):
+            tracks = [s for s in slots if s in bidding.TRACKS]
+            if not tracks:
+                problem = f"no Clash of Kings is bid for now ({no_phase} of a round with a Clash of Kings)"
+            elif max(command.throne, command.fiefdoms, command.court) > state["power"][house]:
+                problem = f"you have only {state['power'][house]} power: each bid at most that"
+        elif isinstance(command, Tiebreak):
+            if not slots and state["step"] != "tiebreak":
+                problem = f"no tie can come now ({no_phase}, after a bid)"
+            elif state["step"] == "tiebreak" and house == pos.holder(state, "iron_throne"):
+                groups = _w(state)["tie"]["groups"]
+                if not any(set(g) <= set(command.houses) for g in groups):
+                    problem = "name all the tied houses: " + "; ".join(", ".join(ctx.house(h) for h in g) for g in groups)
+                    example = "TIEBREAK " + ", ".join(ctx.house(h) for h in groups[0])
+        elif isinstance(command, Reclaim):
+            card = ctx.gd.card(command.card_id)
+            reclaimer = (state.get("westeros") or {}).get("reclaimer")
+            if card.house != house:
+                problem = f"{card.name} is a {ctx.house(card.house)} card, not a {ctx.house(house)} card"
+            elif not (_coming(state, WILDLING_ATTACK, ("wildlings", "tiebreak")) or
+                      (state["step"] == "reclaim" and reclaimer == house)):
+                problem = ("the highest bidder of the Night's Watch takes a card back, not you" if state["step"] == "reclaim"
+                           else f"no card can be taken back now ({no_phase}, after a Wildling Attack)")
+            elif card.id not in state["discards"][house]:
+                problem = f"{card.name} is not among your discarded house cards"
+            if problem and state["discards"][house]:
+                example = f"RECLAIM {ctx.card(state['discards'][house][0])}"
+        elif isinstance(command, Muster):
+            if not _coming(state, MUSTERING, ("muster",)):
+                problem = f"no Mustering now ({no_phase} of a round with a Mustering card)"
+        elif isinstance(command, Remove):
+            preview = supply_preview(state, ctx)
+            fits = preview is not None and pos.within_supply(preview, ctx.gd, house)
+            if not (removal_now(state, house) or (_coming(state, SUPPLY) and not fits) or
+                    _coming(state, WILDLING_ATTACK, ("wildlings", "tiebreak", "losses"))):
+                problem = (f"your armies will fit your new supply {preview['supply'][house]}: nothing to remove" if fits
+                           else f"no units are removed now ({no_phase}: supply reduction or wildling losses)")
+        if problem:
+            errors[i] = (problem, example)
+    if musters and not any(i in errors for i in musters):
+        errors.update(_check_musters(state, ctx, house, commands, musters))
+    if removes and not any(i in errors for i in removes):
+        errors.update(_check_removes(state, ctx, house, commands, removes))
+    return errors
+
+
+def _check_musters(state: dict, ctx: Ctx, house: str, commands: list, at: list[int]) -> dict:
+    """The mail's MUSTER lines, with the lines on file for other castles, must all be legal now."""
+    scratch = {**state, "areas": copy.deepcopy(state["areas"]), "routed": {}}
+    mine = {commands[i].area for i in at}
+    for line in pos.plan(state, house).get("musters", []):
+        muster = ctx.command(line)
+        if muster.area is not None and muster.area not in mine and muster_problem(scratch, ctx, house, muster) is None:
+            _apply_muster(scratch, ctx, house, muster)
+    errors, seen = {}, set()
+    for i in at:
+        muster = commands[i]
+        if muster.area is None:
+            if len(at) > 1:
+                errors[i] = ("MUSTER NONE with other MUSTER lines: send one or the other", "MUSTER NONE")
+            continue
+        problem = (f"{ctx.area(muster.area)} twice: one MUSTER line per castle" if muster.area in seen
+                   else muster_problem(scratch, ctx, house, muster))
+        seen.add(muster.area)
+        if problem:
+            options = muster_options(state, ctx, house)
+            errors[i] = (problem, options[0].canonical(ctx.names) if options else None)
+        else:
+            _apply_muster(scratch, ctx, house, muster)
+    return errors
+
+
+def supply_preview(state: dict, ctx: Ctx) -> dict | None:
+    """The position right after this round's Supply recount, when nothing can change it before
+    (the Supply card is the next card to resolve): sent-ahead REMOVE lines are then checked at once."""
+    rest = _remaining(state)
+    if state["step"] != "westeros" or not rest or rest[0][1] != SUPPLY:
+        return None
+    top = max(ctx.gd.setup.supply_armies)
+    return {**state, "supply": {h: min(top, barrels(state, ctx.gd, h)) for h in state["houses"]}}
+
+
+def _check_removes(state: dict, ctx: Ctx, house: str, commands: list, at: list[int]) -> dict:
+    removes = [commands[i] for i in at]
+    kind = removal_now(state, house)
+    preview = supply_preview(state, ctx) if kind is None else None
+    if preview is not None and not pos.within_supply(preview, ctx.gd, house):
+        state, kind = preview, "supply"  # the house will be over its limit: check the cut now
+    if kind is None:  # sent ahead: the units must be there now
+        _, problem = bidding.areas_after(state, ctx, house, removes)
+    else:
+        check = _removal_problem(state, ctx, house, kind)
+        if any(check(removes[:k]) is None for k in range(1, len(removes) + 1)):
+            return {}
+        problem = check(removes)
+    if problem is None:
+        return {}
+    if kind == "supply":
+        example = bidding.as_removes(bidding.default_supply_cut(state, ctx, house))
+    elif kind == "losses":
+        example = bidding.as_removes(bidding.default_losses(state, ctx, house, _w(state)["losses"][house]))
+    else:
+        example = []
+    return {at[0]: (problem, example[0].canonical(ctx.names) if example else None)}
+
+
+def store(state: dict, ctx: Ctx, house: str, commands: list) -> None:
+    """Keep a legal mail's Westeros lines in the house's plan. A mail's REMOVE, TIEBREAK and RECLAIM
+    lines replace those on file; a MUSTER line replaces the one on file for its castle; a bid
+    replaces the one on file for its slot."""
+    plan = pos.plan(state, house)
+    for key in ("bids", "musters", "removes", "tiebreaks", "reclaims"):
+        plan.setdefault(key, {} if key == "bids" else [])
+    slots = bid_slots(state)
+    replaced = set()
+    for command in commands:
+        line = command.canonical(ctx.names)
+        if isinstance(command, Bid):
+            plan["bids"][slots[0]] = command.n
+        elif isinstance(command, BidAll):
+            values = {"iron_throne": command.throne, "fiefdoms": command.fiefdoms, "kings_court": command.court}
+            for slot in slots:
+                if slot in values:
+                    plan["bids"][slot] = values[slot]
+        elif isinstance(command, Muster):  # a castle's line replaces that castle's; NONE replaces all
+            keep = [] if command.area is None else [m for m in plan["musters"] if ctx.command(m).area not in (command.area, None)]
+            plan["musters"] = keep + [line]
+        else:
+            key = {Remove: "removes", Tiebreak: "tiebreaks", Reclaim: "reclaims"}[type(command)]
+            if key not in replaced:
+                plan[key] = []
+                replaced.add(key)
+            plan[key].append(line)
+
+
+def on_file(state: dict, ctx: Ctx, house: str) -> list[str]:
+    """The bids on file, as lines (the other Westeros lines are in the plan's lists)."""
+    bids = pos.plan(state, house).get("bids") or {}
+    if all(t in bids for t in bidding.TRACKS):
+        out = [f"BID THRONE {bids['iron_throne']} FIEFDOMS {bids['fiefdoms']} COURT {bids['kings_court']}"]
+    else:
+        out = [f"BID {n}  # {bidding.SLOT_NAME[s]}" for s, n in bids.items() if s in bidding.TRACKS]
+    if bidding.WILDLINGS in bids:
+        out.append(f"BID {bids[bidding.WILDLINGS]}  # Night's Watch")
+    return out
+
+
+def restriction_text(state: dict, ctx: Ctx, kind: str, message: str) -> str:
+    """Name the Westeros card in a planning error about an order kind it forbids."""
+    for card in ((state.get("westeros") or {}).get("cards") or {}).values():
+        if RESTRICTS.get(card) == kind:
+            return message.replace("(Westeros card)", f"({ctx.gd.westeros_cards[card].name})")
+    return message
