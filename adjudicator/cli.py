@@ -101,9 +101,11 @@ def main(ctx: click.Context, data_dir: Path, now: str | None, no_fsync: bool) ->
 @click.option("--seed", type=int, default=None, help="Seed of every shuffle (default: random, stored in the game).")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", callback=_key_value("--option", "rounds=10"),
               help="A ruleset option. Repeatable.")
+@click.option("--press", type=click.Choice(["signed", "anonymous", "none"]), default="signed", show_default=True,
+              help="PRESS between players relayed by mail: signed only, also anonymous (PRESS ANON), or none.")
 @click.pass_context
 @_errors_as_messages
-def new(ctx, game, ruleset_name, players, deadline, step_deadline, grace, seed, options):
+def new(ctx, game, ruleset_name, players, deadline, step_deadline, grace, seed, options, press):
     """Create GAME and print each player's password (shown this once only)."""
     seats: dict[str, dict] = {}
     for spec in players:
@@ -117,9 +119,12 @@ def new(ctx, game, ruleset_name, players, deadline, step_deadline, grace, seed, 
                                      param_hint="--player")
         if name in seats:
             raise click.BadParameter(f"player {name!r} given twice", param_hint="--player")
+        if language not in reports.LANGUAGES:
+            raise click.BadParameter(f"{spec!r}: no language {language!r} (the judge writes {', '.join(reports.LANGUAGES)};"
+                                     " example: --player lannister=tywin@example.org:cs)", param_hint="--player")
         seats[name] = {"address": address.strip(), "language": language}
     seed = secrets.randbelow(2**31) if seed is None else seed
-    passwords = _judge(ctx).new_game(game, ruleset_name, seats, seed=seed, options=options,
+    passwords = _judge(ctx).new_game(game, ruleset_name, seats, seed=seed, options=options, press=press,
                                      deadlines={"planning": deadline, "step": step_deadline, "grace": grace})
     click.echo(f"Created game {game} ({ruleset_name}, seed {seed}). Passwords (shown once, stored hashed):")
     for name, password in passwords.items():
@@ -160,9 +165,11 @@ def status(ctx, game):
 @click.option("--as", "player", default=None, help="Show only what this player may see.")
 @click.option("--version", "number", type=int, default=None, help="An earlier version (default: the present).")
 @click.option("--format", "fmt", type=click.Choice(["text", "yaml"]), default="text", show_default=True)
+@click.option("--language", type=click.Choice(list(reports.LANGUAGES)), default=None,
+              help="Language of the text (default: the player's, else en).")
 @click.pass_context
 @_errors_as_messages
-def show(ctx, game, player, number, fmt):
+def show(ctx, game, player, number, fmt, language):
     """Show GAME as the GM or as one player sees it."""
     judge = _judge(ctx)
     present = judge.present(game)
@@ -176,7 +183,7 @@ def show(ctx, game, player, number, fmt):
     if fmt == "yaml":
         click.echo(yamlio.dumps(view), nl=False)
     else:
-        click.echo(reports.render_view(present, player, view), nl=False)
+        click.echo(reports.render_view(present, player, view, language or reports.language_of(present, player)), nl=False)
 
 
 def _read_body(source: str) -> str:
@@ -387,4 +394,6 @@ def case(files):
     click.echo(f"{len(results) - failed} passed, {failed} failed")
     if failed or not results:
         sys.exit(1)
+
+
 from .mail.commands import register; register(main)  # noqa: E402,E702  judge serve, ingest, deliver

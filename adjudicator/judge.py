@@ -33,6 +33,7 @@ from .yamlio import YamlFileError
 
 MAX_STEPS_PER_INPUT = 10_000  # a ruleset that never stops asking nobody is a bug, not a game
 DEFAULT_DEADLINES = {"planning": "48h", "step": "24h", "grace": "1h"}
+PRESS_POLICIES = ("signed", "anonymous", "none")
 
 
 class JudgeError(Exception):
@@ -92,6 +93,7 @@ class Outcome:
     versions: list[int] = field(default_factory=list)  # versions written
     events: list[Event] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    requests: list[tuple] = field(default_factory=list)  # mail-level requests (Submission.requests)
 
 
 # ---------------------------------------------------------------------------------------
@@ -164,6 +166,7 @@ def apply_entry(present: Present, entry: dict, read_version: Callable[[int], dic
         sub = present.ruleset.submit(copy.deepcopy(present.state), entry["player"], entry["text"])
         outcome.parsed, outcome.applied = sub.parsed, sub.applied
         outcome.notes.extend(sub.notes)
+        outcome.requests.extend(getattr(sub, "requests", ()))
         if sub.applied:
             present.state = sub.state
             _run_steps(present, at, False, outcome, versions)
@@ -266,8 +269,15 @@ class Judge:
         deadlines: dict[str, str] | None = None,
         seed: int = 0,
         options: dict[str, str] | None = None,
+        press: str = "signed",
     ) -> dict[str, str]:
-        """Create a game; returns each player's generated password (shown once, stored hashed)."""
+        """Create a game; returns each player's generated password (shown once, stored hashed).
+
+        ``press``: what ``PRESS`` mail the mail service relays: ``signed`` (default), ``anonymous``
+        (signed, and anonymous on request) or ``none``.
+        """
+        if press not in PRESS_POLICIES:
+            raise JudgeError(f"press must be one of {', '.join(PRESS_POLICIES)}, not {press!r} (example: signed)")
         ruleset = rulesets.get(ruleset_name)
         deadlines = {**DEFAULT_DEADLINES, **(deadlines or {})}
         for key, value in deadlines.items():
@@ -282,6 +292,7 @@ class Judge:
             "seed": seed,
             "options": dict(options or {}),
             "deadlines": deadlines,
+            "press": press,
             "players": {
                 name: {**info, "password": passwords.hash_password(secrets_[name])} for name, info in players.items()
             },

@@ -2,24 +2,57 @@
 
 Templates are rendered with StrictUndefined so that a missing value is an error in the tests,
 never a blank in a player's mail. Everything a template sees about a game comes from
-``ruleset.view(state, player)``: a template cannot show what the view does not hold.
+``ruleset.view(state, player)``, the events that player may see, the player's own ``on_file``
+lines and the public status (who owes what, the deadline): a template cannot show what the
+view does not hold. The GM's view (player None) is for ``judge show`` only.
+
+Layout of ``templates/<language>/`` (``en`` and ``cs``; Czech uses the Czech game terms, area
+and card names stay as on the board, event texts come from the engine in English)::
+
+    reply.txt.j2       the answer to a mail: line by line, on file, requests, what is missing
+    report.txt.j2      after an adjudication: events, the board, what the player owes next
+    reminder.txt.j2    before a deadline, to a player who still owes a decision
+    press.txt.j2       a PRESS message relayed to another player
+    help.txt.j2        HELP: the sign-on, the mail-level commands, then the game's own help
+    view.txt.j2        ``judge show``
+    status.txt.j2      the public status block (every mail about a game ends with it)
+    board.txt.j2, help-game.txt.j2   generic fallbacks for rulesets without their own
+    <ruleset>/board.txt.j2, <ruleset>/help.txt.j2, <ruleset>/terms.j2   per ruleset
+
+A ruleset may ship a module ``display`` next to its ruleset module with ``board(view, player)
+-> dict``: display-ready data for its ``board.txt.j2`` (``rulesets/agot1e/display.py``).
+
+Every mail about a game starts with one machine-readable line (:func:`header`)::
+
+    X-Judge: game=w1 version=7 round=3 step=action/march deadline=2026-11-23T12:00:00Z player=stark kind=report
 """
 
 from __future__ import annotations
 
+import importlib
+from datetime import datetime
 from functools import cache
+from typing import Any, Iterable
 
 import jinja2
 
 from . import clock, yamlio
 from .judge import Outcome, Present
 from .paths import TEMPLATES_DIR
+from .ruleset import Event, LineResult, Ruleset
 
-LANGUAGES = ("en",)
+LANGUAGES = ("en", "cs")
+DEFAULT_LANGUAGE = "en"
+LANGUAGE_NAMES = {"en": "English", "cs": "čeština"}
+# What players may write after SET LANGUAGE (folded to lower case).
+LANGUAGE_ALIASES = {"en": "en", "english": "en", "eng": "en", "anglicky": "en", "angličtina": "en",
+                    "cs": "cs", "cz": "cs", "czech": "cs", "cesky": "cs", "česky": "cs", "čeština": "cs",
+                    "cestina": "cs"}
+MAX_EVENTS = 300  # a report after a long silence shows the last ones
 
 
 @cache
-def environment(language: str = "en") -> jinja2.Environment:
+def environment(language: str = DEFAULT_LANGUAGE) -> jinja2.Environment:
     if language not in LANGUAGES:
         raise ValueError(f"no templates for language {language!r} (have: {', '.join(LANGUAGES)})")
     env = jinja2.Environment(
@@ -34,6 +67,41 @@ def environment(language: str = "en") -> jinja2.Environment:
     return env
 
 
+def language_of(present: Present, player: str | None) -> str:
+    """The player's language from game.yaml (``en`` when unset or unknown)."""
+    seat = (present.config.get("players") or {}).get(player) or {}
+    language = str(seat.get("language") or DEFAULT_LANGUAGE).lower()
+    return language if language in LANGUAGES else DEFAULT_LANGUAGE
+
+
+def _display_module(ruleset: Ruleset):
+    """The ruleset's ``display`` module, if its package has one (see the module docstring)."""
+    return _display_for(type(ruleset).__module__)
+
+
+@cache
+def _display_for(module: str):
+    package = module.rpartition(".")[0]
+    if not package:
+        return None
+    try:
+        return importlib.import_module(package + ".display")
+    except ModuleNotFoundError as exc:
+        if exc.name != package + ".display":
+            raise
+        return None
+
+
+def board_of(ruleset: Ruleset, view: dict, player: str | None) -> dict | None:
+    display = _display_module(ruleset)
+    return display.board(view, player) if display is not None and hasattr(display, "board") else None
+
+
+# ---------------------------------------------------------------------------------------
+# The public status and the machine-readable header line
+# ---------------------------------------------------------------------------------------
+
+
 def _status(present: Present, player: str | None) -> dict:
     return {
         "game": present.game_id,
@@ -45,24 +113,143 @@ def _status(present: Present, player: str | None) -> dict:
         "paused": present.paused(),
         "owed": present.owed(),  # who has sent what is public, as in every mail judge; the content is not
         "problems": present.problems if player is None else [],
+        "press": present.config.get("press", "signed"),
     }
 
 
-def render_reply(outcome: Outcome, present: Present, player: str, language: str = "en") -> str:
-    """The answer to one submission: each line's result, what is on file, what is still missing."""
+def header_fields(present: Present, player: str | None, kind: str, view: dict | None = None) -> dict[str, str]:
+    """The fields of the ``X-Judge`` line: ``game version round step deadline status player kind``."""
+    view = present.ruleset.view(present.state, player) if view is None else view
+    round_ = view.get("round") if isinstance(view, dict) else None
+    step = "/".join(str(view[k]) for k in ("phase", "step") if isinstance(view, dict) and view.get(k) is not None)
+    if present.ruleset.result(present.state) is not None:
+        status = "over"
+    elif present.paused():
+        status = "paused"
+    else:
+        status = "running"
+    fields = {
+        "game": present.game_id,
+        "version": str(present.version),
+        "round": "-" if round_ is None else str(round_),
+        "step": step or "-",
+        "deadline": clock.to_text(present.deadline()) or "-",
+        "status": status,
+        "player": player or "-",
+        "kind": kind,
+    }
+    return {k: "".join(c if c.isprintable() and not c.isspace() else "_" for c in v) or "-" for k, v in fields.items()}
+
+
+def header(present: Present, player: str | None, kind: str, view: dict | None = None) -> str:
+    """``X-Judge: game=w1 version=7 round=3 step=action/march deadline=... status=running player=stark kind=report``."""
+    return "X-Judge: " + header_value(present, player, kind, view)
+
+
+def header_value(present: Present, player: str | None, kind: str, view: dict | None = None) -> str:
+    return " ".join(f"{k}={v}" for k, v in header_fields(present, player, kind, view).items())
+
+
+def parse_header(text: str) -> dict[str, str] | None:
+    """The fields of the ``X-Judge`` line at the top of a mail body (None if there is none)."""
+    first = text.lstrip("\ufeff").splitlines()[0] if text.strip() else ""
+    if not first.startswith("X-Judge: "):
+        return None
+    return dict(part.split("=", 1) for part in first[len("X-Judge: "):].split() if "=" in part)
+
+
+# ---------------------------------------------------------------------------------------
+# What the templates see
+# ---------------------------------------------------------------------------------------
+
+
+def _context(present: Present, player: str | None, kind: str, events: Iterable[Event] = (),
+             now: datetime | None = None) -> dict[str, Any]:
+    ruleset, state = present.ruleset, present.state
+    view = ruleset.view(state, player)
+    owed = present.owed()
+    deadline = present.deadline()
+    left = clock.format_duration(deadline - now) if deadline is not None and now is not None and deadline > now else None
+    return {
+        "header": header(present, player, kind, view),
+        "status": _status(present, player),
+        "player": player,
+        "ruleset": ruleset.name,
+        "view": view,
+        "board": board_of(ruleset, view, player),
+        "owes": [o for o in owed if o.player == player],
+        "missing": [o for o in owed if o.player == player and not o.done],
+        "on_file": ruleset.on_file(state, player) if player is not None else [],
+        "events": [e for e in events if e.visible_to(player)][-MAX_EVENTS:],
+        "left": left,
+        "grace": present.config.get("deadlines", {}).get("grace"),
+        "players": list(present.config.get("players") or {}),
+    }
+
+
+def render_reply(outcome: Outcome, present: Present, player: str, language: str = DEFAULT_LANGUAGE, *,
+                 mail_lines: Iterable[LineResult] = (), press: Iterable[dict] = (), language_set: str | None = None,
+                 via_mail: bool = False) -> str:
+    """The answer to one submission: each line's result, what is on file, what is still missing,
+    and the answers to the mail-level requests (HELP, STATUS, ORDERS?, PRESS, SET LANGUAGE).
+
+    ``mail_lines``: results of lines the mail service handled itself (SET LANGUAGE), merged in
+    line order; ``press``: what became of each PRESS line (``{"to", "anonymous", "relayed",
+    "problem"}``); ``via_mail``: False for ``judge submit``, where PRESS is not relayed.
+    """
+    context = _context(present, player, "reply", outcome.events)
+    lines = sorted([*(outcome.parsed.lines if outcome.parsed else ()), *mail_lines], key=lambda ln: ln.lineno)
+    kinds = [r[0] for r in outcome.requests]
+    topics = [r[1] for r in outcome.requests if r[0] == "help"]
     return environment(language).get_template("reply.txt.j2").render(
+        context,
         outcome=outcome,
-        lines=outcome.parsed.lines if outcome.parsed else (),
-        on_file=present.ruleset.on_file(present.state, player),
-        status=_status(present, player),
-        events=[e for e in outcome.events if e.visible_to(player)],
-        player=player,
+        lines=lines,
+        help=("help" in kinds),
+        help_topic=(topics[0] if topics else None),
+        show_status=("status" in kinds),
+        orders_query=("orders?" in kinds),
+        press=list(press),
+        press_requested=("press" in kinds),
+        via_mail=via_mail,
+        language_set=language_set,
+        language_name=LANGUAGE_NAMES.get(language_set or "", ""),
     )
 
 
-def render_view(present: Present, player: str | None, view: dict, language: str = "en") -> str:
-    """A game as ``player`` (None: the GM) may see it, as text."""
-    return environment(language).get_template("view.txt.j2").render(
-        status=_status(present, player), view=view, player=player,
-        events=[e for e in present.events if e.visible_to(player)],
-    )
+def render_report(present: Present, player: str, events: list[Event], first_version: int,
+                  language: str = DEFAULT_LANGUAGE, *, now: datetime | None = None) -> str:
+    """The report to ``player`` after versions ``first_version``..``present.version``."""
+    return environment(language).get_template("report.txt.j2").render(
+        _context(present, player, "report", events, now), first_version=first_version)
+
+
+def render_reminder(present: Present, player: str, language: str = DEFAULT_LANGUAGE, *,
+                    now: datetime | None = None) -> str:
+    """A reminder to ``player``, who still owes a decision before the deadline."""
+    return environment(language).get_template("reminder.txt.j2").render(_context(present, player, "reminder", (), now))
+
+
+def render_press(present: Present, recipient: str, sender: str | None, blocks: list[dict],
+                 language: str = DEFAULT_LANGUAGE) -> str:
+    """Press relayed to ``recipient``: ``blocks`` of ``{"anonymous", "text", "to"}``; ``sender`` is
+    the player (never shown for an anonymous block)."""
+    context = _context(present, recipient, "press")
+    return environment(language).get_template("press.txt.j2").render(context, sender=sender, blocks=blocks)
+
+
+def render_help(present: Present, player: str, language: str = DEFAULT_LANGUAGE, topic: str | None = None) -> str:
+    """HELP: the sign-on, the mail-level commands and the game's own commands."""
+    return environment(language).get_template("help.txt.j2").render(_context(present, player, "help"), help_topic=topic)
+
+
+def render_view(present: Present, player: str | None, view: dict, language: str = DEFAULT_LANGUAGE) -> str:
+    """A game as ``player`` (None: the GM) may see it, as text (``judge show``)."""
+    context = _context(present, player, "view", present.events)
+    context["view"] = view  # an earlier version (judge show --version)
+    context["board"] = board_of(present.ruleset, view, player)
+    return environment(language).get_template("view.txt.j2").render(context)
+
+
+def render_status(present: Present, player: str | None, language: str = DEFAULT_LANGUAGE) -> str:
+    return environment(language).get_template("status.txt.j2").render(status=_status(present, player))

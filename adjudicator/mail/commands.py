@@ -9,8 +9,11 @@ Three ways to run the mail side, sharing one inbox and one outbox under ``--data
   anyway (no bounce loop: nothing to answer), 75 (EX_TEMPFAIL) the inbox could not be written or
   the game stayed locked, so the MTA retries (a message already journaled is then processed
   by the next run, and the retry is recognised as the same mail);
-* ``judge deliver``: report new versions and deliver the outbox once (cron, next to
-  ``judge tick``).
+* ``judge deliver``: report new versions, queue the reminders due and deliver the outbox once
+  (cron, next to ``judge tick``);
+* ``judge remind``: only queue the reminders due (and deliver them), for a cron of its own;
+* ``judge demo``: a short 3-house game played by mail through a real ``judge serve``
+  (``demo.py``).
 
 Registered on the ``judge`` click group by :func:`register` (one line in ``cli.py``). The relay
 password is read from ``$JUDGE_RELAY_PASSWORD`` only, never from the command line (``ps``).
@@ -31,7 +34,7 @@ from .inbox import InboxError
 from .outbox import MaildirTransport, RelayTransport, Transport
 from .process import Postmaster
 from .server import Server, parse_hostport
-from .settings import MailSettings
+from .settings import RATE_LIMIT, MailSettings
 
 EX_OK, EX_DATAERR, EX_TEMPFAIL = 0, 65, 75
 
@@ -55,10 +58,16 @@ def _delivery_options(func):
     return func
 
 
-def _settings(address: str) -> MailSettings:
+def _rate_option(func):
+    return click.option("--rate-limit", type=click.IntRange(1), envvar="JUDGE_RATE_LIMIT", default=RATE_LIMIT,
+                        show_default=True, help="Mails per sender and hour before the judge stops answering "
+                                                "($JUDGE_RATE_LIMIT): the stop for mail loops.")(func)
+
+
+def _settings(address: str, rate_limit: int = RATE_LIMIT) -> MailSettings:
     if canonical_address(address) is None:
         raise click.BadParameter(f"{address!r} is not a mail address (example: judge@example.org)", param_hint="--address")
-    return MailSettings(address=address)
+    return MailSettings(address=address, rate_limit=rate_limit)
 
 
 def _transport(postmaster: Postmaster, relay, starttls, user, maildir) -> Transport:
@@ -72,8 +81,8 @@ def _transport(postmaster: Postmaster, relay, starttls, user, maildir) -> Transp
     return MaildirTransport(maildir or postmaster.judge.store.root / "maildir")
 
 
-def _postmaster(ctx: click.Context, address: str) -> Postmaster:
-    return Postmaster(ctx.obj["judge"], _settings(address))
+def _postmaster(ctx: click.Context, address: str, rate_limit: int = RATE_LIMIT) -> Postmaster:
+    return Postmaster(ctx.obj["judge"], _settings(address, rate_limit))
 
 
 def _logging() -> None:
@@ -93,16 +102,17 @@ def _logging() -> None:
               help="Seconds between delivery runs (mail is also delivered as soon as it is queued).")
 @click.option("--hold-inbox", is_flag=True, hidden=True, envvar="JUDGE_TEST_HOLD_INBOX",
               help="Tests only: journal mail but never process it, as if the server died right after the 250.")
+@_rate_option
 @click.pass_context
 def serve(ctx, listen, address, server_name, relay, relay_starttls, relay_user, maildir, tick_every, deliver_every,
-          hold_inbox):
+          hold_inbox, rate_limit):
     """Run the SMTP server: receive, process and answer mail; adjudicate due games."""
     try:
         host, port = parse_hostport(listen, 2525)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--listen") from None
     _logging()
-    postmaster = _postmaster(ctx, address)
+    postmaster = _postmaster(ctx, address, rate_limit)
     server = Server(postmaster, _transport(postmaster, relay, relay_starttls, relay_user, maildir), host=host,
                     port=port, server_name=server_name, tick_every=tick_every, deliver_every=deliver_every,
                     hold_inbox=hold_inbox)
@@ -118,11 +128,12 @@ def serve(ctx, listen, address, server_name, relay, relay_starttls, relay_user, 
 @_address_option
 @_delivery_options
 @click.option("--no-deliver", is_flag=True, help="Only queue the replies; `judge deliver` sends them.")
+@_rate_option
 @click.pass_context
-def ingest(ctx, sender, address, relay, relay_starttls, relay_user, maildir, no_deliver):
+def ingest(ctx, sender, address, relay, relay_starttls, relay_user, maildir, no_deliver, rate_limit):
     """Take one raw message from stdin (MTA pipe): journal, process, answer. Exit 0, 65 or 75."""
     _logging()
-    postmaster = _postmaster(ctx, address)
+    postmaster = _postmaster(ctx, address, rate_limit)
     raw = sys.stdin.buffer.read()
     try:
         number = postmaster.receive(raw, mail_from=sender, via="pipe")
@@ -155,10 +166,11 @@ def ingest(ctx, sender, address, relay, relay_starttls, relay_user, maildir, no_
 @_delivery_options
 @click.pass_context
 def deliver(ctx, address, relay, relay_starttls, relay_user, maildir):
-    """Queue reports of new versions and deliver the outbox once (run it from cron)."""
+    """Queue reports of new versions and the reminders due, and deliver the outbox once (cron)."""
     _logging()
     postmaster = _postmaster(ctx, address)
     postmaster.sweep()
+    postmaster.remind()
     run = postmaster.outbox.deliver(_transport(postmaster, relay, relay_starttls, relay_user, maildir))
     if run.busy:
         click.echo("Another process is delivering; nothing done.")
@@ -168,7 +180,29 @@ def deliver(ctx, address, relay, relay_starttls, relay_user, maildir):
                + (f"; FLAGGED (see outbox/*.yaml): {', '.join(flagged)}" if flagged else ""))
 
 
+@click.command()
+@_address_option
+@_delivery_options
+@click.option("--no-deliver", is_flag=True, help="Only queue the reminders; `judge deliver` sends them.")
+@click.pass_context
+def remind(ctx, address, relay, relay_starttls, relay_user, maildir, no_deliver):
+    """Remind every player who still owes a decision near a deadline (once per step; cron)."""
+    _logging()
+    postmaster = _postmaster(ctx, address)
+    queued = postmaster.remind()
+    for name in queued:
+        click.echo(f"queued {name}")
+    if not no_deliver:
+        run = postmaster.outbox.deliver(_transport(postmaster, relay, relay_starttls, relay_user, maildir))
+        if not run.busy:
+            click.echo(f"{len(queued)} reminder(s) queued; {len(run.delivered)} mail(s) delivered")
+            return
+    click.echo(f"{len(queued)} reminder(s) queued")
+
+
 def register(main: click.Group) -> None:
     """Add the mail commands to the ``judge`` command group."""
-    for command in (serve, ingest, deliver):
+    from .demo import demo
+
+    for command in (serve, ingest, deliver, remind, demo):
         main.add_command(command)

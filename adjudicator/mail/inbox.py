@@ -120,7 +120,7 @@ class Inbox:
             self.ensure()
             self.id  # noqa: B018  (created with the first message, never later under load)
             with file_lock(self.root / ".allocate", 30.0, "the inbox"):
-                number = max([0, *_numbers(self.root), *_numbers(self.done_dir)]) + 1
+                number = self._next_number()
                 tmp = self.root / f"{yamlio.TMP_PREFIX}{number:06d}-{secrets.token_hex(4)}"
                 yamlio.atomic_write(tmp, raw, fsync=self.fsync)  # temp file written and fsync'ed
                 try:
@@ -138,11 +138,24 @@ class Inbox:
                     "size": len(raw),
                 }
                 yamlio.dump(self.meta_path(number), meta, fsync=self.fsync)
+                (self.root / "seq").write_text(f"{number + 1}\n")
             return number
         except InboxError:
             raise
         except OSError as exc:
             raise InboxError(f"cannot write the inbox: {exc.strerror or exc}") from exc
+
+    def _next_number(self) -> int:
+        """The next free number, in constant time: ``inbox/seq`` holds it (written after each
+        message, not fsync'ed); it is only a hint, since a number is taken only if no message
+        of that number exists, pending or done. Without the file, the folders are listed once."""
+        try:
+            number = int((self.root / "seq").read_text())
+        except (FileNotFoundError, ValueError):
+            number = max([0, *_numbers(self.root), *_numbers(self.done_dir)]) + 1
+        while self.eml_path(number).exists() or self.eml_path(number, done=True).exists():
+            number += 1
+        return number
 
     # -- reading --------------------------------------------------------------------------
     def pending(self) -> list[int]:

@@ -25,21 +25,41 @@ Reports are queued per game from a watermark (``outbox/reported.yaml``: the last
 reported), not from one outcome: versions written by ``judge tick``, a GM's ``judge
 adjudicate`` or a crash-interrupted run are reported by the next sweep, exactly once.
 
-The plain-text report (:func:`render_report`) and the short error replies here are a minimal
-stand-in until the report templates exist; they are rendered only from
-``ruleset.view(state, player)``, the player's own ``on_file`` lines, and events visible to the
-player, so they cannot carry another house's secrets.
+Replies, reports, reminders and relayed press are rendered by ``reports.py`` (Jinja templates
+in the player's language) only from ``ruleset.view(state, player)``, the player's own
+``on_file`` lines, events visible to the player and the public status, so they cannot carry
+another house's secrets. Every one starts with the ``X-Judge:`` line (also sent as the
+``X-Judge-State`` header). The short answers to mail that never reached a game (no sign-on,
+wrong password, ...) are plain English here: the sender's language is not known.
+
+Mail-level commands, answered here for every ruleset:
+
+* ``SET LANGUAGE en|cs`` (or ``NASTAV JAZYK``) is taken out of the text *before* the ruleset
+  parses it (the line is blanked, so line numbers stay): the player's language in game.yaml is
+  changed under the game lock with a ``note`` journal entry, and the reply is already in the
+  new language. A bad language name is answered on its line and changes nothing else.
+* ``HELP``, ``STATUS``, ``ORDERS?`` and ``PRESS`` are parsed by the ruleset's grammar and come
+  back as ``Outcome.requests`` (``Submission.requests``): the first three are answered in the
+  reply; press is relayed as separate mails, one per recipient (signed and anonymous apart, no
+  In-Reply-To that could name the sender), only from an applied mail and only as the game's
+  ``press`` setting allows (``signed`` default, ``anonymous``, ``none``; ``judge new --press``).
+
+Reminders (:meth:`Postmaster.remind`, from the server loop, ``judge deliver`` and ``judge
+remind``): once per step (game version) per player who still owes a decision, when the time
+left before the deadline is at most 20 % of the step's length or 12 hours, whichever is less;
+sent reminders are remembered in ``outbox/reminded.yaml``.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import asdict, dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from .. import clock, passwords, reports, yamlio
 from ..judge import Judge, JudgeError, Outcome, Present
-from ..ruleset import Event, RulesetError
+from ..ruleset import Event, LineResult, RulesetError
 from ..store import GameLocked, StoreError, check_game_id
 from ..yamlio import YamlFileError
 from . import envelope
@@ -54,8 +74,14 @@ log = logging.getLogger("adjudicator.mail")
 GAME_PROBLEMS = (StoreError, YamlFileError, RulesetError, JudgeError)
 MAX_ATTEMPTS = 3  # unexpected errors on one message before it is given up (with an apology)
 DEDUP_WINDOW = 200  # journal entries searched for an earlier processing of the same mail
-MAX_REPORT_EVENTS = 300
 EXAMPLE_SIGNON = "JUDGE westeros1 stark raven-oak-417"
+REMIND_FRACTION = 0.2  # remind when at most this share of the step's time is left ...
+REMIND_AT_MOST = timedelta(hours=12)  # ... or this much, whichever is less
+_SET_LANGUAGE = re.compile(r"^\s*(?:set\s+language|nastav\s+jazyk)\b\s*([^#]*?)\s*(?:#.*)?$", re.I)
+SUBJECT_WORDS = {"en": {"version": "version", "press": "Press from", "anonymous": "Anonymous press",
+                        "reminder": "Reminder"},
+                 "cs": {"version": "verze", "press": "Zpráva od rodu", "anonymous": "Anonymní zpráva",
+                        "reminder": "Připomínka"}}
 
 
 @dataclass
@@ -99,38 +125,6 @@ def _text_reply(problem: str) -> str:
     return f"{problem}\n\nNothing was changed.\n\n{SIGNON_HELP}"
 
 
-def render_report(present: Present, player: str, events: list[Event], first_version: int) -> str:
-    """A short plain-text report for ``player`` after versions ``first_version``..present.
-
-    Only from ``ruleset.view(state, player)``, events ``player`` may see and the public status
-    (who owes what, the deadline), as ``reports.render_reply`` does.
-    """
-    ruleset, state = present.ruleset, present.state
-    versions = (f"version {present.version}" if first_version >= present.version
-                else f"versions {first_version}-{present.version}")
-    lines = [f"Game {present.game_id} ({ruleset.name}), {versions}: {ruleset.summary(state)}", ""]
-    lines.append("What happened:")
-    lines.extend(f"  {e.text}" for e in events[-MAX_REPORT_EVENTS:])
-    if not events:
-        lines.append("  (nothing you may see)")
-    lines.append("")
-    result = ruleset.result(state)
-    if result is not None:
-        lines.append(f"The game is over: {result}.")
-    else:
-        if present.paused():
-            lines.append("The game is paused.")
-        elif present.deadline() is not None:
-            lines.append(f"Next deadline: {clock.to_text(present.deadline())}")
-        owed = present.owed()
-        if owed:
-            lines.append("Waiting for:")
-            lines.extend(f"  {o.player}: {o.what}{' (in)' if o.done else ''}" for o in owed)
-    lines += ["", f"What {player} sees:", ""]
-    lines.extend("  " + line for line in yamlio.dumps(ruleset.view(state, player)).splitlines())
-    return "\n".join(lines) + "\n"
-
-
 def _fallback_reply(outcome: Outcome) -> str:
     """The answer when the reply template fails: still line by line, never nothing."""
     lines = ["The judge recorded your mail, but could not format its full answer (the GM has been told).", ""]
@@ -139,6 +133,38 @@ def _fallback_reply(outcome: Outcome) -> str:
     lines.append("")
     lines.append("Applied." if outcome.applied else "Nothing was changed: fix the rejected lines and send the whole mail again.")
     return "\n".join(lines) + "\n"
+
+
+def _fallback_report(present: Present, player: str, events: list[Event]) -> str:
+    """The report when its template fails: the events the player may see and the status line."""
+    lines = [reports.header(present, player, "report"), f"Game {present.game_id}, version {present.version}: "
+             f"{present.ruleset.summary(present.state)}", "", "What happened:"]
+    lines += [f"  {e.text}" for e in events if e.visible_to(player)] or ["  (nothing you may see)"]
+    lines += ["", "(The judge could not format the rest of this report; the game master has been told.)"]
+    return "\n".join(lines) + "\n"
+
+
+def language_lines(text: str) -> tuple[str, list[LineResult], str | None]:
+    """``SET LANGUAGE`` lines taken out of a mail body: (text with those lines blanked, their
+    results, the language set or None). The last valid line wins."""
+    lines = text.split("\n")
+    results: list[LineResult] = []
+    chosen = None
+    for index, line in enumerate(lines):
+        match = _SET_LANGUAGE.match(line)
+        if not match:
+            continue
+        lines[index] = ""
+        wanted = match.group(1).strip()
+        language = reports.LANGUAGE_ALIASES.get(wanted.lower())
+        if language is None:
+            results.append(LineResult(index + 1, line, error=(
+                f"unknown language {wanted!r}; the judge writes {' or '.join(reports.LANGUAGES)}" if wanted
+                else "SET LANGUAGE needs a language"), example="SET LANGUAGE cs"))
+        else:
+            chosen = language
+            results.append(LineResult(index + 1, line, canonical=f"SET LANGUAGE {language}"))
+    return "\n".join(lines), results, chosen
 
 
 # ---------------------------------------------------------------------------------------
@@ -303,7 +329,15 @@ class Postmaster:
         if earlier is not None:
             return self._duplicate(handled, inbound, earlier)
 
-        entry = {"kind": "submit", "player": house, "source": "mail", "text": inbound.text,
+        text, mail_lines, language_set = language_lines(inbound.text)
+        if language_set is not None:
+            try:
+                self.set_language(game, house, language_set)
+            except GameLocked:
+                raise
+            except GAME_PROBLEMS as exc:
+                return self._game_broken(handled, inbound, exc)
+        entry = {"kind": "submit", "player": house, "source": "mail", "text": text,
                  "inbox": handled.number, "inbox_id": self.inbox.id, "message_id": inbound.message_id,
                  "from": inbound.sender}
         try:
@@ -315,23 +349,98 @@ class Postmaster:
         handled.seq = outcome.entry["seq"]
         handled.status = "submitted" if outcome.applied else "rejected"
         handled.detail = f"versions {outcome.versions}" if outcome.versions else ""
+        body = state_header = None
         try:
             present = self.judge.present(game)
-            language = seat.get("language") or "en"
-            body = reports.render_reply(outcome, present, house, language if language in reports.LANGUAGES else "en")
+            press = self._relay_press(handled, present, house, outcome)
+            state_header = reports.header_value(present, house, "reply")
+            body = reports.render_reply(outcome, present, house, reports.language_of(present, house),
+                                        mail_lines=mail_lines, press=press, language_set=language_set, via_mail=True)
+        except GameLocked:
+            raise
         except Exception:  # noqa: BLE001  recorded already: the player must still get an answer
             log.exception("game %s: reply to inbox %06d could not be rendered", game, handled.number)
             body = _fallback_reply(outcome)
-        self._reply(handled, inbound, body)
+        self._reply(handled, inbound, body, state=state_header)
         registered = canonical_address(seat.get("address"))
         if registered and registered != inbound.sender:
-            self._reply(handled, inbound, (
+            head, _, rest = body.partition("\n") if body.startswith("X-Judge: ") else ("", "", body)
+            self._reply(handled, inbound, (head + "\n" if head else "") + (
                 f"The judge received a mail signed on as {house} in game {game} from {inbound.sender}, which is not "
                 f"your registered address ({registered}). It was processed; this is a copy of the judge's answer. "
                 "If you did not send it, tell the game master: your password may be known to someone else.\n\n"
-                + body), name="copy", to=registered, subject_prefix="Copy: ")
+                + rest), name="copy", to=registered, subject_prefix="Copy: ", state=state_header)
         handled.mails += self.report_new_versions(game)
         return handled
+
+    # -- mail-level commands ----------------------------------------------------------------
+    def set_language(self, game: str, player: str, language: str) -> bool:
+        """Change ``player``'s language in game.yaml (under the game lock, with a ``note`` journal
+        entry); False if it already was ``language``."""
+        if language not in reports.LANGUAGES:
+            raise ValueError(f"no templates for language {language!r}")
+        files = self.judge.store.open(game)
+        with files.lock(getattr(self.judge, "lock_timeout", 30.0)):
+            config = files.config()
+            seat = config["players"][player]
+            if seat.get("language") == language:
+                return False
+            seat["language"] = language
+            files.append_journal({"kind": "note", "note": "language", "player": player, "language": language,
+                                  "source": "mail", "at": clock.to_text(self.now)})
+            files.write_config(config)
+        log.info("game %s: %s now reads %s", game, player, language)
+        return True
+
+    def _relay_press(self, handled: Handled, present: Present, sender: str, outcome: Outcome) -> list[dict]:
+        """Relay the mail's PRESS lines as the game allows; what became of each, for the reply.
+
+        One mail per recipient for the signed lines and one for the anonymous ones, so that an
+        anonymous message never travels with a signed one from the same sender.
+        """
+        wanted = [r for r in outcome.requests if r and r[0] == "press"]
+        if not wanted:
+            return []
+        players = list(present.config["players"])
+        policy = present.config.get("press", "signed")
+        results, mails = [], {}
+        for _, to, text, anonymous in wanted:
+            named = [p for p in players if p != sender] if to == "ALL" else [p for p in to if p in players and p != sender]
+            shown_to = "ALL" if to == "ALL" else ", ".join(p.capitalize() for p in to)
+            result = {"to": shown_to, "anonymous": bool(anonymous), "relayed": [], "problem": None}
+            if not outcome.applied:
+                result["problem"] = "not-applied"
+            elif policy == "none":
+                result["problem"] = "no-press"
+            elif anonymous and policy != "anonymous":
+                result["problem"] = "no-anonymous"
+            elif not named:
+                result["problem"] = "no-recipient"
+            else:
+                result["relayed"] = [p.capitalize() for p in named]
+                for player in named:
+                    mails.setdefault((player, bool(anonymous)), []).append(
+                        {"anonymous": bool(anonymous), "text": text, "to": shown_to})
+            results.append(result)
+        for (player, anonymous), blocks in mails.items():
+            self._queue_press(handled, present, sender, player, anonymous, blocks)
+        return results
+
+    def _queue_press(self, handled: Handled, present: Present, sender: str, player: str, anonymous: bool,
+                     blocks: list[dict]) -> None:
+        address = canonical_address((present.config["players"].get(player) or {}).get("address"))
+        if address is None:
+            log.error("game %s: player %s has no usable address; press not relayed", present.game_id, player)
+            return
+        language = reports.language_of(present, player)
+        words = SUBJECT_WORDS[language]
+        body = reports.render_press(present, player, None if anonymous else sender, blocks, language)
+        subject = f"[{present.game_id}] " + (words["anonymous"] if anonymous else f"{words['press']} {sender.capitalize()}")
+        message = self.outbox.compose(address, subject, body, auto="auto-generated")
+        message["X-Judge-State"] = reports.header_value(present, player, "press")
+        name = self._name(handled, f"press-{'anon-' if anonymous else ''}{player}")
+        if self.outbox.queue(name, message):
+            handled.mails.append(name)
 
     def _game_broken(self, handled: Handled, inbound: Inbound, exc: Exception) -> Handled:
         log.error("game %s: cannot process inbox %06d: %s", handled.game, handled.number, exc)
@@ -378,7 +487,7 @@ class Postmaster:
         return f"{self.inbox.id}-{handled.number:06d}-{kind}"
 
     def _reply(self, handled: Handled, inbound: Inbound, body: str, *, name: str = "reply", to: str | None = None,
-               subject_prefix: str = "Re: ") -> None:
+               subject_prefix: str = "Re: ", state: str | None = None) -> None:
         subject = inbound.subject or "your mail to the judge"
         if not subject.lower().startswith("re:"):
             subject = "Re: " + subject
@@ -386,6 +495,8 @@ class Postmaster:
             subject = subject_prefix + subject
         message = self.outbox.compose(to or inbound.sender, subject, body, auto="auto-replied",
                                       in_reply_to=inbound.message_id, references=inbound.references)
+        if state:
+            message["X-Judge-State"] = state
         full_name = self._name(handled, name)
         if self.outbox.queue(full_name, message):
             handled.mails.append(full_name)
@@ -426,9 +537,17 @@ class Postmaster:
             if address is None:
                 log.error("game %s: player %s has no usable address; no report sent", game_id, player)
                 continue
-            body = render_report(present, player, [e for e in events if e.visible_to(player)], last + 1)
+            language = reports.language_of(present, player)
+            visible = [e for e in events if e.visible_to(player)]
+            try:
+                body = reports.render_report(present, player, visible, last + 1, language, now=self.now)
+            except Exception:  # noqa: BLE001  a template bug must not stop the mail service
+                log.exception("game %s: report to %s could not be rendered", game_id, player)
+                body = _fallback_report(present, player, visible)
             message = self.outbox.compose(address, f"[{game_id}] {present.ruleset.summary(present.state)} "
-                                                   f"(version {present.version})", body, auto="auto-generated")
+                                                   f"({SUBJECT_WORDS[language]['version']} {present.version})", body,
+                                          auto="auto-generated")
+            message["X-Judge-State"] = reports.header_value(present, player, "report")
             name = f"report-{game_id}-{created}-v{present.version:06d}-{player}"
             if self.outbox.queue(name, message):
                 queued.append(name)
@@ -457,6 +576,82 @@ class Postmaster:
     def sweep(self, *, lock_timeout: float = 60.0) -> list[str]:
         with self.inbox.processing_lock(lock_timeout):
             return self.sweep_reports()
+
+    # -- reminders ------------------------------------------------------------------------
+    @property
+    def reminded_path(self):
+        return self.outbox.root / "reminded.yaml"
+
+    def _reminded(self) -> dict:
+        try:
+            data = yamlio.load_mapping(self.reminded_path)
+        except YamlFileError:
+            return {}
+        games = data.get("games")
+        return games if isinstance(games, dict) else {}
+
+    @staticmethod
+    def reminder_due(present: Present, now: datetime) -> bool:
+        """Is ``now`` in the reminder window of the present step: before the deadline, with at
+        most 20 % of the step's time or 12 hours left (whichever is less)?"""
+        deadline = present.deadline()
+        if deadline is None or present.paused() or present.ruleset.result(present.state) is not None:
+            return False
+        left = deadline - now
+        if left <= timedelta(0):
+            return False
+        kind = present.clock.get("step_kind") or "step"
+        try:
+            length = clock.parse_duration(present.config["deadlines"][kind])
+        except (KeyError, TypeError, ValueError):
+            return False
+        return left <= min(length * REMIND_FRACTION, REMIND_AT_MOST)
+
+    def remind(self, *, lock_timeout: float = 60.0) -> list[str]:
+        """Queue one reminder per step and player who still owes a decision near the deadline."""
+        with self.inbox.processing_lock(lock_timeout):
+            return self._remind()
+
+    def _remind(self) -> list[str]:
+        now = self.now
+        reminded = self._reminded()
+        changed = False
+        queued: list[str] = []
+        for game_id in self.judge.store.game_ids():
+            try:
+                present = self.judge.present(game_id)
+                if not self.reminder_due(present, now):
+                    continue
+                owing = list(dict.fromkeys(o.player for o in present.missing()))
+            except GAME_PROBLEMS as exc:
+                log.error("game %s: no reminders: %s", game_id, exc)
+                continue
+            record = reminded.get(game_id) if isinstance(reminded.get(game_id), dict) else {}
+            if record.get("version") != present.version:
+                record = {"version": present.version, "players": []}
+            created = str(present.config.get("created", "")).replace(":", "").replace("-", "")
+            for player in owing:
+                if player in record["players"]:
+                    continue
+                address = canonical_address((present.config["players"].get(player) or {}).get("address"))
+                if address is None:
+                    continue
+                language = reports.language_of(present, player)
+                body = reports.render_reminder(present, player, language, now=now)
+                message = self.outbox.compose(address, f"[{game_id}] {SUBJECT_WORDS[language]['reminder']}: "
+                                                       f"{present.ruleset.summary(present.state)}", body,
+                                              auto="auto-generated")
+                message["X-Judge-State"] = reports.header_value(present, player, "reminder")
+                name = f"remind-{game_id}-{created}-v{present.version:06d}-{player}"
+                if self.outbox.queue(name, message):
+                    queued.append(name)
+                record["players"].append(player)
+                changed = True
+            reminded[game_id] = record
+        if changed:
+            self.outbox.ensure()
+            yamlio.dump(self.reminded_path, {"format": 1, "games": reminded}, fsync=self.judge.store.fsync)
+        return queued
 
 
 def _password_ok(given: str, stored: str) -> bool:

@@ -19,7 +19,8 @@ The aiosmtpd server is created here explicitly, with every setting that has a tr
 
 A message is journaled (fsync) in the inbox *before* the 250; the 250 never waits for game
 processing. Processing runs in one worker thread (woken by each journaled message, so replies
-are quick), which also runs ``Judge.tick`` at start and every ``tick_every`` seconds; a second
+are quick), which also runs ``Judge.tick`` and queues the reminders due (``Postmaster.remind``)
+at start and every ``tick_every`` seconds; a second
 thread delivers the outbox, woken when mail is queued and every ``deliver_every`` seconds.
 SIGTERM and SIGINT stop the server cleanly: the listener closes, the worker finishes the
 message in hand, nothing half-done is left (and a ``kill -9`` loses nothing either: unprocessed
@@ -146,6 +147,8 @@ class Server:
                         done = self.postmaster.tick()
                         for game_id, outcome in done:
                             log.info("deadline: %s adjudicated, versions %s", game_id, outcome.versions)
+                        for name in self.postmaster.remind():
+                            log.info("reminder queued: %s", name)
                         next_tick = time.monotonic() + self.tick_every
                         self.wake_postman.set()
             except Exception:  # noqa: BLE001  keep serving; the message stays pending

@@ -54,3 +54,17 @@ def test_rate_limiter_window_and_single_notice(tmp_path):
     later = RateLimiter(tmp_path / "r.yaml", limit=2, window_seconds=3600)  # survives a restart
     assert not later.hit("a@example.org", START + timedelta(minutes=30)).allowed
     assert later.hit("a@example.org", START + timedelta(hours=2)).allowed
+
+
+def test_numbers_are_never_reused_whatever_the_hint_says(tmp_path):
+    """Numbering is constant-time (inbox/seq), and a stale or missing hint never reuses a number."""
+    from adjudicator.mail.inbox import Inbox
+
+    inbox = Inbox(tmp_path)
+    first = [inbox.journal(b"Subject: x\r\n\r\nbody", mail_from="a@example.org") for _ in range(3)]
+    assert first == [1, 2, 3]
+    inbox.mark_done(2, {"result": "test"})
+    (inbox.root / "seq").write_text("1\n")  # stale, as after a crash before the hint was written
+    assert inbox.journal(b"Subject: y\r\n\r\nbody", mail_from="a@example.org") == 4
+    (inbox.root / "seq").unlink()
+    assert inbox.journal(b"Subject: z\r\n\r\nbody", mail_from="a@example.org") == 5

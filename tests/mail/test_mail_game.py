@@ -1,0 +1,125 @@
+"""A game of A Game of Thrones played by mail alone through ``judge serve`` (a real process, real
+SMTP with smtplib), replies and reports read back from the Maildir; and ``judge demo``."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+from adjudicator import reports
+from adjudicator.judge import Judge
+from adjudicator.mail.demo import MailClient, play_by_mail
+from adjudicator.store import Store
+
+from conftest import subprocess_env
+from mailhelp import JUDGE, ServerProcess, maildir_messages, text_of
+
+HOUSES = {"stark": "en", "lannister": "cs", "baratheon": "en"}
+EXTRAS = {"stark": "HELP", "lannister": "STATUS\nORDERS?",
+          "baratheon": "PRESS Stark: Shall we share the Narrow Sea?\nPRESS ANON ALL: boo"}
+
+
+def _house(message) -> str:
+    return message["To"].addresses[0].addr_spec.split("@")[0]
+
+
+def test_a_three_house_game_is_played_through_a_full_round_by_mail_alone(tmp_path):
+    data = tmp_path / "data"
+    judge = Judge(Store(data))  # the real clock, as the server's
+    passwords = judge.new_game("w", "agot1e", {h: {"address": f"{h}@example.org", "language": lang}
+                                               for h, lang in HOUSES.items()}, seed=5)
+    addresses = {h: f"{h}@example.org" for h in HOUSES}
+    server = ServerProcess(data)
+    client = MailClient(server.host, server.port, data, judge_address=JUDGE)
+    started = time.monotonic()
+    try:
+        played = play_by_mail(judge, client, "w", passwords, addresses, rounds=1, seed=5, extras=EXTRAS)
+        assert played.forced == 0  # by mail alone: every step was answered by a mail
+        assert judge.present("w").state["round"] == 2  # round 1 is over
+        client.wait_delivered("w")
+        round_one = len(client.message_ids)
+        # Stark switches to Czech by mail, then the game goes on a few steps
+        client.signed("w", "stark", passwords["stark"], addresses["stark"], "SET LANGUAGE cs", subject="jazyk")
+        client.wait_processed()
+        play_by_mail(judge, client, "w", passwords, addresses, rounds=2, seed=6, max_steps=3)
+        client.wait_delivered("w")
+    finally:
+        client.close()
+        code = server.stop()
+    assert code == 0 and "Traceback" not in server.stderr(), server.stderr()[-3000:]
+    assert time.monotonic() - started < 40
+
+    mails = maildir_messages(data / "maildir")
+    replies = {m["In-Reply-To"]: m for m in mails if m["In-Reply-To"]}
+    assert set(replies) == set(client.message_ids)  # every mail got exactly one reply
+    for message_id in client.message_ids:
+        reply = text_of(replies[message_id])
+        header = reports.parse_header(reply)
+        assert header["game"] == "w" and header["kind"] == "reply" and header["player"] == _house(replies[message_id])
+        assert "REJECTED" not in reply and "ODMÍTNUTO" not in reply, reply
+        assert " ok       " in reply  # the canonical echo, line by line
+
+    first = {h: text_of(replies[client.message_ids[i]]) for i, h in enumerate(HOUSES)}
+    assert "  2  ok       ORDERS\n" in first["stark"] and "HELP: how to write to the judge" in first["stark"]
+    assert "On file for stark:\n  ORDERS\n" in first["stark"]
+    assert "Váš dopis řádek po řádku" in first["lannister"] and "STATUS, hra tak, jak ji vidíte vy:" in first["lannister"]
+    assert "(ORDERS?: řádky výše jsou vše" in first["lannister"]
+    assert "relayed to Stark" in first["baratheon"] and "NOT relayed (anonymous)" in first["baratheon"]
+    press = [m for m in mails if "Press from Baratheon" in str(m["Subject"])]
+    assert [_house(m) for m in press] == ["stark"] and "Shall we share the Narrow Sea?" in text_of(press[0])
+    assert not [m for m in mails if "Anonymous" in str(m["Subject"])]
+
+    reports_ = {h: sorted((m for m in mails if _house(m) == h and "kind=report" in str(m["X-Judge-State"])),
+                          key=lambda m: int(reports.parse_header(text_of(m))["version"])) for h in HOUSES}
+    for house, own in reports_.items():
+        assert len(own) >= 5
+        texts = [text_of(m) for m in own]
+        for text, message in zip(texts, own):
+            header = reports.parse_header(text)
+            assert header["game"] == "w" and header["player"] == house and header["kind"] == "report"
+            assert header["round"] in ("1", "2") and "/" in header["step"] and header["deadline"] != ""
+            assert message["X-Judge-State"] == text.splitlines()[0][len("X-Judge: "):]
+        english = [t for t in texts if "What happened:" in t]
+        czech = [t for t in texts if "Co se stalo" in t]
+        if house == "lannister":
+            assert czech and not english
+            assert all("Stupnice vlivu" in t and "Mapa (území" in t and "Vaše karty rodu v ruce" in t for t in czech)
+        elif house == "stark":
+            assert english and czech  # Czech after SET LANGUAGE cs
+            assert texts.index(czech[0]) > texts.index(english[-1])
+        else:
+            assert english and not czech
+        for text in english:
+            assert "Houses:" in text and "Tracks (first place first):" in text and "Board (areas" in text
+            assert "Your house cards in hand" in text and "Wildlings:" in text
+        assert any("Orders revealed:" in t for t in texts) and any("Round 1 ends." in t for t in texts)
+    stark_reply = text_of(replies[client.message_ids[round_one]])
+    assert "  2  ok       SET LANGUAGE cs" in stark_reply and "Rozhodčí vám odteď píše v jazyce čeština" in stark_reply
+
+
+def test_judge_demo_plays_by_mail_through_the_real_server_and_says_where_to_read(tmp_path):
+    target = tmp_path / "demo"
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "adjudicator", "demo", "--data", str(target), "--rounds", "1"],
+                          env=subprocess_env(tmp_path / "unused"), capture_output=True, text=True, timeout=90)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert time.monotonic() - started < 40
+    out = done.stdout
+    assert f"mutt -f {target / 'maildir'}" in out and "Started judge serve on 127.0.0.1:" in out
+    mails = maildir_messages(target / "maildir")
+    assert len(mails) > 20 and f"{len(mails)} mails from the judge" in out
+    assert {m["To"].addresses[0].addr_spec for m in mails} == {f"{h}@demo.example" for h in HOUSES}
+    assert any("Anonymous press" in str(m["Subject"]) for m in mails)
+    assert Judge(Store(target)).present("demo").state["round"] == 2
+    # an earlier demo's directory is replaced; any other directory is refused
+    again = subprocess.run([sys.executable, "-m", "adjudicator", "demo", "--data", str(target), "--rounds", "1"],
+                           env=subprocess_env(tmp_path / "unused"), capture_output=True, text=True, timeout=90)
+    assert again.returncode == 0, again.stderr
+    other = tmp_path / "mine"
+    other.mkdir()
+    (other / "notes.txt").write_text("keep me")
+    refused = subprocess.run([sys.executable, "-m", "adjudicator", "demo", "--data", str(other)],
+                             env=subprocess_env(tmp_path / "unused"), capture_output=True, text=True, timeout=30)
+    assert refused.returncode == 1 and "is not an earlier demo" in refused.stderr
+    assert (other / "notes.txt").read_text() == "keep me"
