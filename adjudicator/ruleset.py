@@ -126,7 +126,10 @@ class Ruleset(Protocol):
 
 
 _REGISTRY: dict[str, Ruleset] = {}
-_BUILTIN = {"agot1e": "adjudicator.rulesets.agot1e.ruleset"}
+_BUILTIN = {"agot1e": "adjudicator.rulesets.agot1e.ruleset",
+            "claim2": "adjudicator.rulesets.claim.ruleset",
+            "claim": "adjudicator.rulesets.claim.ruleset",
+            "oriflamme": "adjudicator.rulesets.oriflamme.ruleset"}
 PLUGINS_ENV = "JUDGE_RULESETS"
 
 

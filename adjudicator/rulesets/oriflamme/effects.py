@@ -1,0 +1,371 @@
+"""The ten abilities: what a resolving card may choose (:func:`choices`) and what happens (:func:`resolve`).
+
+A *choice* is a small dict naming one legal outcome, listed in queue order (the first is the
+default, except where :func:`default` says otherwise):
+
+* Archer ``{end: first|last, target: j}``; Soldier ``{side: before|after, target: j}``;
+* Spy ``{side, victim: player}``; Heir and Lord ``{}`` (nothing to choose);
+* Shapeshifter ``{model: before|after, model_pos: j, copy: ability, sub: <choice of the copied ability> | None}``;
+* Assassination ``{target: j}``; Royal Decree ``{target: j, to: k}`` (k: the card's position, 1-based,
+  once moved).
+
+Rules decided here (README "Oriflamme (Krvavý trůn)", HELP):
+
+* Archer, Soldier (and a Shapeshifter using them) eliminate an opponent's card when one of their
+  possible targets is an opponent's; their owner's own card only when every possible target is
+  their own (S001: "Pokud nemáte žádnou jinou možnost, musíte odstranit kartu svého rodu"). An Archer
+  at an end of the queue is itself one of its possible targets. The Spy likewise steals from an
+  opponent's neighbour when it has one (S001: "Pokud musíte krást sami od sebe, nic nezískáte").
+* A Soldier or Spy without a neighbour does nothing; a Spy's victim with 0 influence loses nothing.
+* A Shapeshifter's models are adjacent face-up uncovered characters other than Shapeshifters; it
+  acts from its own position with its own name (Heir check) and is "the attacking card" of an Ambush.
+* The Assassination may target any uncovered card, its owner's and itself included (S001).
+* The Royal Decree moves any uncovered card but itself, never onto another card (S001); a card
+  that is alone may be "moved" to its own place.
+"""
+
+from __future__ import annotations
+
+from ...ruleset import Event
+from . import position as pos
+from .gamedata import GameData
+from .position import AFTER, BEFORE, FIRST, LAST, display
+
+ELIMINATING = ("archer", "soldier")
+
+
+def _own_rule(owner: str, cands: list[dict], state: dict) -> list[dict]:
+    """Opponents' cards if any candidate is one, else every candidate (own cards, forced)."""
+    opponents = [c for c in cands if pos.top(state, c["target"])["owner"] != owner]
+    return opponents or cands
+
+
+def ability_choices(state: dict, gd: GameData, ability: str, i: int, owner: str) -> list[dict]:
+    """Every legal outcome of ``ability`` used from stack ``i`` by ``owner`` (deduplicated)."""
+    queue = state["queue"]
+    n = len(queue)
+    neighbours = [(side, j) for side, j in ((BEFORE, i - 1), (AFTER, i + 1)) if 0 <= j < n]
+    if ability == "archer":
+        ends = [(FIRST, 0)] + ([(LAST, n - 1)] if n > 1 else [])
+        return _own_rule(owner, [{"end": e, "target": j} for e, j in ends], state)
+    if ability == "soldier":
+        return _own_rule(owner, [{"side": s, "target": j} for s, j in neighbours], state)
+    if ability == "spy":
+        cands = [{"side": s, "victim": queue[j][-1]["owner"]} for s, j in neighbours]
+        cands = [c for c in cands if c["victim"] != owner] or cands
+        return _dedupe(cands)
+    if ability in ("heir", "lord"):
+        return [{}]
+    if ability == "shapeshifter":
+        out = []
+        for side, j in neighbours:
+            model = queue[j][-1]
+            card = gd.card(model["card"])
+            if not (model["up"] and card.character and card.ability != "shapeshifter"):
+                continue
+            subs = ability_choices(state, gd, card.ability, i, owner)
+            out += [{"model": side, "model_pos": j, "copy": card.ability, "sub": sub} for sub in subs or [None]]
+        return _dedupe(out)
+    if ability == "assassination":
+        return [{"target": j} for j in range(n)]
+    if ability == "royal-decree":
+        out = []
+        for j in range(n):
+            if j != i:
+                count = n if len(queue[j]) == 1 else n + 1  # stacks once moved
+                out += [{"target": j, "to": k} for k in range(1, count + 1)]
+        return out
+    return []  # ambush, conspiracy: everything happens when they are revealed
+
+
+def choices(state: dict, gd: GameData, i: int) -> list[dict]:
+    card = pos.top(state, i)
+    return ability_choices(state, gd, gd.card(card["card"]).ability, i, card["owner"])
+
+
+def _key(choice: dict | None):
+    """What makes two outcomes different (so that equal ones are not asked about)."""
+    if choice is None:
+        return None
+    if "model" in choice:
+        return ("copy", choice["copy"], _key(choice["sub"]))
+    if "victim" in choice:
+        return ("victim", choice["victim"])
+    return tuple(sorted((k, v) for k, v in choice.items() if k not in ("end", "side")))
+
+
+def _dedupe(items: list[dict]) -> list[dict]:
+    seen, out = set(), []
+    for item in items:
+        if _key(item) not in seen:
+            seen.add(_key(item))
+            out.append(item)
+    return out
+
+
+def default(state: dict, gd: GameData, i: int, options: list[dict]) -> dict:
+    """The documented default: the first legal outcome in queue order, except
+    Assassination: the first opponent's card, else the Assassination itself (nothing of one's own lost);
+    Royal Decree: the first other card stays where it is (if it covers a card: just behind its stack)."""
+    card = pos.top(state, i)
+    ability = gd.card(card["card"]).ability
+    if ability == "assassination":
+        return next((o for o in options if pos.top(state, o["target"])["owner"] != card["owner"]), {"target": i})
+    if ability == "royal-decree":
+        j = 0 if i != 0 else 1
+        return {"target": j, "to": j + 1 if len(state["queue"][j]) == 1 else j + 2}
+    return options[0]
+
+
+# -- what a player's target line selects --------------------------------------------------------------
+
+
+def resolve_ref(state: dict, player: str, ref: dict) -> int | None:
+    """A card reference of a TARGET line -> the stack index it names now, or None.
+    Another family's card can be named only when it is face up (its name is public then)."""
+    n = len(state["queue"])
+    if "pos" in ref:
+        return ref["pos"] - 1 if 1 <= ref["pos"] <= n else None
+    if "end" in ref:
+        return (0 if ref["end"] == FIRST else n - 1) if n else None
+    j = pos.top_index(state, ref["owner"], ref["card"])
+    if j is None or (ref["owner"] != player and not pos.top(state, j)["up"]):
+        return None
+    return j
+
+
+def matching(state: dict, gd: GameData, i: int, spec: dict, options: list[dict]) -> list[dict]:
+    """The options a TARGET spec selects (deduplicated; one = usable, none = does not fit)."""
+    card = pos.top(state, i)
+    ability = gd.card(card["card"]).ability
+    return _dedupe(_select(state, ability, card["owner"], spec, options))
+
+
+def _select(state: dict, ability: str, owner: str, spec: dict, options: list[dict]) -> list[dict]:
+    if ability == "archer":
+        return [o for o in options if o["end"] == spec.get("end")]
+    if ability in ("soldier", "spy"):
+        return [o for o in options if o["side"] == spec.get("side")]
+    if ability == "shapeshifter":
+        sel = [o for o in options if o["model"] == spec.get("side")]
+        then = spec.get("then")
+        if then:  # the copied ability's part; a copied Heir or Lord chooses nothing and ignores it
+            sel = [o for o in sel if not (o["sub"] and ("side" in o["sub"] or "end" in o["sub"]))
+                   or (o["sub"].get("side") == then.get("side") if "side" in then else o["sub"].get("end") == then.get("end"))]
+        return sel
+    if ability == "assassination":
+        ref = spec.get("ref") or ({"end": spec["end"]} if "end" in spec else None)
+        j = resolve_ref(state, owner, ref) if ref else None
+        return [o for o in options if o["target"] == j]
+    if ability == "royal-decree":
+        j = resolve_ref(state, owner, spec["ref"]) if spec.get("ref") else None
+        if j is None:
+            return []
+        count = len(state["queue"]) + (0 if len(state["queue"][j]) == 1 else 1)
+        to = {"front": 1, "back": count}.get(spec.get("to"), spec.get("to"))
+        return [o for o in options if o["target"] == j and o["to"] == to]
+    return []
+
+
+def answer_text(state: dict, gd: GameData, i: int, option: dict) -> str:
+    """The option as the player writes it after ``TARGET <card>:``."""
+    if "model" in option:
+        sub = option["sub"]
+        rest = (sub.get("end") or sub.get("side")) if sub else None
+        return option["model"].upper() + (f", {rest.upper()}" if rest else "")
+    if "end" in option:
+        return option["end"].upper()
+    if "side" in option:
+        return option["side"].upper()
+    if "to" in option:
+        return f"{option['target'] + 1} -> {option['to']}"
+    if "target" in option:
+        return str(option["target"] + 1)
+    return ""
+
+
+def describe(state: dict, gd: GameData, j: int) -> str:
+    """A card of the queue as everyone may see it: "Blue's face-down card (2 influence)", "Red's Lord"."""
+    card = pos.top(state, j)
+    who = display(card["owner"]) + "'s"
+    if card["up"]:
+        return f"{who} {gd.card(card['card']).name}"
+    return f"{who} face-down card" + (f" ({card['tokens']} influence)" if card["tokens"] else "")
+
+
+def option_text(state: dict, gd: GameData, i: int, option: dict) -> str:
+    """An option with what it does, for the question: "AFTER (Blue's face-down card)"."""
+    text = answer_text(state, gd, i, option)
+    if "model" in option:
+        what = f"copy {describe(state, gd, option['model_pos'])}"
+        sub = option["sub"]
+        if sub and "target" in sub:
+            what += f", eliminating {describe(state, gd, sub['target'])}"
+        elif sub and "victim" in sub:
+            what += f", stealing from {display(sub['victim'])}"
+        return f"{text} ({what})"
+    if "victim" in option:
+        return f"{text} (steal from {display(option['victim'])})"
+    if "to" in option:
+        return text
+    if "target" in option:
+        return f"{text} ({describe(state, gd, option['target'])})"
+    return text
+
+
+# -- what happens ------------------------------------------------------------------------------------
+
+
+def card_name(gd: GameData, card: dict) -> str:
+    return f"{display(card['owner'])}'s {gd.card(card['card']).name}"
+
+
+def reveal(state: dict, gd: GameData, i: int, events: list[Event]) -> None:
+    """The owner turns the top card of stack ``i`` face up: its influence, then (for the two intrigues
+    that need no choice) its whole effect. Other cards' effects follow in :func:`resolve`."""
+    card = pos.top(state, i)
+    info = gd.card(card["card"])
+    owner, tokens = card["owner"], card["tokens"]
+    card["up"], card["tokens"] = True, 0
+    pos.forget(state, owner, card["card"])
+    who = display(owner)
+    if info.ability == "ambush":
+        pos.gain(state, owner, gd.number("ambush", "gain"))
+        lost = f"its {tokens} influence return to the supply and " if tokens else ""
+        events.append(Event(f"{who} reveals Ambush at position {i + 1}: {lost}{who} gains {gd.number('ambush', 'gain')}; "
+                            "the Ambush is discarded."))
+        _leave(state, gd, i, events)
+    elif info.ability == "conspiracy":
+        won = tokens * gd.number("conspiracy", "multiplier")
+        pos.gain(state, owner, won)
+        events.append(Event(f"{who} reveals Conspiracy at position {i + 1}: {who} gains {won} (twice the {tokens} "
+                            "influence on it); the Conspiracy is discarded."))
+        _leave(state, gd, i, events)
+    else:
+        pos.gain(state, owner, tokens)
+        taken = f" and takes the {tokens} influence on it" if tokens else ""
+        events.append(Event(f"{who} reveals {info.name} at position {i + 1}{taken}."))
+
+
+def _leave(state: dict, gd: GameData, i: int, events: list[Event]) -> None:
+    """The top card of stack ``i`` (the resolving one) is discarded; a card it covered resolves at once."""
+    below = len(state["queue"][i]) > 1
+    pos.discard(state, pos.remove_top(state, i))
+    if below:
+        events.append(Event(f"{describe(state, gd, state['cursor'])} at position {state['cursor'] + 1} is uncovered "
+                            "and resolves at once."))
+
+
+def resolve(state: dict, gd: GameData, i: int, choice: dict | None, events: list[Event]) -> None:
+    """Apply the face-up top card of stack ``i`` with ``choice`` (None: it has no legal outcome),
+    discard it if it is an intrigue, and move the cursor on.
+
+    The cursor: if the card is still in the queue, the stack after it resolves next. If it left
+    the queue (an intrigue; an Assassination or Archer on itself; the attacker of an Ambush), the
+    cursor stays where its stack is: a card it covered is uncovered and resolves at once; if the
+    stack is gone, the stack that closed the gap resolves next.
+    """
+    actor = pos.top(state, i)
+    info = gd.card(actor["card"])
+    below = len(state["queue"][i]) > 1
+    if choice is None:
+        events.append(Event(f"{card_name(gd, actor)} at position {i + 1} has no effect (nothing it can act on)."))
+    else:
+        _apply(state, gd, info.ability, i, actor, choice, events, label=card_name(gd, actor))
+    where = pos.top_index(state, actor["owner"], actor["card"])
+    if where is not None and not info.character:
+        pos.discard(state, pos.remove_top(state, where))
+        events.append(Event(f"{card_name(gd, actor)} is discarded."))
+        where = None
+    if where is not None:
+        state["cursor"] = where + 1
+    elif below:  # the actor's stack is still there, at the cursor, with a new top
+        cursor = state["cursor"]
+        events.append(Event(f"{describe(state, gd, cursor)} at position {cursor + 1} is uncovered and resolves at once."))
+
+
+def _apply(state: dict, gd: GameData, ability: str, i: int, actor: dict, choice: dict, events: list[Event],
+           label: str) -> None:
+    owner = actor["owner"]
+    who = display(owner)
+    if ability in ELIMINATING or ability == "assassination":
+        eliminate(state, gd, choice["target"], actor, events, label)
+    elif ability == "spy":
+        victim = choice["victim"]
+        if victim == owner:
+            events.append(Event(f"{label} can steal only from {who}: nothing happens."))
+        else:
+            amount = min(gd.number("spy", "steal"), state["influence"][victim])
+            state["influence"][victim] -= amount
+            pos.gain(state, owner, amount)
+            events.append(Event(f"{label} steals {amount} influence from {display(victim)}"
+                                + (" (who has none)." if not amount else ".")))
+    elif ability == "heir":
+        rivals = [j for j, stack in enumerate(state["queue"]) if stack[-1]["up"] and stack[-1]["card"] == actor["card"]
+                  and stack[-1] is not actor]
+        if rivals:
+            events.append(Event(f"{label} gains nothing: another face-up {gd.card(actor['card']).name} is at position "
+                                f"{rivals[0] + 1}."))
+        else:
+            pos.gain(state, owner, gd.number("heir", "gain"))
+            events.append(Event(f"{label} gains {gd.number('heir', 'gain')}."))
+    elif ability == "lord":
+        own = sum(1 for j in (i - 1, i + 1) if 0 <= j < len(state["queue"]) and pos.top(state, j)["owner"] == owner)
+        won = gd.number("lord", "gain") + own * gd.number("lord", "per_own_neighbour")
+        pos.gain(state, owner, won)
+        events.append(Event(f"{label} gains {won}" + (f" (1 + {own} for its own neighbours)." if own else ".")))
+    elif ability == "shapeshifter":
+        model = pos.top(state, choice["model_pos"])
+        copied = gd.card(model["card"]).name
+        events.append(Event(f"{label} copies {card_name(gd, model)} (the {copied}'s ability, not its name)."))
+        if choice["sub"] is None:
+            events.append(Event(f"{label} (as {copied}) has nothing it can act on."))
+        else:
+            _apply(state, gd, choice["copy"], i, actor, choice["sub"], events, label=f"{label} (as {copied})")
+    elif ability == "royal-decree":
+        j, to = choice["target"], choice["to"]
+        moved = describe(state, gd, j)
+        below = len(state["queue"][j]) > 1
+        pos.insert_stack(state, to - 1, pos.remove_top(state, j))
+        events.append(Event(f"{label} moves {moved} from position {j + 1} to position {to}"
+                            + (" (its place)." if not below and to == j + 1 else ".")))
+        if below:  # the stack it left stays, shifted by one if the card went in front of it
+            _uncovered(state, gd, j + 1 if to - 1 <= j else j, events)
+
+
+def _uncovered(state: dict, gd: GameData, k: int, events: list[Event]) -> None:
+    """Stack ``k`` lost its top card to another card's effect: its new top resolves this round only if
+    the stack is still ahead of the resolution (README, decision 5)."""
+    ahead = k > state["cursor"]
+    events.append(Event(f"{describe(state, gd, k)} at position {k + 1} is uncovered"
+                        + (" and resolves in its turn this round." if ahead else
+                           "; it is behind the resolution and resolves next round.")))
+
+
+def eliminate(state: dict, gd: GameData, j: int, actor: dict, events: list[Event], label: str) -> None:
+    """``actor`` (the resolving card) eliminates the top card of stack ``j``: +1 to the actor's owner;
+    a face-down victim is turned face up and its influence returns to the supply; an opponent's
+    Ambush discards the actor and gives its owner 4."""
+    victim = pos.top(state, j)
+    below = len(state["queue"][j]) > 1
+    was_down, tokens = not victim["up"], victim["tokens"]
+    pos.remove_top(state, j)
+    pos.discard(state, victim)
+    reward = gd.game.elimination_reward
+    pos.gain(state, actor["owner"], reward)
+    vname = card_name(gd, victim)
+    detail = ""
+    if was_down:
+        detail = f" (face down: it is revealed" + (f" and its {tokens} influence return to the supply)" if tokens else ")")
+    itself = victim is actor
+    events.append(Event(f"{label} eliminates {'itself' if itself else vname}{detail}; {display(actor['owner'])} gains {reward}."))
+    if below and not itself:  # (the actor's own stack: see resolve)
+        _uncovered(state, gd, j, events)
+    if gd.card(victim["card"]).ability == "ambush" and victim["owner"] != actor["owner"]:
+        trap = gd.number("ambush", "trap_gain")
+        pos.gain(state, victim["owner"], trap)
+        where = pos.top_index(state, actor["owner"], actor["card"])
+        if where is not None:
+            pos.discard(state, pos.remove_top(state, where))
+        events.append(Event(f"{display(victim['owner'])}'s Ambush springs: {card_name(gd, actor)} is discarded and "
+                            f"{display(victim['owner'])} gains {trap}."))

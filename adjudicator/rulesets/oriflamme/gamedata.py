@@ -1,0 +1,216 @@
+"""The Oriflamme game data: the game's numbers and its ten family cards, loaded and checked.
+
+The data lives in ``games/oriflamme/<version>/cards.yaml``; a game records the version it was
+created with (:data:`DATA_VERSION` for new games) and keeps loading it, so a data correction (a
+new version directory) never changes a running game under its players. Every load checks ids,
+counts and cross references and raises :class:`~adjudicator.yamlio.YamlFileError` naming the
+file. Everything returned is immutable and cached per version.
+
+Card names: players write the English or the Czech name, any alias of the data, or a unique
+start of 3+ letters of any of them; case and diacritics do not matter (:func:`fold`).
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import re
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+
+from adjudicator import yamlio
+from adjudicator.paths import GAMES_DIR
+from adjudicator.yamlio import YamlFileError
+
+DATA_VERSION = "v1"  # the version new games are created with
+DATA_DIR = GAMES_DIR / "oriflamme"
+FORMAT = 1
+
+ABILITIES = ("archer", "soldier", "spy", "heir", "shapeshifter", "lord", "assassination", "royal-decree", "ambush",
+             "conspiracy")
+KINDS = ("character", "intrigue")
+NUMBERS = {"spy": {"steal"}, "heir": {"gain"}, "lord": {"gain", "per_own_neighbour"}, "ambush": {"gain", "trap_gain"},
+           "conspiracy": {"multiplier"}}
+GAME_KEYS = ("players", "families", "set_aside", "hand", "rounds", "start_influence", "wait_influence",
+             "elimination_reward")
+PREFIX_MIN = 3
+_ID = re.compile(r"[a-z]+(?:-[a-z]+)*")
+
+_TRANSLATE = str.maketrans({
+    "\u2013": "-", "\u2014": "-", "\u2212": "-", "\u2010": "-", "\u2011": "-",
+    "\u2018": "'", "\u2019": "'", "\u02bc": "'", "\u00b4": "'", "`": "'", "\u201c": '"', "\u201d": '"',
+    "\u00a0": " ", "\u202f": " ", "\ufeff": None, "\u200b": None, "\u200c": None, "\u200d": None, "\u2060": None,
+})
+
+
+def fold(text: str) -> str:
+    """Comparison form: typographic damage undone, no diacritics, lower case, single spaces."""
+    text = unicodedata.normalize("NFKD", text.translate(_TRANSLATE))
+    text = "".join(c for c in text if not unicodedata.combining(c)).casefold()
+    return " ".join(text.split())
+
+
+class UnknownName(ValueError):
+    """A card name the data does not know; ``suggestion`` is the closest real name, if any."""
+
+    def __init__(self, message: str, suggestion: str | None = None):
+        super().__init__(message)
+        self.suggestion = suggestion
+
+
+@dataclass(frozen=True)
+class Card:
+    id: str
+    name: str
+    name_cz: str
+    kind: str  # character | intrigue
+    ability: str
+    effect: str
+    effect_cz: str
+    numbers: Mapping[str, int]
+    alt_names: tuple[str, ...] = ()
+
+    @property
+    def character(self) -> bool:
+        return self.kind == "character"
+
+
+@dataclass(frozen=True)
+class Game:
+    min_players: int
+    max_players: int
+    families: tuple[str, ...]
+    set_aside: int
+    hand: int
+    rounds: int
+    start_influence: int
+    wait_influence: int
+    elimination_reward: int
+
+
+@dataclass(frozen=True)
+class GameData:
+    version: str
+    game: Game
+    cards: tuple[Card, ...]
+    by_id: Mapping[str, Card]
+    names: Mapping[str, str]  # folded name -> card id
+
+    def card(self, card_id: str) -> Card:
+        return self.by_id[card_id]
+
+    def number(self, card_id: str, key: str) -> int:
+        return int(self.by_id[card_id].numbers[key])
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(c.id for c in self.cards)
+
+    def resolve(self, text: str) -> str:
+        """What a player wrote -> a card id; :class:`UnknownName` (with a suggestion) otherwise."""
+        key = fold(text).strip(" .,;:!'\"")
+        if not key:
+            raise UnknownName("a card name is missing")
+        if key in self.names:
+            return self.names[key]
+        if len(key) >= PREFIX_MIN:
+            found = {card for name, card in self.names.items() if name.startswith(key)}
+            if len(found) == 1:
+                return found.pop()
+            if len(found) > 1:
+                options = ", ".join(sorted(self.by_id[c].name for c in found))
+                raise UnknownName(f'"{text.strip()}" could be {options}: write more of the name')
+        close = difflib.get_close_matches(key, list(self.names), 1, 0.6)
+        suggestion = self.by_id[self.names[close[0]]].name if close else None
+        hint = f"; did you mean {suggestion}?" if suggestion else ""
+        raise UnknownName(f'unknown card "{text.strip()}"{hint}', suggestion)
+
+
+def _fail(path: Path, message: str):
+    raise YamlFileError(path, message)
+
+
+def _int(path: Path, where: str, value, low: int = 0) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < low:
+        _fail(path, f"{where}: expected a whole number >= {low}, found {value!r}")
+    return value
+
+
+def load_gamedata_from(folder: Path, version: str = DATA_VERSION) -> GameData:
+    """Load and check ``folder/cards.yaml`` (tests point this at broken copies)."""
+    path = Path(folder) / "cards.yaml"
+    data = yamlio.load_mapping(path, format_version=FORMAT)
+    raw_game = data.get("game")
+    if not isinstance(raw_game, dict):
+        _fail(path, "game: expected a mapping of the game's numbers")
+    missing = [k for k in GAME_KEYS if k not in raw_game]
+    if missing:
+        _fail(path, f"game: missing {', '.join(missing)}")
+    players = raw_game["players"]
+    if not isinstance(players, dict) or set(players) != {"min", "max"}:
+        _fail(path, "game.players: expected {min: N, max: N}")
+    low, high = _int(path, "game.players.min", players["min"], 2), _int(path, "game.players.max", players["max"], 2)
+    families = raw_game["families"]
+    if (not isinstance(families, list) or len(families) < high or len(set(families)) != len(families)
+            or not all(isinstance(f, str) and _ID.fullmatch(f) for f in families)):
+        _fail(path, f"game.families: expected at least {high} distinct lower-case names")
+    game = Game(low, high, tuple(families), *(_int(path, f"game.{k}", raw_game[k]) for k in GAME_KEYS[2:]))
+    if low > high:
+        _fail(path, "game.players: min is above max")
+
+    raw_cards = data.get("cards")
+    if not isinstance(raw_cards, list):
+        _fail(path, "cards: expected a list")
+    cards: list[Card] = []
+    for n, raw in enumerate(raw_cards, 1):
+        where = f"cards[{n}]"
+        if not isinstance(raw, dict):
+            _fail(path, f"{where}: expected a mapping")
+        for key in ("id", "name", "name_cz", "kind", "ability", "effect", "effect_cz"):
+            if not isinstance(raw.get(key), str) or not raw[key].strip():
+                _fail(path, f"{where}: {key} missing or empty")
+        if not _ID.fullmatch(raw["id"]):
+            _fail(path, f"{where}: bad id {raw['id']!r} (lower-case words joined by -)")
+        if raw["kind"] not in KINDS:
+            _fail(path, f"{where} ({raw['id']}): kind must be one of {', '.join(KINDS)}")
+        if raw["ability"] not in ABILITIES:
+            _fail(path, f"{where} ({raw['id']}): unknown ability {raw['ability']!r}")
+        numbers = raw.get("numbers") or {}
+        if not isinstance(numbers, dict) or set(numbers) != NUMBERS.get(raw["ability"], set()):
+            wanted = sorted(NUMBERS.get(raw["ability"], set())) or "none"
+            _fail(path, f"{where} ({raw['id']}): numbers must be exactly {wanted}")
+        for key, value in numbers.items():
+            _int(path, f"{where}.numbers.{key}", value)
+        alt = raw.get("alt_names") or []
+        if not isinstance(alt, list) or not all(isinstance(a, str) and a.strip() for a in alt):
+            _fail(path, f"{where} ({raw['id']}): alt_names must be a list of names")
+        cards.append(Card(raw["id"], raw["name"], raw["name_cz"], raw["kind"], raw["ability"], " ".join(raw["effect"].split()),
+                          " ".join(raw["effect_cz"].split()), MappingProxyType(dict(numbers)), tuple(alt)))
+    if sorted(c.ability for c in cards) != sorted(ABILITIES):
+        _fail(path, f"cards: expected one card for each ability ({', '.join(ABILITIES)})")
+    if len({c.id for c in cards}) != len(cards):
+        _fail(path, "cards: duplicate id")
+    if game.set_aside + game.hand != len(cards) or not 1 <= game.rounds <= game.hand:
+        _fail(path, f"game: set_aside + hand must be the {len(cards)} cards and rounds at most the hand")
+
+    names: dict[str, str] = {}
+    for card in cards:
+        for name in (card.id.replace("-", " "), card.name, card.name_cz, *card.alt_names):
+            key = fold(name)
+            if names.get(key, card.id) != card.id:
+                _fail(path, f"cards: the name {name!r} is used by {names[key]} and {card.id}")
+            names[key] = card.id
+    reserved = {fold(f) for f in families} & set(names)
+    if reserved:
+        _fail(path, f"game.families: {', '.join(sorted(reserved))} is also a card name")
+    return GameData(version, game, tuple(cards), MappingProxyType({c.id: c for c in cards}), MappingProxyType(names))
+
+
+@functools.cache
+def load_gamedata(version: str = DATA_VERSION) -> GameData:
+    if not re.fullmatch(r"v[0-9]+", version):
+        raise YamlFileError(DATA_DIR / version, "not a data version (v1, v2, ...)")
+    return load_gamedata_from(DATA_DIR / version, version)
