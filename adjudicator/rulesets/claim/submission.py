@@ -1,0 +1,154 @@
+"""A player's mail folded into the state: grammar first, then the position, all-or-nothing.
+
+The grammar (``grammar.py``) knows words; this module knows the hands, the table and the prizes.
+A mail with any rejected line changes nothing. Accepted PLAY lines replace the plays the player
+had on file (one line for each of their next turns, in order); an accepted TAKE line replaces
+the choice on file (for this trick's prizes); CANCEL forgets both. All of it is secret.
+"""
+
+from __future__ import annotations
+
+from ...ruleset import LineResult, Parsed, RulesetError, Submission
+from . import position as pos
+from . import rules
+from .gamedata import GameData
+from .grammar import Cancel, Help, Line, Names, OrdersQuery, Play, Press, Status, Take, example, parse_mail
+
+
+def names_for(state: dict, gd: GameData) -> Names:
+    return Names(gd, tuple(state["factions"]), tuple(state["players"]))
+
+
+def submit(state: dict, gd: GameData, player: str, text: str) -> Submission:
+    if player not in state["players"]:
+        raise RulesetError(f"no player {player!r} in this game (players: {', '.join(state['players'])})")
+    names = names_for(state, gd)
+    lines = parse_mail(text, names)
+    generic = example("PLAY", names)
+    for line in lines:  # a generic example becomes a card the player may play (or holds)
+        if line.error is not None and line.example == generic:
+            line.example = play_example(state, gd, player)
+    notes: list[str] = []
+    _check(state, gd, player, [line for line in lines if line.error is None], notes)
+    commands = tuple(line.command for line in lines if line.error is None)
+    parsed = Parsed(tuple(LineResult(line.lineno, line.raw, canonical=line.canonical if line.error is None else None,
+                                     error=line.error, example=line.example) for line in lines), commands)
+    if not parsed.ok:
+        return Submission(state, parsed, False, requests=requests(commands))
+    _apply(state, player, commands, notes)
+    return Submission(state, parsed, True, notes, requests=requests(commands))
+
+
+def requests(commands) -> list[tuple]:
+    out: list[tuple] = []
+    for command in commands:
+        if isinstance(command, Help):
+            out.append(("help", command.topic))
+        elif isinstance(command, Status):
+            out.append(("status",))
+        elif isinstance(command, OrdersQuery):
+            out.append(("orders?",))
+        elif isinstance(command, Press):
+            out.append(("press", "ALL" if command.to == "ALL" else tuple(command.to), command.text, command.anonymous))
+    return out
+
+
+def _fail(line: Line, error: str, example: str) -> None:
+    line.error, line.example, line.canonical = error, example, None
+
+
+def play_example(state: dict, gd: GameData, player: str) -> str:
+    cards = pos.legal(state, gd, player) or state["hands"].get(player) or []
+    if not cards:
+        return "STATUS"
+    return f"PLAY {gd.card_name(rules.lowest(gd, cards))}"
+
+
+def follow_error(state: dict, gd: GameData, player: str) -> str:
+    hand = state["hands"][player]
+    led = rules.led_faction(gd, state["table"])
+    held = [c for c in hand if gd.faction_of(c) == led]
+    allowed = pos.legal(state, gd, player)
+    return (f"you must follow {gd.factions[led].name}: you hold {pos.cards_text(gd, held)}; "
+            f"legal plays: {pos.cards_text(gd, allowed)}")
+
+
+def _check(state: dict, gd: GameData, player: str, lines: list[Line], notes: list[str]) -> None:
+    over = state["winner"] is not None
+    hand = state["hands"][player]
+    my_turn = state["step"] == "play" and state["turn"] == player
+    plays = [line for line in lines if isinstance(line.command, Play)]
+    takes = [line for line in lines if isinstance(line.command, Take)]
+    for i, line in enumerate(plays):
+        alts = line.command.alts
+        if over:
+            _fail(line, "the game is over; there is nothing more to play", "STATUS")
+            continue
+        if i >= len(hand):
+            _fail(line, f"you have {len(hand)} card{'s' if len(hand) != 1 else ''} in hand: at most {len(hand)} "
+                        "PLAY lines, one for each of your next turns", play_example(state, gd, player))
+            continue
+        missing = [a for a in alts if pos.split_alt(a) and rules.find(gd, hand, *pos.split_alt(a)) is None]
+        if missing:
+            _fail(line, f"you hold no {' and no '.join(pos.alt_text(gd, a) for a in missing)} "
+                        f"(your hand: {pos.cards_text(gd, hand)})", play_example(state, gd, player))
+            continue
+        if i == 0 and my_turn:
+            card = pos.play_for(state, gd, player, alts)
+            if card is None:
+                _fail(line, follow_error(state, gd, player), play_example(state, gd, player))
+            elif pos.split_alt(alts[0]) is None or rules.find(gd, [card], *pos.split_alt(alts[0])) is None:
+                notes.append(f"Trick {state['trick']}: the first legal choice of your line is {gd.card_name(card)}.")
+    for i, line in enumerate(takes):
+        alts = line.command.alts
+        choice = state.get("choice")
+        peek = choice.get("peek") if choice and choice["player"] == player else None
+        if over:
+            _fail(line, "the game is over; there is nothing more to take", "STATUS")
+        elif i > 0:
+            _fail(line, "one TAKE line per mail: it is for this trick's prizes", "TAKE PRIZE")
+        elif state["phase"] != 1:
+            _fail(line, "there are no prizes in phase 2: the trick's winner takes the cards played",
+                  play_example(state, gd, player))
+        else:
+            prizes = state["prizes"]
+            absent = [a for a in alts if pos.split_alt(a) and rules.find(gd, prizes, *pos.split_alt(a)) is None
+                      and not (peek and (gd.faction_of(peek), gd.value_of(peek)) == pos.split_alt(a))]
+            mine = next((t["card"] for t in state["table"] if t["player"] == player), None)
+            if mine is None and state["step"] == "take" and state["last"]:
+                mine = next((t["card"] for t in state["last"]["plays"] if t["player"] == player), None)
+            if absent:
+                _fail(line, f"{' and '.join(pos.alt_text(gd, a) for a in absent)} is not a prize on the table "
+                            f"(prizes: {pos.cards_text(gd, prizes)})", "TAKE PRIZE")
+            elif "deck" in alts and mine is not None and gd.faction_of(mine) != "seers":
+                _fail(line, f"TAKE DECK is for the winner of a trick won with a Seer; you played {gd.card_name(mine)}",
+                      "TAKE PRIZE")
+            elif choice and choice["player"] == player and pos.take_for(state, gd, player, alts) is None:
+                options = [gd.card_name(c) for c in dict.fromkeys(prizes)] + (["DECK"] if peek else [])
+                _fail(line, f"you may take {' or '.join(options)}"
+                            + ("" if peek else " (TAKE DECK only after winning with a Seer)"),
+                      f"TAKE {options[0]}")
+
+
+def _apply(state: dict, player: str, commands, notes: list[str]) -> None:
+    plan = pos.plan(state, player)
+    replaced = False
+    for command in commands:
+        if isinstance(command, Cancel):
+            plan["play"], plan["take"] = [], []
+            replaced = True
+        elif isinstance(command, Play):
+            if not replaced:
+                if plan["play"]:
+                    notes.append("These PLAY lines replace the plays you had on file.")
+                plan["play"] = []
+                replaced = True
+            plan["play"].append(list(command.alts))
+        elif isinstance(command, Take):
+            plan["take"] = [list(command.alts)]
+
+
+def on_file(state: dict, gd: GameData, player: str) -> list[str]:
+    plan = state["plans"].get(player) or {"play": [], "take": []}
+    return [pos.line_text(gd, "PLAY", alts) for alts in plan["play"]] + \
+        [pos.line_text(gd, "TAKE", alts) for alts in plan["take"]]
