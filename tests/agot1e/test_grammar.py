@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from adjudicator.rulesets.agot1e import grammar
+from adjudicator.mailcommands import ALL as PRESS_ALL
 from adjudicator.rulesets.agot1e.commands import (
     ALL,
     ORDER_TOKENS,
@@ -344,7 +345,7 @@ ACCEPTED = [
     ("ORDERS?", "ORDERS?", OrdersQuery()),
     ("orders ?", "ORDERS?", OrdersQuery()),
     ("PRESS Lannister: Shall we talk?", "PRESS Lannister: Shall we talk?", Press(("lannister",), "Shall we talk?")),
-    ("press all: Winter is coming: beware!", "PRESS ALL: Winter is coming: beware!", Press(ALL, "Winter is coming: beware!")),
+    ("press all: Winter is coming: beware!", "PRESS ALL: Winter is coming: beware!", Press(PRESS_ALL, "Winter is coming: beware!")),
     ("PRESS ANON stark, Tyrell: Psst -> KL", "PRESS ANON Stark, Tyrell: Psst -> KL", Press(("stark", "tyrell"), "Psst -> KL", True)),
 ]
 
@@ -575,7 +576,7 @@ def test_split_mid_word_is_rejoined(names: GameDataNames) -> None:
     text = "x" * (998 - len(head) - 3) + "kazdy den"
     split = _postfix_split(head + text)
     assert split.split("\r\n") == [head + text[:-6], " dy den"]  # "...kaz" CRLF " dy den"
-    assert accepted(split, names).commands == [Press(ALL, text)]
+    assert accepted(split, names).commands == [Press(PRESS_ALL, text)]
 
 
 def test_long_quoted_line_and_its_continuation_are_both_dropped(names: GameDataNames) -> None:
@@ -652,7 +653,7 @@ def _strategies(names: GameDataNames):
         st.builds(Help, st.none() | phrase),
         st.just(Status()),
         st.just(OrdersQuery()),
-        st.builds(Press, st.just(ALL) | st.lists(houses, min_size=1, max_size=3, unique=True).map(tuple),
+        st.builds(Press, st.just(PRESS_ALL) | st.lists(houses, min_size=1, max_size=3, unique=True).map(tuple),
                   press_text, st.booleans()),
     )
 

@@ -18,6 +18,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Final, Literal, Protocol, TypeAlias
 
+from ...mailcommands import Help, OrdersQuery, Press, Status  # noqa: F401  (re-exported: the grammar's commands)
+
 # --- vocabulary shared by the grammar and the commands ------------------------------------------
 
 UNIT_TYPES: Final = ("footman", "knight", "ship")
@@ -367,49 +369,7 @@ class Reclaim:
         return f"RECLAIM {_card(names, self.card_id)}"
 
 
-# --- mail-level commands -------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Help:
-    """``HELP [topic]`` (the topic is an extension; the judge may ignore it)."""
-
-    topic: str | None = None
-
-    def canonical(self, names: Labels | None = None) -> str:
-        return "HELP" + (f" {self.topic}" if self.topic else "")
-
-
-@dataclass(frozen=True, slots=True)
-class Status:
-    """``STATUS``: the sender's own view of the game."""
-
-    def canonical(self, names: Labels | None = None) -> str:
-        return "STATUS"
-
-
-@dataclass(frozen=True, slots=True)
-class OrdersQuery:
-    """``ORDERS?``: what the judge holds for the sender."""
-
-    def canonical(self, names: Labels | None = None) -> str:
-        return "ORDERS?"
-
-
-@dataclass(frozen=True, slots=True)
-class Press:
-    """``PRESS [ANON] <house>[, <house>...] | ALL: <text>``; ``to`` is house ids or :data:`ALL`.
-
-    The text is kept as written (only trimmed): it is a message between people.
-    """
-
-    to: tuple[str, ...] | str
-    text: str
-    anonymous: bool = False
-
-    def canonical(self, names: Labels | None = None) -> str:
-        to = "ALL" if self.to == ALL else ", ".join(house_name(h) for h in self.to)
-        return f"PRESS {'ANON ' if self.anonymous else ''}{to}: {self.text}"
+# --- mail-level commands: one set for every ruleset (adjudicator/mailcommands.py) -------------------
 
 
 Command: TypeAlias = (

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Final, Protocol, runtime_checkable
 
 from .board import UnknownName
+from ...mailcommands import ALL as PRESS_ALL
 from .commands import (
     ALL,
     ORDER_TOKENS,
@@ -943,7 +944,7 @@ def _p_press(rest: str, names: NameResolver) -> Press:
         raise LineError('PRESS needs "<house>: <message>" or "ALL: <message>"')
     anon, to_text, text = bool(m.group(1)), m.group(2).strip(), m.group(3).strip()
     if fold(to_text) in ("all", "everyone", "vsem", "vsichni"):
-        to: tuple[str, ...] | str = ALL
+        to: tuple[str, ...] | str = PRESS_ALL
     else:
         words = [w for w in re.split(r"[,;\s]+", to_text) if w and fold(w) not in ("house", "and")]
         if not words:
@@ -1015,3 +1016,7 @@ class GameDataNames:
 
     def card_name(self, card_id: str) -> str:
         return self._data.card(card_id).name
+
+    def player_name(self, house: str) -> str:
+        """A house as the PRESS echo writes it (``Stark``)."""
+        return house_name(house)

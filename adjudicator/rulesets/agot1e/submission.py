@@ -8,6 +8,7 @@ secret plan as canonical lines, to be used when their moment comes.
 
 from __future__ import annotations
 
+from ... import mailcommands
 from ...ruleset import LineResult, Parsed, Submission
 from . import action, battle, planning, westeros
 from . import position as pos
@@ -51,24 +52,9 @@ def submit(state: dict, ctx: Ctx, house: str, text: str) -> Submission:
     )
     parsed = Parsed(lines, tuple(mail.commands))
     if not parsed.ok:
-        return Submission(state, parsed, False, requests=requests(mail.commands))
+        return Submission(state, parsed, False, requests=mailcommands.requests(mail.commands))
     _apply(state, ctx, house, mail.commands, notes)
-    return Submission(state, parsed, True, notes, requests=requests(mail.commands))
-
-
-def requests(commands) -> list[tuple]:
-    """The mail-level commands, for the mail service to answer (``Submission.requests``)."""
-    out: list[tuple] = []
-    for command in commands:
-        if isinstance(command, Help):
-            out.append(("help", command.topic))
-        elif isinstance(command, Status):
-            out.append(("status",))
-        elif isinstance(command, OrdersQuery):
-            out.append(("orders?",))
-        elif isinstance(command, Press):
-            out.append(("press", "ALL" if command.to == ALL else tuple(command.to), command.text, command.anonymous))
-    return out
+    return Submission(state, parsed, True, notes, requests=mailcommands.requests(mail.commands))
 
 
 def _orders_for(state: dict, house: str, mail_orders: dict | None) -> dict:

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 from .gamedata import GameData, UnknownName, fold
 from .position import line_text
+from ...mailcommands import Help, OrdersQuery, Press, Status  # noqa: F401  (one set for every ruleset)
 
 MAX_LINE_CHARS = 1000
 MAX_ALTERNATIVES = 12
@@ -74,26 +75,12 @@ class Cancel:
     pass
 
 
-@dataclass(frozen=True)
-class Help:
-    topic: str | None = None
 
 
-@dataclass(frozen=True)
-class Status:
-    pass
 
 
-@dataclass(frozen=True)
-class OrdersQuery:
-    pass
 
 
-@dataclass(frozen=True)
-class Press:
-    to: tuple[str, ...] | str  # "ALL" or players
-    text: str
-    anonymous: bool = False
 
 
 @dataclass

@@ -8,6 +8,7 @@ the choice on file (for this trick's prizes); CANCEL forgets both. All of it is 
 
 from __future__ import annotations
 
+from ... import mailcommands
 from ...ruleset import LineResult, Parsed, RulesetError, Submission
 from . import position as pos
 from . import rules
@@ -34,23 +35,9 @@ def submit(state: dict, gd: GameData, player: str, text: str) -> Submission:
     parsed = Parsed(tuple(LineResult(line.lineno, line.raw, canonical=line.canonical if line.error is None else None,
                                      error=line.error, example=line.example) for line in lines), commands)
     if not parsed.ok:
-        return Submission(state, parsed, False, requests=requests(commands))
+        return Submission(state, parsed, False, requests=mailcommands.requests(commands))
     _apply(state, player, commands, notes)
-    return Submission(state, parsed, True, notes, requests=requests(commands))
-
-
-def requests(commands) -> list[tuple]:
-    out: list[tuple] = []
-    for command in commands:
-        if isinstance(command, Help):
-            out.append(("help", command.topic))
-        elif isinstance(command, Status):
-            out.append(("status",))
-        elif isinstance(command, OrdersQuery):
-            out.append(("orders?",))
-        elif isinstance(command, Press):
-            out.append(("press", "ALL" if command.to == "ALL" else tuple(command.to), command.text, command.anonymous))
-    return out
+    return Submission(state, parsed, True, notes, requests=mailcommands.requests(commands))
 
 
 def _fail(line: Line, error: str, example: str) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...mailcommands import Help, OrdersQuery, Press, Status  # noqa: F401  (one set for every ruleset)
 ALL = "ALL"
 
 
@@ -70,26 +71,12 @@ class Clear:
     pass
 
 
-@dataclass(frozen=True)
-class Help:
-    topic: str | None = None
 
 
-@dataclass(frozen=True)
-class Status:
-    pass
 
 
-@dataclass(frozen=True)
-class OrdersQuery:
-    pass
 
 
-@dataclass(frozen=True)
-class Press:
-    to: tuple[str, ...] | str  # players, or ALL
-    text: str
-    anonymous: bool = False
 
 
 Command = Place | Reveal | Wait | Target | Clear | Help | Status | OrdersQuery | Press

@@ -40,8 +40,11 @@ def _own_rule(owner: str, cands: list[dict], state: dict) -> list[dict]:
     return opponents or cands
 
 
-def ability_choices(state: dict, gd: GameData, ability: str, i: int, owner: str) -> list[dict]:
-    """Every legal outcome of ``ability`` used from stack ``i`` by ``owner`` (deduplicated)."""
+def ability_choices(state: dict, gd: GameData, ability: str, i: int, owner: str, distinct: bool = True) -> list[dict]:
+    """Every legal outcome of ``ability`` used from stack ``i`` by ``owner``; ``distinct``: one per
+    different result (what the judge asks about), else every way of writing each (what a
+    player's TARGET line may name)."""
+    one = _dedupe if distinct else list
     queue = state["queue"]
     n = len(queue)
     neighbours = [(side, j) for side, j in ((BEFORE, i - 1), (AFTER, i + 1)) if 0 <= j < n]
@@ -53,7 +56,7 @@ def ability_choices(state: dict, gd: GameData, ability: str, i: int, owner: str)
     if ability == "spy":
         cands = [{"side": s, "victim": queue[j][-1]["owner"]} for s, j in neighbours]
         cands = [c for c in cands if c["victim"] != owner] or cands
-        return _dedupe(cands)
+        return one(cands)
     if ability in ("heir", "lord"):
         return [{}]
     if ability == "shapeshifter":
@@ -63,9 +66,9 @@ def ability_choices(state: dict, gd: GameData, ability: str, i: int, owner: str)
             card = gd.card(model["card"])
             if not (model["up"] and card.character and card.ability != "shapeshifter"):
                 continue
-            subs = ability_choices(state, gd, card.ability, i, owner)
+            subs = ability_choices(state, gd, card.ability, i, owner, distinct)
             out += [{"model": side, "model_pos": j, "copy": card.ability, "sub": sub} for sub in subs or [None]]
-        return _dedupe(out)
+        return one(out)
     if ability == "assassination":
         return [{"target": j} for j in range(n)]
     if ability == "royal-decree":
@@ -135,10 +138,16 @@ def resolve_ref(state: dict, player: str, ref: dict) -> int | None:
 
 
 def matching(state: dict, gd: GameData, i: int, spec: dict, options: list[dict]) -> list[dict]:
-    """The options a TARGET spec selects (deduplicated; one = usable, none = does not fit)."""
+    """The ``options`` a TARGET spec selects (one = usable, none = does not fit).
+
+    The spec is matched against every way of writing each outcome, so that of two choices with
+    the same result (a Shapeshifter copying either of two equal Soldiers) the one ``options``
+    dropped as a duplicate is still understood; it stands for its representative in ``options``."""
     card = pos.top(state, i)
     ability = gd.card(card["card"]).ability
-    return _dedupe(_select(state, ability, card["owner"], spec, options))
+    every = ability_choices(state, gd, ability, i, card["owner"], distinct=False)
+    picked = _dedupe(_select(state, ability, card["owner"], spec, every))
+    return [next((o for o in options if _key(o) == _key(p)), p) for p in picked]
 
 
 def _select(state: dict, ability: str, owner: str, spec: dict, options: list[dict]) -> list[dict]:

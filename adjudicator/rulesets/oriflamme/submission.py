@@ -18,6 +18,7 @@ come back as ``Submission.requests``.
 
 from __future__ import annotations
 
+from ... import mailcommands
 from ...ruleset import LineResult, Parsed, Submission
 from . import effects, engine
 from . import position as pos
@@ -58,25 +59,11 @@ def submit(state: dict, gd: GameData, player: str, text: str) -> Submission:
         accepted.append((line.command, stored))
     commands = tuple(line.command for line in parsed_lines if line.command is not None)
     parsed = Parsed(tuple(results), commands)
-    reqs = requests(commands)
+    reqs = mailcommands.requests(commands)
     if not parsed.ok:
         return Submission(state, parsed, False, requests=reqs)
     _apply(state, player, accepted)
     return Submission(state, parsed, True, checker.notes, requests=reqs)
-
-
-def requests(commands) -> list[tuple]:
-    out: list[tuple] = []
-    for command in commands:
-        if isinstance(command, Help):
-            out.append(("help", command.topic))
-        elif isinstance(command, Status):
-            out.append(("status",))
-        elif isinstance(command, OrdersQuery):
-            out.append(("orders?",))
-        elif isinstance(command, Press):
-            out.append(("press", "ALL" if command.to == ALL else tuple(command.to), command.text, command.anonymous))
-    return out
 
 
 def _apply(state: dict, player: str, accepted: list) -> None:
