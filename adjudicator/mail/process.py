@@ -347,6 +347,9 @@ class Postmaster:
         except GAME_PROBLEMS as exc:
             return self._game_broken(handled, inbound, exc)
         handled.seq = outcome.entry["seq"]
+        if inbound.attachments:  # said in the reply, in every language the notes are shown in
+            outcome.notes.append(f"Attachments are not read ({', '.join(inbound.attachments)}): "
+                                 "the judge reads only the text of a mail.")
         handled.status = "submitted" if outcome.applied else "rejected"
         handled.detail = f"versions {outcome.versions}" if outcome.versions else ""
         body = state_header = None

@@ -238,3 +238,18 @@ def test_a2_order_line_split_by_an_mta_still_parses(tmp_path):
     handled = postmaster.process(number)
     assert handled.status == "submitted", handled
     assert "REJECTED" not in (postmaster.outbox.root / f"{handled.mails[0]}.eml").read_text(errors="replace")
+
+
+def test_attachments_are_ignored_with_a_note_in_the_reply(desk):
+    from email.message import EmailMessage
+
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = "alice@example.org", JUDGE, "orders"
+    msg["Message-ID"] = "<alice-attach@example.org>"
+    msg.set_content(f"JUDGE g alice {desk.passwords['alice']}\nBID 3\n")
+    msg.add_attachment(b"\x89PNG\r\n\x1a\n" + bytes(200), maintype="image", subtype="png", filename="map.png")
+    handled = desk.mail(msg.as_bytes())
+    assert handled.status == "submitted"
+    assert desk.judge.present("g").state["bids"] == {"alice": 3}
+    text = desk.outbox_text(only(handled.mails, "-reply"))
+    assert "Attachments are not read (map.png): the judge reads only the text of a mail." in text
