@@ -11,7 +11,6 @@ import copy
 
 from ...ruleset import Event, Owed, RulesetError, Submission, register
 from . import bot, caseposition, engine, invariants, submission
-from . import position as pos
 from .context import ctx_of
 from .gamedata import DATA_VERSION, load_gamedata
 from .newgame import initial_state

@@ -12,8 +12,8 @@ from ... import mailcommands
 from ...ruleset import LineResult, Parsed, Submission
 from . import action, battle, planning, westeros
 from . import position as pos
-from .commands import (ALL, Ability, Bid, BidAll, Blade, Card, Casualties, Help, March, Muster, OrderLine, Orders,
-                       OrdersQuery, Press, Raid, Raven, Reclaim, Remove, Retreat, Status, Support, Tiebreak)
+from .commands import (Ability, Bid, BidAll, Blade, Card, Casualties, March, Muster, Orders, Raid, Raven, Reclaim,
+                       Remove, Retreat, Support, Tiebreak)
 from .context import Ctx
 from . import grammar
 from .grammar import parse_mail

@@ -1,0 +1,262 @@
+"""A battle's end (CZ p.11-12): the loser's casualties, the retreat, the conquest of the area,
+the discards and the seventh card's return. Sub-steps of :mod:`.battle`, which dispatches to
+them; the battle dict is described in ``battle.py``'s docstring."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ...ruleset import Event
+from . import cards as hc
+from . import position as pos
+from .battlefield import ability_active, consume_instruction, fighting_units, find_instruction, plural, units_list
+from .context import Ctx
+
+CASUALTY_ORDER = ("footman", "ship", "knight")  # PBEM.md default casualties: weakest first
+KEEP_ORDER = ("knight", "ship", "footman")  # units kept first when supply forces some out
+
+
+# -- sub-step: casualties ----------------------------------------------------------------------------------------------
+
+
+def casualty_count(state: dict, b: dict) -> tuple[int, list[str]]:
+    """(how many units the loser loses, the units it may lose): routed units never (CZ p.11)."""
+    available = fighting_units(state, b, b["loser"])
+    return min(b["casualties"], len(available)), available
+
+
+def casualty_choice(n: int, available: list[str]) -> bool:
+    """Does the loser have a choice to make?"""
+    return 0 < n < len(available) and len(set(available)) > 1
+
+
+def casualty_problem(n: int, available: list[str], units) -> str | None:
+    if len(units) != n:
+        return f"you lose exactly {plural(n, 'unit')} (of {units_list(available)})"
+    if Counter(units) - Counter(available):
+        return f"you have only {units_list(available)} fighting in this battle (routed units are never casualties)"
+    return None
+
+
+def casualty_line(state: dict, ctx: Ctx, b: dict, n: int, available: list[str]):
+    return find_instruction(state, ctx, b["loser"], "casualties", b["area"],
+                 lambda c: casualty_problem(n, available, c.units) is None)
+
+
+def resolve_casualties(state: dict, ctx: Ctx, b: dict) -> list[Event]:
+    winner, loser, area = b["winner"], b["loser"], b["area"]
+    b["stage"] = "retreat"
+    n, available = casualty_count(state, b)
+    win_card, lose_card = ctx.gd.card(b["cards"][winner]), ctx.gd.card(b["cards"][loser])
+    why = (f"{plural(win_card.swords, 'sword')} on {win_card.name} against "
+           f"{plural(lose_card.fortifications, 'fortification')} on {lose_card.name}")
+    if n == 0:
+        if b["casualties"] and not available:
+            return [Event(f"{ctx.house(loser)} has no fighting units left to lose ({why}).")]
+        return [Event(f"{ctx.house(loser)} takes no casualties ({why}).")]
+    events = []
+    found = casualty_line(state, ctx, b, n, available)
+    if found:
+        units = list(found[1].units)
+        consume_instruction(state, loser, "casualties", found[0])
+    else:
+        units = sorted(available, key=CASUALTY_ORDER.index)[:n]
+        if casualty_choice(n, available):
+            events.append(Event(f"{ctx.house(loser)} sent no casualties; default: the weakest units, {units_list(units)}."))
+    if loser == b["attacker"]:
+        left = Counter(b["units"]) - Counter(units)
+        b["units"] = pos.sort_units(left.elements())
+    else:
+        left = Counter(pos.units_in(state, area, loser)) - Counter(units)
+        pos.set_units(state, area, loser, left.elements())  # only fighting units die: the routed marks stay
+    events.append(Event(f"{ctx.house(loser)} loses {units_list(units)} in {ctx.area(area)} ({why})."))
+    if loser == b["defender"] and not pos.occupant(state, area):  # wiped out: the attacker moves in at once
+        events += resolve_retreat(state, ctx, b)
+    return events
+
+
+# -- sub-step: retreat, conquest, discards ---------------------------------------------------------------------------------
+
+
+def retreat_problem(state: dict, ctx: Ctx, b: dict, dest: str) -> str | None:
+    """Why the defender may not retreat to ``dest`` at all (supply aside), or None (CZ p.11)."""
+    board, area, loser = ctx.gd.board, b["area"], b["defender"]
+    if dest == area:
+        return "it is the battle area"
+    if dest == b["origin"]:
+        return "the attacker came from there"
+    if board.is_sea(area):
+        if not board.is_sea(dest) or not board.adjacent(dest, area):
+            return f"ships retreat only to a sea area adjacent to {ctx.area(area)}"
+    elif board.is_sea(dest):
+        return "footmen and knights stay on land"
+    elif dest not in board.reach_by_march(area, pos.ship_seas(state, ctx.gd, loser)):
+        return f"it is not adjacent to {ctx.area(area)} nor reachable through your ships"
+    other = pos.owner(state, dest)
+    if other and other != loser:
+        return f"it holds {ctx.house(other)}'s units"
+    if dest in state["neutral"]:
+        return "a neutral force holds it"
+    token = state["control"].get(dest)
+    if token and token != loser:
+        return f"it holds {ctx.house(token)}'s power token"
+    return None  # an unoccupied enemy home area counts as empty (CZ p.11's definition; RULES.md A12)
+
+
+def retreat_fit(state: dict, ctx: Ctx, b: dict, dest: str, units: list[str], loser: str | None = None) -> int:
+    """How many of ``units`` may retreat to ``dest`` within the loser's supply (CZ p.11 rule 3)."""
+    loser = loser or b["defender"]
+    there = pos.units_in(state, dest, loser)
+    keep = sorted(units, key=KEEP_ORDER.index)
+    for k in range(len(keep), 0, -1):
+        if pos.supply_after(state, ctx.gd, loser, {b["area"]: [], dest: there + keep[:k]}):
+            return k
+    return 0
+
+
+def retreat_options(state: dict, ctx: Ctx, b: dict, units: list[str]) -> tuple[list[str], int]:
+    """(the legal retreat areas, how many units may retreat there). Legal: reachable (adjacent, or
+    through the loser's own ships for land units), empty or the loser's, not where the attacker came
+    from, and within supply; when no area takes every unit, the areas that take the most (the rest
+    are destroyed). Nothing legal: ([], 0), the units are destroyed."""
+    board, area = ctx.gd.board, b["area"]
+    if board.is_sea(area):
+        candidates = [n for n in board.neighbours(area) if board.is_sea(n)]
+    else:
+        candidates = sorted(board.reach_by_march(area, pos.ship_seas(state, ctx.gd, b["defender"])))
+    fits = {n: retreat_fit(state, ctx, b, n, units) for n in candidates if retreat_problem(state, ctx, b, n) is None}
+    best = max(fits.values(), default=0)
+    if best == 0:
+        return [], 0
+    return sorted((n for n, k in fits.items() if k == best), key=ctx.area), best
+
+
+def retreat_error(state: dict, ctx: Ctx, b: dict, dest: str, legal: list[str], units: list[str]) -> str:
+    problem = retreat_problem(state, ctx, b, dest)
+    if problem is None:
+        k = retreat_fit(state, ctx, b, dest, units)
+        problem = ("your supply limit leaves no room there" if k == 0 else
+                   f"only {k} of your {len(units)} units would stay within supply there; other areas take more")
+    named = ", ".join(ctx.area(a) for a in legal) if legal else "none: your units will be destroyed"
+    return f"{ctx.area(dest)} is not a legal retreat: {problem} (legal: {named})"
+
+
+def retreat_line(state: dict, ctx: Ctx, b: dict, legal: list[str]):
+    return find_instruction(state, ctx, b["defender"], "retreats", b["area"], lambda c: c.area in legal)
+
+
+def resolve_retreat(state: dict, ctx: Ctx, b: dict) -> list[Event]:
+    events = []
+    area, attacker = b["area"], b["attacker"]
+    if b["loser"] == attacker:
+        if b["units"]:  # back where they came from, within supply (CZ p.11 rule 3: the rest are destroyed)
+            keep = sorted(b["units"], key=KEEP_ORDER.index)
+            fit = retreat_fit(state, ctx, b, b["origin"], keep, attacker)
+            kept, lost = keep[:fit], keep[fit:]
+            text = f"{ctx.house(attacker)} retreats "
+            if kept:
+                pos.add_units(state, b["origin"], attacker, kept, routed=True)
+                text += f"{units_list(kept)} from {ctx.area(area)} to {ctx.area(b['origin'])}, where they are routed"
+            if lost:
+                text += ("; " if kept else f"from {ctx.area(area)}: ") + f"{units_list(lost)} destroyed: supply limit"
+            events.append(Event(text + "."))
+            b["units"] = []
+    else:
+        events += defender_retreats(state, ctx, b)
+        events += conquer(state, ctx, b)
+    return events + after_retreat(state, ctx, b)
+
+
+def after_retreat(state: dict, ctx: Ctx, b: dict) -> list[Event]:
+    """The winner's "if you win" abilities (RULES.md R8.10): Ser Jaime at once, the others may ask."""
+    events = []
+    winner = b["winner"]
+    card = ctx.gd.card(b["cards"][winner])
+    if ability_active(b, winner, hc.WIN_POWER):
+        want = hc.WIN_POWER[card.id]
+        got = pos.gain_power(state, winner, want, ctx.gd.setup.power_limit)
+        capped = "" if got == want else f" (of {want}: a house holds at most {ctx.gd.setup.power_limit})"
+        events.append(Event(f"{card.name}: {ctx.house(winner)} gains {got} power{capped}."))
+    if ability_active(b, winner, hc.WIN_CHOICE):
+        if hc.choice_options(state, ctx, b, card.id):
+            b["stage"] = "ability"
+            return events
+        events.append(Event(f"{card.name}: {ctx.house(winner)} has nothing to choose; the ability has no effect."))
+    return events + end_battle(state, ctx, b)
+
+
+def end_battle(state: dict, ctx: Ctx, b: dict) -> list[Event]:
+    events = discard_cards(state, ctx, b)
+    state["battle"] = None
+    state["step"] = "march"
+    return events
+
+
+def defender_retreats(state: dict, ctx: Ctx, b: dict) -> list[Event]:
+    events = []
+    area, loser = b["area"], b["defender"]
+    routed = pos.routed_in(state, area)
+    survivors = fighting_units(state, b, loser)
+    legal, fit = retreat_options(state, ctx, b, survivors) if survivors else ([], 0)
+    pos.set_units(state, area, loser, [])
+    if routed:
+        events.append(Event(f"{ctx.house(loser)}'s routed {units_list(routed)} in {ctx.area(area)} must retreat again "
+                            f"and {'are' if len(routed) > 1 else 'is'} destroyed."))
+    if not survivors:
+        return events
+    if not legal:
+        events.append(Event(f"{ctx.house(loser)} has no legal retreat from {ctx.area(area)}: "
+                            f"{units_list(survivors)} destroyed."))
+        return events
+    found = retreat_line(state, ctx, b, legal)
+    if found:
+        dest = found[1].area
+        consume_instruction(state, loser, "retreats", found[0])
+    elif len(legal) == 1:
+        dest = legal[0]
+    else:
+        dest = min(legal, key=lambda a: (-len(pos.units_in(state, a, loser)), ctx.area(a)))
+        events.append(Event(f"{ctx.house(loser)} sent no retreat; default: {ctx.area(dest)}."))
+    keep = sorted(survivors, key=KEEP_ORDER.index)
+    kept, lost = keep[:fit], keep[fit:]
+    pos.add_units(state, dest, loser, kept, routed=True)
+    text = (f"{ctx.house(loser)} retreats {units_list(kept)} from {ctx.area(area)} to {ctx.area(dest)}, "
+            f"where they are routed")
+    if lost:
+        text += f"; {units_list(lost)} destroyed: supply limit"
+    events.append(Event(text + "."))
+    return events
+
+
+def conquer(state: dict, ctx: Ctx, b: dict) -> list[Event]:
+    """The attacker takes the area (CZ p.12): the defender's orders there and its power token go."""
+    area, attacker, defender = b["area"], b["attacker"], b["defender"]
+    events = []
+    state["routed"].pop(area, None)
+    pos.set_units(state, area, attacker, b["units"])
+    text = f"{ctx.house(attacker)} takes {ctx.area(area)} with {units_list(b['units'])}"
+    if area in state["orders"]:
+        text += f"; {ctx.house(defender)}'s {state['orders'][area]} order there is removed"
+        pos.remove_order(state, area)
+    token = state["control"].get(area)
+    if token and token != attacker:
+        del state["control"][area]
+        text += f"; {ctx.house(token)}'s power token there is removed"
+    events.append(Event(text + "."))
+    b["units"] = []
+    return events
+
+
+def discard_cards(state: dict, ctx: Ctx, b: dict) -> list[Event]:
+    """CZ p.12: played cards are discarded; a house that played its seventh card takes all seven back
+    (also when Melisandre emptied its hand: no house is ever left without a card)."""
+    events = []
+    for house in (b["attacker"], b["defender"]):
+        card = b["cards"][house]
+        if house in b["seventh"] or not state["hands"][house]:
+            state["hands"][house] = [c.id for c in ctx.gd.house_cards[house]]
+            state["discards"][house] = []
+            events.append(Event(f"{ctx.house(house)} has played its last house card: all seven return to its hand."))
+        else:
+            state["discards"][house].append(card)
+    return events

@@ -1,0 +1,67 @@
+"""The battle dict and a house's instructions for it: small readers shared by the battle's
+sub-steps (``battle.py``: supports, cards, abilities; ``aftermath.py``: casualties, retreat,
+conquest, discards). The battle dict's keys are listed in ``battle.py``'s docstring."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from . import position as pos
+from .commands import units_text
+from .context import Ctx
+
+STAGES = ("supports", "cards", "casualties", "retreat", "ability")
+
+
+def opponent(b: dict, house: str) -> str:
+    return b["defender"] if house == b["attacker"] else b["attacker"]
+
+
+def stage_at_or_before(b: dict, stage: str) -> bool:
+    return STAGES.index(b["stage"]) <= STAGES.index(stage)
+
+
+def units_list(units) -> str:
+    return units_text(tuple(pos.sort_units(units))) if units else "no units"
+
+
+def fighting_units(state: dict, b: dict, house: str) -> list[str]:
+    """The units of ``house`` that fight (attacking; defending and not routed)."""
+    if house == b["attacker"]:
+        return list(b["units"])
+    present = Counter(pos.units_in(state, b["area"], house))
+    return pos.sort_units((present - Counter(pos.routed_in(state, b["area"]))).elements())
+
+
+def has_units(state: dict, b: dict, house: str) -> bool:
+    return bool(b["units"]) if house == b["attacker"] else bool(pos.units_in(state, b["area"], house))
+
+
+def ability_active(b: dict, house: str, ids) -> bool:
+    """``house`` played a card of ``ids`` whose ability is not cancelled."""
+    return b["cards"].get(house) in ids and house not in b["cancelled"]
+
+
+def army_text(units) -> str:
+    """Units inside a strength breakdown, where commas separate the parts: "1 footman and 1 knight"."""
+    return units_list(units).replace(", ", " and ")
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def find_instruction(state: dict, ctx: Ctx, house: str, key: str, area: str, legal) -> tuple[int, object] | None:
+    """The instruction of ``plan[key]`` to use: a legal line for this battle area (``IN``) beats a
+    general one; within each, the first legal line in the order written."""
+    parsed = [(i, ctx.command(line)) for i, line in enumerate(pos.plan(state, house)[key])]
+    for want in (area, None):
+        for i, command in parsed:
+            if getattr(command, "battle_area", None) == want and legal(command):
+                return i, command
+    return None
+
+
+def consume_instruction(state: dict, house: str, key: str, index: int) -> None:
+    """An instruction that served this battle is gone (PBEM.md: for the house's next battle)."""
+    del pos.plan(state, house)[key][index]
