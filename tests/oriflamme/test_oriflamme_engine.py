@@ -127,3 +127,45 @@ def test_the_target_question_names_only_face_up_cards():
     assert view["question"] == {"kind": "target", "player": "red", "what": owed.what, "position": 2}
     assert view["queue"][0] == [{"owner": "blue", "up": False, "tokens": 2}]
     assert "Ambush" not in owed.what and invariants.leaks(view, state, "green") == []
+
+
+def _resolve_with(position: dict, mail: str) -> tuple[dict, list[str], list[str]]:
+    """Red sends ``mail`` in ``position`` and the round runs on: (state, red's private notes, public texts)."""
+    state = case_state(position)
+    sub = ORIFLAMME.submit(state, "red", mail)
+    assert sub.applied, [ln.error for ln in sub.parsed.lines]
+    state, events = ORIFLAMME.advance(sub.state, force=False)
+    assert all(e.to is None or e.to == ("red",) for e in events)
+    return state, [e.text for e in events if e.to == ("red",)], [e.text for e in events if e.to is None]
+
+
+@pytest.mark.parametrize("queue, cursor, mail, happens", [
+    # the owner rule forces the Soldier onto the opponent's Ambush (the Soldier then leaves the queue)
+    (["red Heir down", "red Soldier up", "blue Ambush down"], 2, "TARGET Soldier: BEFORE",
+     "Red's Soldier eliminates Blue's Ambush"),
+    # FIRST is Red's own Lord: the opponent's card at the other end is taken instead (the Archer stays)
+    (["red Lord down", "red Archer up", "blue Spy down 1"], 2, "TARGET Archer: FIRST",
+     "Red's Archer eliminates Blue's Spy"),
+    # the Spy steals from the opponent's neighbour, not from its owner's
+    (["red Lord down", "red Spy up", "blue Heir down"], 2, "TARGET Spy: BEFORE", "Red's Spy steals 1 influence"),
+    # nothing to act on at all
+    (["red Soldier up"], 1, "TARGET Soldier: AFTER", "has no effect"),
+    (["red Shapeshifter up", "blue Lord down"], 1, "TARGET Shapeshifter: AFTER", "has no effect"),
+])
+def test_a_standing_target_the_rules_overrule_is_dropped_with_a_note_to_its_owner(queue, cursor, mail, happens):
+    state, private, public = _resolve_with({"round": 3, "phase": "resolve", "cursor": cursor, "queue": queue}, mail)
+    assert private[0] == f"Your line {mail} cannot be used now (it does not fit the queue now); it is dropped."
+    assert any(happens in t for t in public), public
+    assert mail not in ORIFLAMME.on_file(state, "red")
+
+
+@pytest.mark.parametrize("queue, cursor, mail, keeps", [
+    (["red Lord down", "red Archer up", "blue Spy down 1"], 2, "TARGET Archer: LAST", True),
+    (["red Heir down", "red Soldier up", "blue Ambush down"], 2, "TARGET Soldier: AFTER", False),  # it left the queue
+    (["red Archer up"], 1, "TARGET Archer: LAST", False),  # alone: it is the last card too, and eliminates itself
+    (["red Assassination up"], 1, "TARGET Assassination: FIRST", False),  # alone: it can take only itself
+])
+def test_a_standing_target_naming_the_only_outcome_gets_no_note(queue, cursor, mail, keeps):
+    state, private, _ = _resolve_with({"round": 3, "phase": "resolve", "cursor": cursor, "queue": queue}, mail)
+    assert not any("cannot be used now" in t for t in private), private
+    assert (mail in ORIFLAMME.on_file(state, "red")) == keeps

@@ -48,8 +48,8 @@ def ability_choices(state: dict, gd: GameData, ability: str, i: int, owner: str,
     queue = state["queue"]
     n = len(queue)
     neighbours = [(side, j) for side, j in ((BEFORE, i - 1), (AFTER, i + 1)) if 0 <= j < n]
-    if ability == "archer":
-        ends = [(FIRST, 0)] + ([(LAST, n - 1)] if n > 1 else [])
+    if ability == "archer":  # alone, the Archer is the first and the last card: one outcome, both spellings
+        ends = [(FIRST, 0)] + ([(LAST, n - 1)] if n > 1 or not distinct else [])
         return _own_rule(owner, [{"end": e, "target": j} for e, j in ends], state)
     if ability == "soldier":
         return _own_rule(owner, [{"side": s, "target": j} for s, j in neighbours], state)
@@ -365,7 +365,7 @@ def eliminate(state: dict, gd: GameData, j: int, actor: dict, events: list[Event
     vname = card_name(gd, victim)
     detail = ""
     if was_down:
-        detail = f" (face down: it is revealed" + (f" and its {tokens} influence return to the supply)" if tokens else ")")
+        detail = " (face down: it is revealed" + (f" and its {tokens} influence return to the supply)" if tokens else ")")
     itself = victim is actor
     events.append(Event(f"{label} eliminates {'itself' if itself else vname}{detail}; {display(actor['owner'])} gains {reward}."))
     if below and not itself:  # (the actor's own stack: see resolve)

@@ -12,6 +12,9 @@ when it is called takes its documented default:
 * a face-down card: it stays face down (and takes 1 influence);
 * a target: the first legal one in queue order (Assassination: the first opponent's card, else
   itself; Royal Decree: the first other card stays where it is).
+
+A TARGET line on file that does not select the outcome that happens is dropped with a private
+note to its owner, whether the card had a choice or the rules left it one outcome or none.
 """
 
 from __future__ import annotations
@@ -202,15 +205,15 @@ def _resolve_next(state: dict, gd: GameData, may_default: bool, events: list[Eve
         state["cursor"] = i + 1
         return True
     options = effects.choices(state, gd, i)
-    if len(options) <= 1:
-        effects.resolve(state, gd, i, options[0] if options else None, events)
-        return True
     q = {"kind": "target", "player": player, "pos": i, "card": card["card"], "options": options}
     choice, problem = answer(state, gd, q)
-    if problem:
+    if problem:  # also when the rules leave one outcome or none and the line names another
         spec = plan["target"].pop(card["card"])
         events.append(_private(player, f"Your line TARGET {gd.card(card['card']).name}: {spec_text(gd, spec)} cannot be "
                                        f"used now ({problem}); it is dropped."))
+    if len(options) <= 1:
+        effects.resolve(state, gd, i, options[0] if options else None, events)
+        return True
     if choice is None:
         if not may_default:
             return False

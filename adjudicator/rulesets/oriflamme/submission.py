@@ -233,7 +233,7 @@ class _Checker:
         ability = gd.card(card).ability
         name = self.name(card)
         if ability not in TARGET_FORMS:
-            raise Refused(f"the {name} chooses nothing: it has no target", f"TARGET Archer: LAST")
+            raise Refused(f"the {name} chooses nothing: it has no target", "TARGET Archer: LAST")
         spec = self.spec_for(ability, command.spec, name)
         text = f"TARGET {name}: {engine.spec_text(gd, spec)}"
         q = self.question
