@@ -4,6 +4,8 @@ rendered in English and Czech, replay."""
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from adjudicator import reports
@@ -348,3 +350,31 @@ def test_a_play_on_file_that_no_longer_fits_is_told_privately_and_asked_for():
     assert not sub.applied and "you must follow Seers: you hold Seer 3" in sub.parsed.lines[0].error
     state = rs.submit(sub.state, "b", "PLAY Seer 3").state
     assert rs.pending(state)[0].done and rs.on_file(state, "b") == ["PLAY Seer 3"]
+
+
+def test_a_take_on_file_that_fits_no_pick_is_told_privately_and_asked_for():
+    # a played Seer 2 and sent TAKE DECK; b won with Seer 9 and took the deck: a owes the second pick
+    rs = rulesets.get("claim2")
+    state = rs.case_state({"players": ["a", "b", "c"], "hands": {"a": ["Seer 2", "Gnome 1"], "b": ["Seer 9", "Gnome 3"],
+                                                                "c": ["Troll 9", "Gnome 5"]},
+                           "prizes": ["Dragon 1", "Giant 7"], "deck": ["Troll 0"]})
+    for player, text in (("a", "PLAY Seer 2\nTAKE DECK"), ("b", "PLAY Seer 9\nTAKE DECK"), ("c", "PLAY Troll 9")):
+        sub = rs.submit(state, player, text)
+        assert sub.applied, [ln.error for ln in sub.parsed.lines]
+        state = sub.state
+    notices = []
+    while all(o.done for o in rs.pending(state)):
+        state, events = rs.advance(state, force=False)
+        notices += [(e.text, e.to) for e in events if e.to and e.to != ("b",)]
+    assert notices == [("Your choice on file (TAKE DECK) fits none of your options for trick 11 "
+                        "(Dragon 1 or Giant 7): the judge asks you for a pick.", ("a",))]
+    [owed] = rs.pending(state)
+    assert (owed.player, owed.what, owed.done) == ("a", "a pick of the prizes of trick 11: TAKE Dragon 1 or Giant 7",
+                                                   False)
+    assert rs.on_file(state, "a") == ["TAKE DECK"]
+    _, events = rs.advance(copy.deepcopy(state), force=True)  # the deadline: the line is dropped, the default picks
+    assert [(e.text, e.to) for e in events if e.to] == [
+        ("Your choice on file (TAKE DECK) fits none of your options for trick 11; it is dropped.", ("a",))]
+    assert "a takes the prize Giant 7." in [e.text for e in events if e.to is None]
+    state = rs.submit(state, "a", "TAKE Dragon 1").state  # or the answer the judge asked for
+    assert rs.pending(state)[0].done and rs.on_file(state, "a") == ["TAKE Dragon 1"]

@@ -40,9 +40,7 @@ def pending(state: dict, gd: GameData) -> list[Owed]:
     if choice["kind"] == "seer":
         what = f"the Seer's choice for trick {state['trick']}: TAKE PRIZE or TAKE DECK"
     else:
-        options = " or ".join([gd.card_name(c) for c in dict.fromkeys(state["prizes"])]
-                              + (["DECK"] if choice.get("peek") else []))
-        what = f"a pick of the prizes of trick {state['trick']}: TAKE {options}"
+        what = f"a pick of the prizes of trick {state['trick']}: TAKE {_options_text(state, gd)}"
     return [Owed(player, what, "step", done)]
 
 
@@ -65,7 +63,19 @@ def advance(state: dict, gd: GameData, force: bool) -> list[Event]:
         if lines and pos.play_for(state, gd, player, lines[0]) is None:
             events.append(Event(f"Your play on file ({pos.line_text(gd, 'PLAY', lines[0])}) fits no legal card for "
                                 f"trick {state['trick']}: the judge asks you for a card.", to=(player,)))
+    elif state["step"] == "take":
+        player = state["choice"]["player"]
+        lines = pos.plan(state, player)["take"]
+        if lines and pos.take_for(state, gd, player, lines[0]) is None:
+            events.append(Event(f"Your choice on file ({pos.line_text(gd, 'TAKE', lines[0])}) fits none of your "
+                                f"options for trick {state['trick']} ({_options_text(state, gd)}): the judge asks "
+                                "you for a pick.", to=(player,)))
     return events
+
+
+def _options_text(state: dict, gd: GameData) -> str:
+    """The chooser's options, as a TAKE line may name them: ``Dragon 1 or Giant 7 or DECK``."""
+    return " or ".join("DECK" if o == "deck" else gd.card_name(o) for o in pos.take_options(state))
 
 
 def _advance_play(state: dict, gd: GameData, events: list[Event]) -> None:
@@ -105,6 +115,10 @@ def _advance_take(state: dict, gd: GameData, events: list[Event]) -> None:
     if option is not None:
         lines.pop(0)
     else:
+        if lines:
+            dropped = lines.pop(0)
+            events.append(Event(f"Your choice on file ({pos.line_text(gd, 'TAKE', dropped)}) fits none of your "
+                                f"options for trick {state['trick']}; it is dropped.", to=(player,)))
         option = rules.best_prize(gd, state["prizes"])
         events.append(Event(f"{player} sent no choice for trick {state['trick']}: the judge takes the prize "
                             f"{gd.card_name(option)} for {player} (default)."))

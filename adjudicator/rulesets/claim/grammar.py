@@ -10,7 +10,7 @@ singular or plural, or by a unique start of 3+ letters::
         several PLAY lines: one for each of your next turns, in order
     TAKE <faction> <value> | PRIZE | DECK | HIGHEST | LOWEST [OR ...]
         the prize you pick (3-4 players), or the Seer's choice: TAKE PRIZE / TAKE DECK
-        (SEER DECK is the same; VEZMI ... in Czech)
+        (SEER DECK is the same, but SEER 9 is a card missing its PLAY; VEZMI ... in Czech)
     CANCEL                       forget your plays and choice on file
     HELP [topic] | STATUS | ORDERS? | PRESS <player>[, <player>]|ALL: <text> | PRESS ANON ...
 
@@ -45,6 +45,9 @@ COMMAND_WORDS = {
     "judge": "JUDGE",
 }
 """First word of a line (folded) -> the command it starts."""
+
+SEER_WORDS = ("seer", "vestec")
+"""Command words that are also a faction's name: ``Seer 9`` is a card, not a TAKE."""
 
 WORDS = {
     "lowest": "lowest", "low": "lowest", "min": "lowest", "nejnizsi": "lowest", "nejmensi": "lowest",
@@ -177,15 +180,17 @@ def parse_line(body: str, names: Names) -> object:
     if head == "orders" and rest.startswith("?"):
         head, rest = "orders?", rest[1:].strip()
     keyword = COMMAND_WORDS.get(head)
-    if keyword is None:
+    # SEER / VĚŠTEC start a TAKE line (SEER DECK), but followed by a value they name a card
+    seer_card = head in SEER_WORDS and re.match(r"\d", rest) is not None
+    if keyword is None or seer_card:
+        if seer_card or _looks_like_card(body, names):
+            raise LineError(f'a card needs the command PLAY in front: "PLAY {body.strip()[:40]}"',
+                            example("PLAY", names), fix=(body.strip(), "PLAY " + body.strip()))
         close = difflib.get_close_matches(head, [k for k in COMMAND_WORDS if k != "judge"], 1, 0.75)
         if close:
             good = COMMAND_WORDS[close[0]]
             raise LineError(f'unknown command "{word[:40]}"; did you mean {good}?', example(good, names),
                             fix=(word, good))
-        if _looks_like_card(body, names):
-            raise LineError(f'a card needs the command PLAY in front: "PLAY {body.strip()[:40]}"',
-                            example("PLAY", names), fix=(body.strip(), "PLAY " + body.strip()))
         raise LineError(f'unknown command "{word[:40]}"; commands are PLAY, TAKE, CANCEL, HELP, STATUS, ORDERS?, '
                         "PRESS", example("PLAY", names))
     if keyword == "JUDGE":

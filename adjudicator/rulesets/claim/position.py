@@ -120,26 +120,34 @@ def take_options(state: dict) -> list[str]:
 
 
 def take_for(state: dict, gd: GameData, player: str, alts) -> str | None:
-    """The option (a prize id or ``deck``) the first usable alternative of a TAKE line names now."""
+    """The option (a prize id or ``deck``) the first usable alternative of a TAKE line names now.
+
+    PRIZE is the prize of higher value. For the player who looked at the top card with a Seer,
+    HIGHEST / LOWEST compare the prize(s) with the card seen: the card seen when it is strictly
+    higher / lower, else the prize (equal values: the prize, revealed first)."""
     choice = state.get("choice")
     if not choice or choice["player"] != player:
         return None
     prizes = list(state["prizes"])
+    peek = choice.get("peek")
     for alt in alts:
         if alt == "deck":
-            if choice.get("peek"):
+            if peek:
                 return "deck"
-        elif alt in ("prize", "highest"):
+        elif alt == "prize":
             return rules.best_prize(gd, prizes)
+        elif alt == "highest":
+            best = rules.best_prize(gd, prizes)
+            return "deck" if peek and gd.value_of(peek) > gd.value_of(best) else best
         elif alt == "lowest":
-            return rules.worst_prize(gd, prizes)
+            worst = rules.worst_prize(gd, prizes)
+            return "deck" if peek and gd.value_of(peek) < gd.value_of(worst) else worst
         else:
             named = split_alt(alt)
             if named:
                 card = rules.find(gd, prizes, *named)
                 if card is not None:
                     return card
-                peek = choice.get("peek")
                 if peek and (gd.faction_of(peek), gd.value_of(peek)) == named:
                     return "deck"
     return None

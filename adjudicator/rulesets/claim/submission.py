@@ -13,7 +13,7 @@ from ...ruleset import LineResult, Parsed, RulesetError, Submission
 from . import position as pos
 from . import rules
 from .gamedata import GameData
-from .grammar import Cancel, Help, Line, Names, OrdersQuery, Play, Press, Status, Take, example, parse_mail
+from .grammar import Cancel, Line, Names, Play, Take, example, parse_mail
 
 
 def names_for(state: dict, gd: GameData) -> Names:
