@@ -189,3 +189,12 @@ def test_the_installed_command_runs_and_reports_errors_without_a_traceback(tmp_p
     env = subprocess_env(tmp_path / "data")
     done = subprocess.run([sys.executable, "-m", "adjudicator", "status", "nope"], env=env, capture_output=True, text=True)
     assert done.returncode == 1 and "Error: no game 'nope'" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_status_of_a_game_over_without_a_single_winner(cli):
+    cli("new", "d", "--ruleset", "toy", "--player", "ann=a@example.org", "--player", "ben=b@example.org")
+    for ann, ben in (("BID 2", "BID 1"), ("BID 0", "BID 3")):  # one round each: a draw after two rounds
+        cli("submit", "d", "--as", "ann", input=ann)
+        cli("submit", "d", "--as", "ben", input=ben)
+    out = cli("status", "d").output
+    assert "The game is over: no single winner (a draw or a shared victory, as above)." in out
