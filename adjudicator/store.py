@@ -18,16 +18,12 @@ every file carries ``format: 1`` so that a later layout can migrate old games.
 
 from __future__ import annotations
 
-import errno
-import fcntl
 import os
 import re
-import time
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 from . import yamlio
+from .locks import file_lock
 from .yamlio import YamlFileError
 
 FORMAT = 1
@@ -72,25 +68,10 @@ class GameFiles:
         self.fsync = fsync
 
     # -- lock ---------------------------------------------------------------------------
-    @contextmanager
-    def lock(self, timeout: float = 30.0) -> Iterator[None]:
+    def lock(self, timeout: float = 30.0):
         """Exclusive per-game lock across processes (flock on ``.lock``)."""
-        fd = os.open(self.path / ".lock", os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            deadline = time.monotonic() + timeout
-            while True:
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except OSError as exc:
-                    if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN):
-                        raise
-                    if time.monotonic() >= deadline:
-                        raise GameLocked(f"game {self.id} is busy (locked by another process); try again") from None
-                    time.sleep(0.005)
-            yield
-        finally:
-            os.close(fd)  # closing the descriptor releases the flock
+        return file_lock(self.path / ".lock", timeout,
+                         lambda: GameLocked(f"game {self.id} is busy (locked by another process); try again"), 0o644)
 
     def stamp(self) -> tuple:
         """Changes whenever any process adds a version or journal entry, or anyone rewrites

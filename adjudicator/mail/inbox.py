@@ -17,18 +17,15 @@ processed, so that a server and a ``judge ingest`` never process the same messag
 
 from __future__ import annotations
 
-import errno
-import fcntl
 import os
 import re
 import secrets
-import time
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Iterator
 
-from .. import clock, yamlio
+from .. import clock, locks, yamlio
 from .envelope import clean_text
 
 FORMAT = 1
@@ -43,25 +40,10 @@ class InboxBusy(InboxError):
     """Another process holds the processing lock for longer than we may wait."""
 
 
-@contextmanager
-def file_lock(path: Path, timeout: float, what: str) -> Iterator[None]:
-    """An exclusive ``flock`` on ``path``, waiting up to ``timeout`` seconds."""
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except OSError as exc:
-                if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN):
-                    raise
-                if time.monotonic() >= deadline:
-                    raise InboxBusy(f"{what} is busy (locked by another process); try again") from None
-                time.sleep(0.005)
-        yield
-    finally:
-        os.close(fd)
+def file_lock(path: Path, timeout: float, what: str):
+    """The mail service's locks (numbering, processing, delivery): :func:`adjudicator.locks.file_lock`
+    raising :class:`InboxBusy`, so that callers answer "try again later"."""
+    return locks.file_lock(path, timeout, lambda: InboxBusy(f"{what} is busy (locked by another process); try again"))
 
 
 def _numbers(directory: Path) -> list[int]:
