@@ -1,0 +1,83 @@
+"""Property tests: no input of any shape makes the mail path raise or lose a message.
+
+The stdlib email parser raises arbitrary exceptions on malformed input, lazily, when a header
+is read (shared/reference/mail-pitfalls.md E1); `envelope.parse` must turn every such input into
+a usable result or a "could not parse" answer, and whatever it extracts must be storable as
+YAML. A seeded slice runs here; longer runs: raise max_examples (or use atheris, which found
+the reproducers of E1).
+"""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from adjudicator import yamlio
+from adjudicator.mail import envelope
+
+OWN = "judge@example.net"
+
+HEADER_NAMES = st.sampled_from(["From", "To", "Subject", "Message-ID", "Content-Type", "Content-Transfer-Encoding",
+                                "Auto-Submitted", "Precedence", "References", "In-Reply-To", "Return-Path", "X-Autoreply"])
+HEADER_VALUES = st.one_of(
+    st.text(max_size=60),
+    st.binary(max_size=60).map(lambda b: b.decode("latin-1")),
+    st.sampled_from(["<@", "F:;\x01  ", "F.mo:n@[", "multipart/mixed; boundary=x", "text/plain; charset=nonesuch",
+                     "text/html; charset=windows-1250", "base64", "quoted-printable", "=?utf-8?q?=C5=99?=",
+                     "Jiří <jiri@example.cz>", "<>", "auto-replied", "bulk"]),
+)
+
+
+@st.composite
+def messages(draw):
+    headers = draw(st.lists(st.tuples(HEADER_NAMES, HEADER_VALUES), max_size=8))
+    body = draw(st.one_of(st.binary(max_size=400), st.text(max_size=400).map(lambda t: t.encode("utf-8", "surrogatepass"))))
+    head = b"".join(f"{k}: {v}".encode("utf-8", "surrogateescape") + b"\r\n" for k, v in headers)
+    return head + b"\r\n" + body
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@given(raw=st.one_of(messages(), st.binary(max_size=600)))
+def test_any_bytes_parse_without_raising_and_what_is_kept_stores_as_yaml(raw):
+    inbound = envelope.parse(raw, own_address=OWN, envelope_from="sender@example.org")
+    kept = {"sender": inbound.sender, "subject": inbound.subject, "message_id": inbound.message_id,
+            "body": inbound.body, "attachments": list(inbound.attachments), "loop": inbound.loop,
+            "error": inbound.error}
+    assert yamlio.loads(yamlio.dumps(kept)) == kept  # no surrogates or unstorable text reach the files
+    if inbound.signon is not None:
+        assert inbound.signon.game and inbound.signon.house
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(body=st.text(max_size=300))
+def test_any_text_after_a_sign_on_is_found_or_refused_cleanly(body):
+    raw = (f"From: alice@example.org\r\nTo: {OWN}\r\nSubject: orders\r\n"
+           "Content-Type: text/plain; charset=utf-8\r\n\r\nJUDGE g alice pw\r\n").encode() + body.encode("utf-8", "surrogatepass")
+    inbound = envelope.parse(raw, own_address=OWN, envelope_from="alice@example.org")
+    assert inbound.sender == "alice@example.org"
+    assert inbound.signon is not None and (inbound.signon.game, inbound.signon.house) == ("g", "alice")
+
+
+def test_every_message_through_the_whole_mail_path_ends_processed(tmp_path):
+    """Random and hostile messages, signed on or not, through the in-process postmaster: none
+    raises, none stays pending in the inbox, and the game's state only changes by legal mail."""
+    import random
+
+    from mailhelp import make_desk
+
+    desk = make_desk(tmp_path, rate_limit=10_000)
+    rng = random.Random(20261121)
+    sign_on = f"JUDGE g alice {desk.passwords['alice']}\r\n".encode()
+    samples = [
+        b"", b"\x00\xff" * 50, b"From:<@\r\n\r\nx", b"From:F:;\x01  \r\n\r\nx", b"From:F.mo:n@[\r\n\r\nx",
+        b"From: alice@example.org\r\nContent-Type: text/plain; charset=nonesuch\r\n\r\n" + sign_on + b"BID 3\r\n",
+        b"From: alice@example.org\r\nContent-Transfer-Encoding: base64\r\n\r\n!!!not base64!!!",
+        b"From: alice@example.org\r\nContent-Type: multipart/mixed; boundary=zz\r\n\r\n--zz\r\n\r\n" + sign_on + b"--zz",
+        b"From: alice@example.org\r\n\r\n" + sign_on + bytes(rng.randrange(256) for _ in range(300)),
+        b"From: alice@example.org\r\n\r\n" + sign_on + ("BID 1\r\n" * 2000).encode(),
+    ] + [bytes(rng.randrange(256) for _ in range(rng.randrange(400))) for _ in range(40)]
+    for raw in samples:
+        handled = desk.mail(raw)
+        assert handled.status, raw[:60]
+    assert desk.postmaster.inbox.pending() == []
+    assert set(desk.judge.present("g").state["bids"]) <= {"alice"}  # only alice's own signed mail could bid
