@@ -33,13 +33,14 @@ import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
+from ..mailbody import FOLD_MIN_BYTES
+
 # Marks on the mail the judge sends, so that our own mail coming back is never answered.
 OWN_HEADER = "X-Throne-Judge"
 OWN_MESSAGE_ID_MARK = ".throne-judge@"
-# A line starting with whitespace right after a physical line this long is an MTA's
-# continuation of it (Postfix breaks lines at 998 bytes with CRLF SPACE; pitfall A2). The
-# games' grammars join such lines; here they only matter for dropping quoted lines whole.
-FOLD_MIN_BYTES = 990
+# FOLD_MIN_BYTES (adjudicator/mailbody.py): a line starting with whitespace right after a
+# physical line this long is an MTA's continuation of it (pitfall A2). The games' grammars join
+# such lines; here they only matter for dropping quoted lines whole.
 
 _SURROGATES = re.compile("[\ud800-\udfff]+")
 _CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")

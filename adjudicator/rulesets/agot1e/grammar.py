@@ -24,11 +24,11 @@ from __future__ import annotations
 
 import difflib
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Final, Protocol, runtime_checkable
 
 from .board import UnknownName
+from ...mailbody import logical_lines, strip_accents, text_problem
 from ...mailcommands import ALL as PRESS_ALL
 from .commands import (
     ALL,
@@ -183,7 +183,6 @@ MAX_LINE_CHARS: Final = 4000
 """Longer logical lines are refused: no command needs a tenth of that, and a cap keeps a
 runaway or binary attachment from being echoed back at length."""
 
-FOLD_MIN_BYTES: Final = 990
 """A physical line at least this long (UTF-8 bytes) was probably broken by the MTA: sendmail
 breaks at 990, Postfix (``smtp_line_length_limit``) at 998 with ``CRLF SPACE``."""
 
@@ -331,37 +330,7 @@ def parse_order_token(text: str) -> OrderToken:
 
 def fold(text: str) -> str:
     """Comparison form of a word: typographic damage undone, no diacritics, lower case."""
-    text = unicodedata.normalize("NFKD", text.translate(_TRANSLATE))
-    return "".join(c for c in text if not unicodedata.combining(c)).casefold()
-
-
-def logical_lines(text: str) -> list[tuple[int, str]]:
-    """Split a body into (first physical line number, text) pairs, undoing transport damage.
-
-    * CRLF, CR and LF all end a line (not ``str.splitlines``, which also splits on form feeds
-      and Unicode separators and would shift the line numbers players see).
-    * A line starting with whitespace right after a physical line of :data:`FOLD_MIN_BYTES` or
-      more is the MTA's continuation of it; the one inserted whitespace character is dropped.
-      After a short line an indented line is just indented (people indent orders under
-      ``ORDERS``), so it is *not* joined: joining would glue every indented order together.
-    * Quoted lines (``>``) are dropped, and everything from a signature line (``-- ``) on.
-    """
-    out: list[tuple[int, str]] = []
-    prev_len = 0
-    quoted = False
-    for lineno, line in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
-        if line[:1] in (" ", "\t") and prev_len >= FOLD_MIN_BYTES and (out or quoted):
-            if not quoted:
-                out[-1] = (out[-1][0], out[-1][1] + line[1:])
-            prev_len = len(line.encode("utf-8", "surrogatepass"))
-            continue
-        prev_len = len(line.encode("utf-8", "surrogatepass"))
-        if line.rstrip() == "--":
-            break
-        quoted = line.startswith(">")
-        if not quoted:
-            out.append((lineno, line))
-    return out
+    return strip_accents(text.translate(_TRANSLATE))
 
 
 # =================================================================================================
@@ -407,14 +376,9 @@ def _head(body: str) -> tuple[str, str]:
 
 def _check_text(raw: str) -> None:
     """Refuse what is not a line of text: too long, or control/undecodable characters."""
-    if len(raw) > MAX_LINE_CHARS:
-        raise LineError(f"line too long ({len(raw)} characters, at most {MAX_LINE_CHARS})", EXAMPLES["LONG"])
-    for c in raw:
-        if c == "\ufffd" or (c != "\t" and unicodedata.category(c) in ("Cc", "Cs", "Co", "Cn")):
-            raise LineError(
-                f"unreadable character U+{ord(c):04X} (binary data or a wrong character set?); "
-                "send plain text", EXAMPLES["HELP"]
-            )
+    problem = text_problem(raw, MAX_LINE_CHARS)
+    if problem:
+        raise LineError(problem, EXAMPLES["LONG"] if problem.startswith("line too long") else EXAMPLES["HELP"])
 
 
 def _parse_line(lineno: int, raw: str, body: str, names: NameResolver) -> LineResult:

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import difflib
 import functools
-import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
 from adjudicator import yamlio
+from adjudicator.mailbody import strip_accents
 from adjudicator.paths import GAMES_DIR
 from adjudicator.yamlio import YamlFileError
 
@@ -151,8 +151,7 @@ class GameData:
 
 def fold(text: str) -> str:
     """Comparison form: no diacritics, lower case."""
-    text = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in text if not unicodedata.combining(c)).casefold()
+    return strip_accents(text)
 
 
 def _fail(path: Path, problem: str):

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import difflib
 import re
-import unicodedata
 from dataclasses import dataclass, field
 
+from ...mailbody import logical_lines, text_problem
 from .gamedata import GameData, UnknownName, fold
 from .position import line_text
 from ...mailcommands import Help, OrdersQuery, Press, Status  # noqa: F401  (one set for every ruleset)
@@ -117,17 +117,6 @@ class Names:
         return f"{f.singular} {f.values[-1]}"
 
 
-def logical_lines(text: str) -> list[tuple[int, str]]:
-    """(line number, text): quoted lines (``>``) dropped, nothing after a signature line (``--``)."""
-    out = []
-    for lineno, line in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
-        if line.rstrip() == "--":
-            break
-        if not line.startswith(">"):
-            out.append((lineno, line))
-    return out
-
-
 def parse_mail(text: str, names: Names) -> list[Line]:
     out: list[Line] = []
     first = True
@@ -141,12 +130,10 @@ def parse_mail(text: str, names: Names) -> list[Line]:
             continue  # the sign-on, checked by the mail layer
         first = False
         try:
-            if len(raw) > MAX_LINE_CHARS:
-                raise LineError(f"line too long ({len(raw)} characters, at most {MAX_LINE_CHARS})",
-                                "PRESS ALL: split a long message over several PRESS lines")
-            for c in raw:
-                if c == "\ufffd" or (c != "\t" and unicodedata.category(c) in ("Cc", "Cs", "Co", "Cn")):
-                    raise LineError(f"unreadable character U+{ord(c):04X}; send plain text", "HELP")
+            problem = text_problem(raw, MAX_LINE_CHARS)
+            if problem:
+                raise LineError(problem, "PRESS ALL: split a long message over several PRESS lines"
+                                if problem.startswith("line too long") else "HELP")
             command = parse_line(body, names)
         except LineError as exc:
             example = _fixed_example(body, exc, names) or exc.example or "HELP"

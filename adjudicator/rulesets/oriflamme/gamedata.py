@@ -15,13 +15,13 @@ from __future__ import annotations
 import difflib
 import functools
 import re
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
 from adjudicator import yamlio
+from adjudicator.mailbody import strip_accents
 from adjudicator.paths import GAMES_DIR
 from adjudicator.yamlio import YamlFileError
 
@@ -48,9 +48,7 @@ _TRANSLATE = str.maketrans({
 
 def fold(text: str) -> str:
     """Comparison form: typographic damage undone, no diacritics, lower case, single spaces."""
-    text = unicodedata.normalize("NFKD", text.translate(_TRANSLATE))
-    text = "".join(c for c in text if not unicodedata.combining(c)).casefold()
-    return " ".join(text.split())
+    return " ".join(strip_accents(text.translate(_TRANSLATE)).split())
 
 
 class UnknownName(ValueError):

@@ -29,10 +29,10 @@ from __future__ import annotations
 
 import difflib
 import re
-import unicodedata
 from dataclasses import dataclass
 from typing import Final
 
+from ...mailbody import logical_lines, text_problem
 from .commands import (ALL, Clear, Command, Help, OrdersQuery, Place, Press, Ref, Reveal, Spec, Status, Target,
                        Wait)
 from .gamedata import GameData, UnknownName, fold
@@ -79,7 +79,6 @@ EXAMPLES: Final[dict[str, str]] = {
 """A valid line for every command (a test parses each one)."""
 
 MAX_LINE_CHARS: Final = 4000
-FOLD_MIN_BYTES: Final = 990
 MAX_NUMBER: Final = 99
 
 
@@ -99,27 +98,6 @@ class ParsedLine:
     command: Command | None = None
     error: str | None = None
     example: str | None = None
-
-
-def logical_lines(text: str) -> list[tuple[int, str]]:
-    """(first physical line number, text) pairs: CRLF/CR/LF end a line; a line an MTA broke at
-    ~990 bytes (continued with one leading space) is joined again; quoted lines (``>``) are
-    dropped, and everything from a signature line (``--``) on."""
-    out: list[tuple[int, str]] = []
-    prev_len, quoted = 0, False
-    for lineno, line in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
-        if line[:1] in (" ", "\t") and prev_len >= FOLD_MIN_BYTES and (out or quoted):
-            if not quoted:
-                out[-1] = (out[-1][0], out[-1][1] + line[1:])
-            prev_len = len(line.encode("utf-8", "surrogatepass"))
-            continue
-        prev_len = len(line.encode("utf-8", "surrogatepass"))
-        if line.rstrip() == "--":
-            break
-        quoted = line.startswith(">")
-        if not quoted:
-            out.append((lineno, line))
-    return out
 
 
 def parse_mail(text: str, gd: GameData, players: tuple[str, ...] | list[str]) -> list[ParsedLine]:
@@ -173,12 +151,9 @@ def _head(body: str) -> tuple[str, str]:
 
 
 def _check_text(raw: str) -> None:
-    if len(raw) > MAX_LINE_CHARS:
-        raise LineError(f"line too long ({len(raw)} characters, at most {MAX_LINE_CHARS})", EXAMPLES["LONG"])
-    for c in raw:
-        if c == "\ufffd" or (c != "\t" and unicodedata.category(c) in ("Cc", "Cs", "Co", "Cn")):
-            raise LineError(f"unreadable character U+{ord(c):04X} (binary data or a wrong character set?); send plain text",
-                            EXAMPLES["HELP"])
+    problem = text_problem(raw, MAX_LINE_CHARS)
+    if problem:
+        raise LineError(problem, EXAMPLES["LONG"] if problem.startswith("line too long") else EXAMPLES["HELP"])
 
 
 # -- pieces ----------------------------------------------------------------------------------------------
