@@ -29,7 +29,7 @@ from adjudicator.mail.process import Postmaster
 from adjudicator.mail.server import smtp_factory
 from adjudicator.mail.settings import MailSettings
 from adjudicator.store import Store
-from conftest import FakeClock, subprocess_env
+from conftest import START, FakeClock, subprocess_env
 
 JUDGE = "judge@example.net"
 CZECH = "Příliš žluťoučký kůň úpěl ďábelské ódy"
@@ -167,10 +167,11 @@ class ThreadedSMTP:
 class ServerProcess:
     """``judge serve`` as a real process on a free loopback port, delivering into ``<data>/maildir``."""
 
-    def __init__(self, data: Path, *extra: str, env: dict | None = None, now: str | None = None):
+    def __init__(self, data: Path, *extra: str, env: dict | None = None, now: str | None = None,
+                 real_clock: bool = False):
         self.data = data
         self.log = open(data.parent / f"serve-{time.monotonic_ns()}.log", "wb")
-        environment = {**subprocess_env(data), **(env or {})}
+        environment = {**subprocess_env(data, None if real_clock else START), **(env or {})}
         if now:
             environment["JUDGE_NOW"] = now
         self.proc = subprocess.Popen(

@@ -12,8 +12,11 @@ from adjudicator.judge import Judge
 from adjudicator.mail.inbox import Inbox
 from adjudicator.store import GameLocked, Store
 
-from conftest import FakeClock, subprocess_env
+from conftest import START, FakeClock, subprocess_env
 from mailhelp import JUDGE, maildir_messages, raw_mail, text_of
+
+
+NOW = START.strftime("%Y-%m-%dT%H:%M:%SZ")  # the command line on the tests' clock
 
 
 def game(data):
@@ -57,7 +60,7 @@ def test_ingest_tempfails_on_a_locked_game_and_the_next_run_processes_it_once(tm
     data = tmp_path / "data"
     pw = game(data)
     runner = CliRunner()
-    args = ["--data", str(data), "ingest", "--address", JUDGE, "--sender", "alice@example.org"]
+    args = ["--data", str(data), "--now", NOW, "ingest", "--address", JUDGE, "--sender", "alice@example.org"]
     real = Judge.record
 
     def locked(self, game_id, entry):
@@ -79,6 +82,6 @@ def test_deliver_reports_gm_adjudications_and_sends_the_outbox(tmp_path):
     data = tmp_path / "data"
     game(data)
     Judge(Store(data), now=FakeClock()).adjudicate("g", force=True)
-    out = CliRunner().invoke(main, ["--data", str(data), "deliver", "--address", JUDGE])
+    out = CliRunner().invoke(main, ["--data", str(data), "--now", NOW, "deliver", "--address", JUDGE])
     assert out.exit_code == 0 and out.output.startswith("2 delivered, 0 failed")
     assert sorted(m["To"] for m in maildir_messages(data / "maildir")) == ["alice@example.org", "bob@example.org"]

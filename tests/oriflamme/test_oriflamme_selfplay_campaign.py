@@ -11,7 +11,6 @@ face-down cards or plan. A violation fails with the seed and step that reproduce
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 
@@ -20,7 +19,6 @@ GAMES = 70  # per player count: 210 in all
 
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_seeded_games_run_without_a_violation(cli, players):
-    started = time.monotonic()
     result = cli("selfplay", "--ruleset", "oriflamme", "--houses", str(players), "--games", str(GAMES),
                  "--seed", str(1000 * players))
     assert result.exit_code == 0, result.output[-3000:]
@@ -30,7 +28,6 @@ def test_seeded_games_run_without_a_violation(cli, players):
     pattern = rf"game \d+ seed \d+: winner (({families})|shared by [a-z+]+), round 6, (\d+) eliminations, \d+ steps"
     assert all(re.fullmatch(pattern, line) for line in lines), [ln for ln in lines if not re.fullmatch(pattern, ln)]
     assert sum(int(re.search(r"(\d+) eliminations", line).group(1)) for line in lines) > GAMES  # the bots do fight
-    assert time.monotonic() - started < 30  # about 1-3 s on a quiet machine
 
 
 def test_a_stored_bot_game_replays_from_its_journal(cli):
