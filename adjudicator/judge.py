@@ -16,6 +16,13 @@ ruleset's ``state``:
 
 A step is due when ``now >= deadline + grace``; players are told the deadline, the grace period
 is the judge's quiet slack for mail in flight.
+
+One input may owe several versions (a deadline with nobody's orders in runs planning -> raid ->
+consolidate -> Westeros -> planning). Each version records which entry made it and which of that
+entry's versions it is (``journal_seq``, ``part`` of ``parts``), so that a process killed between
+two of them leaves a present that knows it is unfinished: the fold goes back to the version
+before the entry, applies the entry again (engines are deterministic) and owes the versions that
+were not written. Whoever touches the game next writes them (:meth:`Judge.present` included).
 """
 
 from __future__ import annotations
@@ -25,7 +32,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Callable
 
-from . import clock, passwords
+from . import clock, passwords, yamlio
 from . import ruleset as rulesets
 from .ruleset import Event, Owed, Parsed, Ruleset, RulesetError
 from .store import GameFiles, Store, StoreError
@@ -197,7 +204,21 @@ def apply_entry(present: Present, entry: dict, read_version: Callable[[int], dic
         pass  # recorded for the audit trail; replace changes game.yaml, not the state
     else:
         raise JudgeError(f"journal entry {entry['seq']} has unknown kind {kind!r}")
+    for part, body in enumerate(versions, 1):
+        body["part"], body["parts"] = part, len(versions)
     return outcome, versions
+
+
+def _present_at(files: GameFiles, config: dict, ruleset: Ruleset, data: dict) -> Present:
+    """The present as of one stored version, before any journal entry after it."""
+    return Present(files, config, ruleset, data["version"], data["journal_seq"], data["state"],
+                   dict(data.get("clock") or {}), [Event.from_dict(e) for e in data.get("events") or []])
+
+
+def _complete(data: dict) -> bool:
+    """Is this version the last of those its journal entry owes? (Versions written before
+    ``part``/``parts`` existed were always written whole with their entry's last one.)"""
+    return int(data.get("part") or 1) >= int(data.get("parts") or 1)
 
 
 # ---------------------------------------------------------------------------------------
@@ -219,14 +240,42 @@ class Judge:
 
     # -- reading --------------------------------------------------------------------------
     def present(self, game_id: str) -> Present:
-        """The game as it stands (read-only: folds the journal in memory, writes nothing)."""
-        return self._fold(self.store.open(game_id))[0]
+        """The game as it stands: the latest version with the journal folded in.
+
+        Writes nothing, except the versions a killed process owed (see :meth:`_fold`): those are
+        written here, under the game's lock, so that every command that looks at a game also
+        finishes it. If they cannot be written now (the lock is busy, the disk is read-only),
+        the present is still returned, folded in memory.
+        """
+        files = self.store.open(game_id)
+        present, owed = self._fold(files)
+        if not owed:
+            return present
+        try:
+            with files.lock(self.lock_timeout):
+                return self._settle(files)
+        except (StoreError, OSError):
+            return present
+
+    def _settle(self, files: GameFiles) -> Present:
+        """Under the lock: fold, write the owed versions, and clear what a killed writer left."""
+        for directory in (files.path, files.path / "states", files.path / "journal"):
+            yamlio.remove_stale_temp(directory)
+        present, owed = self._fold(files)
+        for body in owed:
+            present.version = files.write_version(body)
+        if owed and present.problems:  # say once that the versions above were made again
+            present.problems.append(f"the journal was folded again from the last good version: versions "
+                                    f"{present.version - len(owed) + 1}..{present.version} written")
+        return present
 
     def _fold(self, files: GameFiles) -> tuple[Present, list[dict]]:
         """Latest readable version + the journal after it; also the versions those entries owe.
 
         Owed versions exist only after a crash between journaling an input and writing the
-        versions it produced; :meth:`record` writes them before anything else.
+        versions it produced (all of them, or the last few of several): the fold starts from
+        the last version that completed its entry, applies every entry after it, and owes
+        what was not written yet. :meth:`record` and :meth:`present` write them.
         """
         key = files.stamp()
         hit = self._cache.get(files.id)
@@ -234,24 +283,44 @@ class Judge:
             return hit[1].copy(), []
         config = files.config()
         ruleset = rulesets.get(config["ruleset"])
-        data, problems = files.latest_good_version()
-        present = Present(
-            files=files,
-            config=config,
-            ruleset=ruleset,
-            version=data["version"],
-            journal_seq=data["journal_seq"],
-            state=data["state"],
-            clock=dict(data.get("clock") or {}),
-            events=[Event.from_dict(e) for e in data.get("events") or []],
-            problems=[str(p) for p in problems],
-        )
-        owed: list[dict] = []
+        latest, problems = files.latest_good_version()
+        data = latest
+        while not _complete(data):  # the entry that made it was cut short: fold from before it
+            data = files.read_version(data["version"] - int(data["part"]))
+        present = _present_at(files, config, ruleset, data)
+        present.problems = [str(p) for p in problems]
+        made: list[dict] = []
         for entry in files.journal_after(present.journal_seq):
-            owed.extend(apply_entry(present, entry, files.read_version)[1])
+            made.extend(apply_entry(present, entry, files.read_version)[1])
+        written = latest["version"] - data["version"]  # versions of these entries already on disk
+        owed = made[written:]
+        present.version = latest["version"]
         if not owed and not present.problems:
             self._cache[files.id] = (key, present.copy())
         return present, owed
+
+    def outcome_of(self, game_id: str, seq: int) -> Outcome:
+        """What journal entry ``seq`` did, worked out again from the version before it (engines
+        are deterministic): the answer to a mail whose reply a crash prevented is then the
+        very answer it would have had."""
+        files = self.store.open(game_id)
+        config = files.config()
+        ruleset = rulesets.get(config["ruleset"])
+        for number in reversed(files.version_numbers()):
+            try:
+                data = files.read_version(number)
+            except YamlFileError:
+                continue
+            if data["journal_seq"] < seq and _complete(data):
+                break
+        else:
+            raise JudgeError(f"game {game_id}: no version before journal entry {seq}")
+        present = _present_at(files, config, ruleset, data)
+        for entry in files.journal_after(present.journal_seq):
+            outcome, _ = apply_entry(present, entry, files.read_version)
+            if entry["seq"] == seq:
+                return outcome
+        raise JudgeError(f"game {game_id} has no journal entry {seq}")
 
     def version(self, game_id: str, number: int) -> dict:
         files = self.store.open(game_id)
@@ -312,9 +381,7 @@ class Judge:
         """
         files = self.store.open(game_id)
         with files.lock(self.lock_timeout):
-            present, owed = self._fold(files)
-            for body in owed:
-                files.write_version(body)
+            present = self._settle(files)
             entry = {**entry, "seq": files.next_journal_seq(), "at": clock.to_text(self.now())}
             outcome, versions = apply_entry(present, entry, files.read_version)
             outcome.entry = files.append_journal(entry)
@@ -399,8 +466,7 @@ class Judge:
         files = self.store.open(game_id)
         first = files.read_version(1)
         config = files.config()
-        present = Present(files, config, rulesets.get(config["ruleset"]), 1, first["journal_seq"], first["state"],
-                          dict(first.get("clock") or {}), [])
+        present = _present_at(files, config, rulesets.get(config["ruleset"]), first)
         rebuilt: list[dict] = []
         for entry in files.journal_after(first["journal_seq"]):
             _, versions = apply_entry(present, entry, lambda n: ({"state": rebuilt[n - 2]["state"]} if n >= 2 else first))

@@ -10,15 +10,19 @@ One way to read and write YAML in the whole project:
 
 :func:`atomic_write` is the only way files are written: temp file in the same directory,
 fsync, rename over the target, fsync of the directory. A crash at any moment leaves either the
-old file or the new one, never a torn one. Temp files start with ``.tmp-`` and readers ignore
-them.
+old file or the new one, never a torn one. Temp files are named ``.tmp-<pid>-<random>``; readers
+ignore them, and :func:`remove_stale_temp` removes those a killed process left behind (one may
+hold a raw mail with its sign-on password).
 """
 
 from __future__ import annotations
 
 import os
 import tempfile
+import time
 from pathlib import Path
+
+from .crashpoints import crashpoint
 from typing import Any
 
 import yaml
@@ -86,13 +90,15 @@ def atomic_write(path: os.PathLike | str, data: bytes | str, *, fsync: bool = Tr
     path = Path(path)
     if isinstance(data, str):
         data = data.encode("utf-8")
-    fd, tmp = tempfile.mkstemp(prefix=TMP_PREFIX, dir=path.parent)
+    crashpoint(f"before writing {path.name}")
+    fd, tmp = tempfile.mkstemp(prefix=temp_prefix(), dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             if fsync:
                 fh.flush()
                 os.fsync(fh.fileno())
+        crashpoint(f"before renaming over {path.name}")
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -102,6 +108,51 @@ def atomic_write(path: os.PathLike | str, data: bytes | str, *, fsync: bool = Tr
         raise
     if fsync:
         fsync_dir(path.parent)
+    crashpoint(f"after writing {path.name}")
+
+
+def temp_prefix() -> str:
+    """``.tmp-<pid>-``: whose temp file it is, so that a dead writer's leftovers can be told apart."""
+    return f"{TMP_PREFIX}{os.getpid()}-"
+
+
+def remove_stale_temp(directory: os.PathLike | str) -> list[str]:
+    """Remove the temp files in ``directory`` whose writing process is gone (a crash); return their names.
+
+    A temp file of a live process (a concurrent writer) is left alone; so is one whose name does
+    not carry a process id, unless it is over an hour old (no write takes that long).
+    """
+    removed = []
+    try:
+        names = [n for n in os.listdir(directory) if n.startswith(TMP_PREFIX)]
+    except (FileNotFoundError, NotADirectoryError):
+        return removed
+    for name in names:
+        path = Path(directory) / name
+        pid_text = name[len(TMP_PREFIX):].split("-", 1)[0]
+        try:
+            if pid_text.isdigit():
+                if _alive(int(pid_text)):
+                    continue
+            elif time.time() - path.stat().st_mtime < 3600:
+                continue
+            path.unlink()
+            removed.append(name)
+        except FileNotFoundError:
+            continue
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's live process
+    return True
 
 
 def fsync_dir(directory: os.PathLike | str) -> None:

@@ -134,6 +134,7 @@ def ingest(ctx, sender, address, relay, relay_starttls, relay_user, maildir, no_
     """Take one raw message from stdin (MTA pipe): journal, process, answer. Exit 0, 65 or 75."""
     _logging()
     postmaster = _postmaster(ctx, address, rate_limit)
+    postmaster.remove_leftovers()
     raw = sys.stdin.buffer.read()
     try:
         number = postmaster.receive(raw, mail_from=sender, via="pipe")
@@ -169,6 +170,7 @@ def deliver(ctx, address, relay, relay_starttls, relay_user, maildir):
     """Queue reports of new versions and the reminders due, and deliver the outbox once (cron)."""
     _logging()
     postmaster = _postmaster(ctx, address)
+    postmaster.remove_leftovers()
     postmaster.sweep()
     postmaster.remind()
     run = postmaster.outbox.deliver(_transport(postmaster, relay, relay_starttls, relay_user, maildir))

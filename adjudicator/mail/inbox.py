@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Iterator
 
 from .. import clock, locks, yamlio
+from ..crashpoints import crashpoint
 from .envelope import clean_text
 
 FORMAT = 1
@@ -78,7 +79,7 @@ class Inbox:
         except FileNotFoundError:
             pass
         self.ensure()
-        tmp = self.root / f"{yamlio.TMP_PREFIX}id-{os.getpid()}-{secrets.token_hex(4)}"
+        tmp = self.root / f"{yamlio.temp_prefix()}id-{secrets.token_hex(4)}"
         yamlio.atomic_write(tmp, secrets.token_hex(4) + "\n", fsync=self.fsync)
         try:
             os.link(tmp, path)  # first writer wins, never overwritten
@@ -103,10 +104,11 @@ class Inbox:
             self.id  # noqa: B018  (created with the first message, never later under load)
             with file_lock(self.root / ".allocate", 30.0, "the inbox"):
                 number = self._next_number()
-                tmp = self.root / f"{yamlio.TMP_PREFIX}{number:06d}-{secrets.token_hex(4)}"
+                tmp = self.root / f"{yamlio.temp_prefix()}{number:06d}-{secrets.token_hex(4)}"
                 yamlio.atomic_write(tmp, raw, fsync=self.fsync)  # temp file written and fsync'ed
                 try:
                     os.link(tmp, self.eml_path(number))  # never overwrites an existing message
+                    crashpoint(f"after linking inbox {number:06d}.eml")
                 finally:
                     tmp.unlink()
                 meta = {
@@ -183,6 +185,7 @@ class Inbox:
         yamlio.dump(self.meta_path(number, done=True), meta, fsync=self.fsync)
         if self.is_pending(number):
             os.replace(self.eml_path(number), self.eml_path(number, done=True))
+            crashpoint(f"after moving inbox {number:06d}.eml to done")
         try:
             os.unlink(self.meta_path(number))
         except FileNotFoundError:

@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Callable, Protocol
 
 from .. import clock, yamlio
+from ..crashpoints import crashpoint
 from .envelope import OWN_HEADER, OWN_MESSAGE_ID_MARK
 from .inbox import InboxBusy, file_lock
 from .settings import MailSettings
@@ -61,20 +62,47 @@ class DeliveryError(Exception):
 
 
 class Transport(Protocol):
-    def send(self, sender: str, recipients: list[str], data: bytes) -> None: ...
+    def send(self, sender: str, recipients: list[str], data: bytes, name: str) -> None:
+        """Hand one mail on; ``name`` is its outbox name, unique for ever (transports that can,
+        use it to accept a mail only once, should a crash make the outbox send it again)."""
 
 
 class MaildirTransport:
-    """Deliver every mail into one Maildir (``cur/ new/ tmp/``), whoever it is addressed to."""
+    """Deliver every mail into one Maildir (``cur/ new/ tmp/``), whoever it is addressed to.
+
+    The file's unique name is the outbox name (written to ``tmp/``, then linked into ``new/``),
+    so a mail delivered again after a crash (sent, but not yet moved to ``outbox/sent/``) is
+    recognised and not added twice: delivery into the Maildir is exactly once.
+    """
 
     def __init__(self, path: os.PathLike | str):
         self.path = Path(path)
 
-    def send(self, sender: str, recipients: list[str], data: bytes) -> None:
+    def send(self, sender: str, recipients: list[str], data: bytes, name: str) -> None:
         try:
-            mailbox.Maildir(self.path, create=True).add(data.replace(b"\r\n", b"\n"))
+            mailbox.Maildir(self.path, create=True)  # the three folders
+            if self._delivered(name):
+                return
+            tmp = self.path / "tmp" / name  # the Maildir's own temp area: a torn file here is rewritten
+            with open(tmp, "wb") as fh:
+                fh.write(data.replace(b"\r\n", b"\n"))
+                fh.flush()
+                os.fsync(fh.fileno())
+            crashpoint(f"before linking {name} into the Maildir")
+            try:
+                os.link(tmp, self.path / "new" / name)
+            except FileExistsError:
+                pass
+            finally:
+                tmp.unlink()
+            yamlio.fsync_dir(self.path / "new")
         except OSError as exc:
             raise DeliveryError(f"cannot write the Maildir {self.path}: {exc.strerror or exc}") from exc
+
+    def _delivered(self, name: str) -> bool:
+        """In ``new/`` still, or moved to ``cur/`` by a mail client (which adds ``:2,<flags>``)."""
+        return (self.path / "new" / name).exists() or any((self.path / "cur").glob(f"{name}:*")) or (
+            self.path / "cur" / name).exists()
 
     def __str__(self) -> str:
         return f"Maildir {self.path}"
@@ -90,7 +118,7 @@ class RelayTransport:
         self.timeout = timeout
         self.local_hostname = local_hostname  # EHLO name; smtplib's default calls getfqdn() (slow DNS)
 
-    def send(self, sender: str, recipients: list[str], data: bytes) -> None:
+    def send(self, sender: str, recipients: list[str], data: bytes, name: str) -> None:
         options = ["SMTPUTF8"] if not all(r.isascii() for r in [sender, *recipients]) else []
         try:
             with smtplib.SMTP(self.host, self.port, timeout=self.timeout,
@@ -258,7 +286,7 @@ class Outbox:
             return  # delivered meanwhile
         recipients = meta.get("to") or self._recipients_from(data)
         try:
-            transport.send(self.settings.address, recipients, data)
+            transport.send(self.settings.address, recipients, data, name)
         except DeliveryError as exc:
             attempts = int(meta.get("attempts") or 0) + 1
             flagged = bool(meta.get("flagged")) or exc.permanent or attempts >= FLAG_AFTER_ATTEMPTS
@@ -273,14 +301,19 @@ class Outbox:
             return
         meta.update(delivered=clock.to_text(now), via=str(transport), attempts=int(meta.get("attempts") or 0) + 1)
         sent_eml, sent_meta = self._paths(name, sent=True)
-        os.replace(eml, sent_eml)
+        # the sent sidecar first, then the move that ends the queue entry: a crash in between
+        # leaves the mail queued, and the transport recognises it as delivered (by its name)
         yamlio.dump(sent_meta, meta, fsync=self.fsync)
+        crashpoint(f"before moving {name} to sent")
+        os.replace(eml, sent_eml)
+        if self.fsync:
+            yamlio.fsync_dir(self.sent_dir)
+            yamlio.fsync_dir(self.root)
+        crashpoint(f"after moving {name} to sent")
         try:
             meta_path.unlink()
         except FileNotFoundError:
             pass
-        if self.fsync:
-            yamlio.fsync_dir(self.root)
         run.delivered.append(name)
 
     @staticmethod

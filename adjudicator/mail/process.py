@@ -91,7 +91,7 @@ class Handled:
     number: int
     status: str  # submitted, rejected, ignored, dropped, rate-limited, unparseable, too-large,
     #              no-sign-on, bad-sign-on, unknown-game, unknown-house, wrong-password,
-    #              game-broken, duplicate, deferred, failed, already-done
+    #              game-broken, duplicate, recovered, deferred, failed, already-done
     detail: str = ""
     sender: str | None = None
     game: str | None = None
@@ -188,6 +188,16 @@ class Postmaster:
     @property
     def now(self) -> datetime:
         return self.judge.now()
+
+    def remove_leftovers(self) -> list[str]:
+        """Remove the temp files a killed process left in the inbox and outbox (one may hold a
+        raw mail with its sign-on password); called when ``serve``, ``ingest`` or ``deliver`` start."""
+        removed = []
+        for directory in (self.inbox.root, self.inbox.done_dir, self.outbox.root, self.outbox.sent_dir):
+            removed += [f"{directory.name}/{name}" for name in yamlio.remove_stale_temp(directory)]
+        if removed:
+            log.warning("removed temp files left by a killed process: %s", ", ".join(removed))
+        return removed
 
     # -- receiving ------------------------------------------------------------------------
     def receive(self, raw: bytes, *, mail_from: str | None, rcpt_tos=(), via: str = "smtp",
@@ -346,6 +356,14 @@ class Postmaster:
             raise
         except GAME_PROBLEMS as exc:
             return self._game_broken(handled, inbound, exc)
+        return self._answer(handled, inbound, outcome)
+
+    def _answer(self, handled: Handled, inbound: Inbound, outcome: Outcome) -> Handled:
+        """Everything a recorded mail causes: the reply (and its copy to the registered address),
+        the press it relays, the reports of the versions it made. Mail names are derived from
+        the inbox number, so this is done again after a crash without anything going twice."""
+        game, house = handled.game, handled.player
+        _, mail_lines, language_set = language_lines(inbound.text)
         handled.seq = outcome.entry["seq"]
         if inbound.attachments:  # said in the reply, in every language the notes are shown in
             outcome.notes.append(f"Attachments are not read ({', '.join(inbound.attachments)}): "
@@ -353,8 +371,8 @@ class Postmaster:
         handled.status = "submitted" if outcome.applied else "rejected"
         handled.detail = f"versions {outcome.versions}" if outcome.versions else ""
         body = state_header = None
+        present = self.judge.present(game)
         try:
-            present = self.judge.present(game)
             press = self._relay_press(handled, present, house, outcome)
             state_header = reports.header_value(present, house, "reply")
             body = reports.render_reply(outcome, present, house, reports.language_of(present, house),
@@ -365,6 +383,7 @@ class Postmaster:
             log.exception("game %s: reply to inbox %06d could not be rendered", game, handled.number)
             body = _fallback_reply(outcome)
         self._reply(handled, inbound, body, state=state_header)
+        seat = present.config["players"].get(house) or {}
         registered = canonical_address(seat.get("address"))
         if registered and registered != inbound.sender:
             head, _, rest = body.partition("\n") if body.startswith("X-Judge: ") else ("", "", body)
@@ -469,20 +488,16 @@ class Postmaster:
 
     def _duplicate(self, handled: Handled, inbound: Inbound, earlier: tuple[int, bool]) -> Handled:
         seq, same_message = earlier
-        handled.status, handled.seq = "duplicate", seq
         if same_message:
-            # Processed before a crash that came before this message was marked done: the
-            # journal entry stands; answer if the reply was never queued, and report.
-            handled.detail = f"already recorded as journal entry {seq} (recovered after a restart)"
-            if not self.outbox.has(self._name(handled, "reply")):
-                present = self.judge.present(handled.game)
-                held = present.ruleset.on_file(present.state, handled.player) or ["(nothing)"]
-                self._reply(handled, inbound, (
-                    f"Your mail was recorded (game {handled.game}, journal entry {seq}), but the judge stopped "
-                    "before it could answer. On file for you now:\n\n" + "\n".join(f"  {line}" for line in held)))
-            handled.mails += self.report_new_versions(handled.game)
-        else:
-            handled.detail = f"the same mail (Message-ID) was recorded as journal entry {seq}"
+            # Recorded before a crash that came before this message was marked done: the journal
+            # entry stands; what it caused (reply, press, reports) is done again from the entry's
+            # outcome, worked out anew, and whatever was already queued is not queued twice.
+            handled = self._answer(handled, inbound, self.judge.outcome_of(handled.game, seq))
+            handled.status = "recovered"
+            handled.detail = f"recorded as journal entry {seq} before a restart; answered now"
+            return handled
+        handled.status, handled.seq = "duplicate", seq
+        handled.detail = f"the same mail (Message-ID) was recorded as journal entry {seq}"
         return handled
 
     # -- outgoing -------------------------------------------------------------------------

@@ -176,6 +176,7 @@ class Server:
         loop = asyncio.get_running_loop()
         self.postmaster.inbox.ensure()
         self.postmaster.outbox.ensure()
+        self.postmaster.remove_leftovers()
         handler = JudgeHandler(self.postmaster, on_journaled=self._journaled)
         server = await loop.create_server(smtp_factory(handler, server_name=self.server_name, loop=loop),
                                           host=self.host, port=self.port)
