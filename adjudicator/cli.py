@@ -16,7 +16,7 @@ from pathlib import Path
 
 import click
 
-from . import clock, reports, yamlio
+from . import clock, mailbody, reports, yamlio
 from .cases import run_cases
 from .judge import Judge, JudgeError
 from .ruleset import RulesetError
@@ -211,8 +211,9 @@ def submit(ctx, game, player, source):
     if source != "-" and not Path(source).is_file():
         raise click.BadParameter(f"no file {source!r}", param_hint="FILE")
     judge = _judge(ctx)
-    outcome = judge.submit(game, player, _read_body(source))
-    click.echo(reports.render_reply(outcome, judge.present(game), player), nl=False)
+    text, ignored = mailbody.not_orders(_read_body(source), judge.present(game).ruleset.keywords)
+    outcome = judge.submit(game, player, text)
+    click.echo(reports.render_reply(outcome, judge.present(game), player, mail_lines=ignored), nl=False)
     if not outcome.applied:
         ctx.exit(1)
 

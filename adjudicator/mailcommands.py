@@ -13,6 +13,15 @@ from dataclasses import dataclass
 
 ALL = "ALL"  # PRESS to every player
 
+MAIL_WORDS: dict[str, str] = {
+    "help": "HELP", "napoveda": "HELP", "pomoc": "HELP",
+    "status": "STATUS", "stav": "STATUS",
+    "orders?": "ORDERS?", "rozkazy?": "ORDERS?",
+    "press": "PRESS", "zprava": "PRESS",
+}
+"""The mail-level commands' first words (folded: lower case, no diacritics), the same in every
+ruleset and language; each grammar merges them into its own table of command words."""
+
 
 @dataclass(frozen=True, slots=True)
 class Help:

@@ -41,6 +41,7 @@ class LineResult:
     canonical: str | None = None  # accepted, in canonical form
     error: str | None = None  # rejected: what was wrong
     example: str | None = None  # a valid example for the rejected line
+    ignored: str | None = None  # not read, not an order: why (a key of mailbody.IGNORED)
 
     @property
     def ok(self) -> bool:
@@ -103,6 +104,7 @@ class Ruleset(Protocol):
 
     name: str
     data_version: str  # the version of the game data a new game is created with
+    keywords: frozenset[str]  # folded first words that start a command line (so never a greeting or a name)
 
     def new_game(self, players: list[str], options: dict[str, str], seed: int) -> State: ...
 

@@ -18,6 +18,7 @@ from adjudicator.ruleset import Event, LineResult, Owed, Parsed, RulesetError, S
 class Toy:
     name = "toy"
     data_version = "toy-1"
+    keywords = frozenset({"bid", "pick"})
 
     # -- the game -------------------------------------------------------------------------
     def new_game(self, players, options, seed):

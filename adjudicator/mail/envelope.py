@@ -163,7 +163,10 @@ def decode_bytes(data: bytes, charset: str | None = None) -> str:
 
 
 class _HtmlText(HTMLParser):
-    """HTML -> plain lines: blocks and <br> end lines, scripts/styles and quotes are dropped."""
+    """HTML -> plain lines as a reader sees them: ``<br>`` ends a line; a block starts and ends a
+    line only where there is text to end (adjacent block edges make one break, as in a browser),
+    so that the line numbers in the judge's answer are the lines the player saw and wrote.
+    Scripts, styles and quoted mail (``blockquote``) are dropped."""
 
     BLOCKS = {"p", "div", "tr", "li", "ul", "ol", "table", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "dd", "dt",
               "section", "article", "header", "footer", "address", "center", "pre", "body"}
@@ -171,31 +174,46 @@ class _HtmlText(HTMLParser):
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
+        self.lines: list[str] = []
+        self.current = ""
         self.skip = 0
         self.pre = 0
+
+    def _break(self, hard: bool) -> None:
+        if hard or self.current.strip():
+            self.lines.append(self.current)
+            self.current = ""
 
     def handle_starttag(self, tag, attrs):
         if tag in self.SKIPPED:
             self.skip += 1
-        elif tag == "br" or tag in self.BLOCKS:
-            self.parts.append("\n")
+        elif tag == "br":
+            self._break(True)
+        elif tag in self.BLOCKS:
+            self._break(False)
             self.pre += tag == "pre"
 
     def handle_endtag(self, tag):
         if tag in self.SKIPPED:
             self.skip = max(0, self.skip - 1)
         elif tag in self.BLOCKS:
-            self.parts.append("\n")
+            self._break(False)
             self.pre = max(0, self.pre - (tag == "pre"))
 
     def handle_startendtag(self, tag, attrs):
-        if tag == "br" or tag in self.BLOCKS:
-            self.parts.append("\n")
+        if tag == "br":
+            self._break(True)
+        elif tag in self.BLOCKS:
+            self._break(False)
 
     def handle_data(self, data):
-        if not self.skip:
-            self.parts.append(data if self.pre else re.sub(r"[ \t\r\n\f]+", " ", data))
+        if self.skip:
+            return
+        if self.pre:
+            *done, self.current = (self.current + data).split("\n")
+            self.lines += done
+        else:
+            self.current += re.sub(r"[ \t\r\n\f]+", " ", data)
 
 
 def html_to_text(html: str) -> str:
@@ -203,9 +221,11 @@ def html_to_text(html: str) -> str:
     parser = _HtmlText()
     parser.feed(html)
     parser.close()
-    lines = [line.replace("\xa0", " ").strip() for line in "".join(parser.parts).split("\n")]
-    text = "\n".join(lines)
-    return re.sub(r"\n{3,}", "\n\n", text).strip("\n")
+    parser._break(False)
+    lines = [line.replace("\xa0", " ").strip() for line in parser.lines]
+    while lines and not lines[0]:
+        lines.pop(0)
+    return "\n".join(lines).rstrip("\n")
 
 
 def unflow(text: str, delsp: bool) -> str:
@@ -262,19 +282,30 @@ def drop_quotes_and_signature(text: str) -> str:
     return "\n".join(out)
 
 
+GREETING_LINES = 3
+"""Lines of greeting ("Hi judge,") allowed before the sign-on line."""
+
+
 def find_signon(body: str) -> tuple[SignOn | None, str | None, str]:
-    """The sign-on of ``body`` (its first non-blank line), a problem with it, and the game's text.
+    """The sign-on of ``body`` (its first non-blank line but a short greeting), a problem with it,
+    and the game's text.
 
     The game's text is the body with the sign-on line blanked (the password never reaches the
-    journal or a reply). A first line that does not start with ``JUDGE`` means no sign-on.
+    journal or a reply); a greeting above it stays, for the game's reader to set aside
+    (``mailbody.not_orders``). Up to :data:`GREETING_LINES` short lines may come before the
+    ``JUDGE`` line; a mail whose first lines are anything else has no sign-on.
     """
     lines = body.split("\n")
+    before = 0
     for index, line in enumerate(lines):
         stripped = line.replace("\ufeff", "").strip()
         if not stripped:
             continue
         if not re.match(r"judge(?![\w-])", stripped, re.I):
-            return None, None, body
+            before += 1
+            if before > GREETING_LINES or len(stripped) > 80:
+                return None, None, body
+            continue
         words = stripped.split("#", 1)[0].split()
         lines[index] = ""
         text = "\n".join(lines)

@@ -57,7 +57,8 @@ import re
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 
-from .. import clock, passwords, reports, yamlio
+from .. import clock, mailbody, passwords, reports, yamlio
+from .. import ruleset as rulesets
 from ..judge import Judge, JudgeError, Outcome, Present
 from ..ruleset import Event, LineResult, RulesetError
 from ..store import GameLocked, StoreError, check_game_id
@@ -142,6 +143,15 @@ def _fallback_report(present: Present, player: str, events: list[Event]) -> str:
     lines += [f"  {e.text}" for e in events if e.visible_to(player)] or ["  (nothing you may see)"]
     lines += ["", "(The judge could not format the rest of this report; the game master has been told.)"]
     return "\n".join(lines) + "\n"
+
+
+def mail_text(text: str, keywords) -> tuple[str, list[LineResult], str | None]:
+    """What of a mail's text the game reads: SET LANGUAGE lines and mail habits (greetings,
+    sign-offs, quoted mail, END) taken out and blanked. Returns (the text for the game, the
+    results of the lines taken out, the language set or None)."""
+    text, set_lines, language = language_lines(text)
+    text, habits = mailbody.not_orders(text, keywords)
+    return text, sorted([*set_lines, *habits], key=lambda line: line.lineno), language
 
 
 def language_lines(text: str) -> tuple[str, list[LineResult], str | None]:
@@ -339,7 +349,11 @@ class Postmaster:
         if earlier is not None:
             return self._duplicate(handled, inbound, earlier)
 
-        text, mail_lines, language_set = language_lines(inbound.text)
+        try:
+            keywords = rulesets.get(config["ruleset"]).keywords
+        except (*GAME_PROBLEMS, KeyError) as exc:
+            return self._game_broken(handled, inbound, exc)
+        text, mail_lines, language_set = mail_text(inbound.text, keywords)
         if language_set is not None:
             try:
                 self.set_language(game, house, language_set)
@@ -363,7 +377,8 @@ class Postmaster:
         the press it relays, the reports of the versions it made. Mail names are derived from
         the inbox number, so this is done again after a crash without anything going twice."""
         game, house = handled.game, handled.player
-        _, mail_lines, language_set = language_lines(inbound.text)
+        present = self.judge.present(game)
+        _, mail_lines, language_set = mail_text(inbound.text, present.ruleset.keywords)
         handled.seq = outcome.entry["seq"]
         if inbound.attachments:  # said in the reply, in every language the notes are shown in
             outcome.notes.append(f"Attachments are not read ({', '.join(inbound.attachments)}): "
@@ -371,7 +386,6 @@ class Postmaster:
         handled.status = "submitted" if outcome.applied else "rejected"
         handled.detail = f"versions {outcome.versions}" if outcome.versions else ""
         body = state_header = None
-        present = self.judge.present(game)
         try:
             press = self._relay_press(handled, present, house, outcome)
             state_header = reports.header_value(present, house, "reply")

@@ -567,7 +567,7 @@ def test_postfix_continuation_lines_are_joined(names: GameDataNames) -> None:
     press = f"PRESS Lannister: {words}"
     mail = accepted("JUDGE g stark pw\r\n" + _postfix_split(press) + "\r\nBID 1\r\n", names)
     assert mail.commands == [Press(("lannister",), words), Bid(1)]
-    assert [r.lineno for r in mail.lines] == [2, 6]  # 3000 chars: lines 2..5, then BID on 6
+    assert [r.lineno for r in mail.lines] == [2, 3]  # the player wrote 3 lines; the MTA made 6
     assert mail.lines[0].raw == press
 
 

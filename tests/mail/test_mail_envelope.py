@@ -149,7 +149,11 @@ def test_signon_variants():
     assert p(raw_mail("\ufeff  judge  G   Bob  Pw-1  # comment\n")).signon == envelope.SignOn("g", "bob", "Pw-1", 1)
     missing = p(raw_mail("JUDGE g bob\nBID 1"))
     assert missing.signon is None and missing.signon_problem == "the password is missing"
-    assert p(raw_mail("Hello judge\nJUDGE g bob pw")).signon is None
+    # a greeting of up to three short lines may come first (it is left for the game's reader)
+    greeted = p(raw_mail("Hello judge,\n\nJUDGE g bob pw\nBID 1"))
+    assert greeted.signon == envelope.SignOn("g", "bob", "pw", 3) and greeted.text == "Hello judge,\n\n\nBID 1"
+    assert p(raw_mail("Hello\nthere\nmy\nfriend\nJUDGE g bob pw")).signon is None
+    assert p(raw_mail("x" * 81 + "\nJUDGE g bob pw")).signon is None
     assert p(raw_mail("")).signon is None and p(raw_mail("")).signon_problem is None
 
 

@@ -48,6 +48,7 @@ def command(line: str):
     ("TARGET Archer: LAST", Target(Ref(card="archer"), Spec(end="last"))),
     ("TARGET Soldier AFTER", Target(Ref(card="soldier"), Spec(side="after"))),
     ("CÍL Zbrojnoš: PŘED", Target(Ref(card="soldier"), Spec(side="before"))),
+    ("CÍL Zbrojnoš: PO", Target(Ref(card="soldier"), Spec(side="after"))),
     ("TARGET Spy: next", Target(Ref(card="spy"), Spec(side="after"))),
     ("TARGET Shapeshifter: BEFORE, LAST", Target(Ref(card="shapeshifter"), Spec(side="before", then=Spec(end="last")))),
     ("TARGET Shapeshifter: after then before",

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Callable, Final, Protocol, runtime_checkable
 from .board import UnknownName
 from ...mailbody import logical_lines, strip_accents, text_problem
 from ...mailcommands import ALL as PRESS_ALL
+from ...mailcommands import MAIL_WORDS
 from .commands import (
     ALL,
     ORDER_TOKENS,
@@ -102,9 +103,8 @@ COMMAND_WORDS: Final[dict[str, str]] = {
     "muster": "MUSTER",
     "remove": "REMOVE",
     "reclaim": "RECLAIM",
-    "help": "HELP",
-    "status": "STATUS",
-    "press": "PRESS",
+    "rozkazy": "ORDERS",
+    **MAIL_WORDS,
 }
 """First word of a line -> the command it starts. A line starting with one of these also ends an
 ORDERS block."""

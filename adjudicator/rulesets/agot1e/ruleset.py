@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 
 from ...ruleset import Event, Owed, RulesetError, Submission, register
-from . import bot, caseposition, engine, invariants, submission
+from . import bot, caseposition, engine, grammar, invariants, submission
 from .context import ctx_of
 from .gamedata import DATA_VERSION, load_gamedata
 from .newgame import initial_state
@@ -19,6 +19,7 @@ from .newgame import initial_state
 class Agot1e:
     name = "agot1e"
     data_version = DATA_VERSION
+    keywords = frozenset(grammar.COMMAND_WORDS)  # first words of a command line (mailbody.not_orders)
 
     def new_game(self, players: list[str], options: dict[str, str], seed: int) -> dict:
         if options:

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from ...mailbody import logical_lines, text_problem
 from .gamedata import GameData, UnknownName, fold
 from .position import line_text
-from ...mailcommands import Help, OrdersQuery, Press, Status  # noqa: F401  (one set for every ruleset)
+from ...mailcommands import MAIL_WORDS, Help, OrdersQuery, Press, Status  # noqa: F401  (one set for every ruleset)
 
 MAX_LINE_CHARS = 1000
 MAX_ALTERNATIVES = 12
@@ -38,10 +38,8 @@ COMMAND_WORDS = {
     "take": "TAKE", "vezmi": "TAKE", "vzit": "TAKE", "ber": "TAKE", "seer": "TAKE", "vestec": "TAKE",
     "pick": "TAKE",
     "cancel": "CANCEL", "zrus": "CANCEL", "zrusit": "CANCEL",
-    "help": "HELP", "napoveda": "HELP", "pomoc": "HELP",
-    "status": "STATUS", "stav": "STATUS",
-    "orders?": "ORDERS?", "plays?": "ORDERS?",
-    "press": "PRESS", "zprava": "PRESS",
+    "plays?": "ORDERS?",
+    **MAIL_WORDS,
     "judge": "JUDGE",
 }
 """First word of a line (folded) -> the command it starts."""

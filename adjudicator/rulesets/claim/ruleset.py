@@ -14,7 +14,7 @@ modules: ``engine`` (steps, tricks, phases), ``rules`` (follow, ranking, lead), 
 from __future__ import annotations
 
 from ...ruleset import Event, Owed, RulesetError, Submission, register
-from . import bot, caseposition, engine, invariants, submission
+from . import bot, caseposition, engine, grammar, invariants, submission
 from . import position as pos
 from .gamedata import DATA_VERSION, load_gamedata
 from .newgame import initial_state
@@ -38,6 +38,7 @@ def gamedata_of(state: dict):
 
 class Claim:
     data_version = DATA_VERSION
+    keywords = frozenset(grammar.COMMAND_WORDS)  # first words of a command line (mailbody.not_orders)
 
     def __init__(self, name: str):
         self.name = name

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from ...mailbody import logical_lines, text_problem
+from ...mailcommands import MAIL_WORDS
 from .commands import (ALL, Clear, Command, Help, OrdersQuery, Place, Press, Ref, Reveal, Spec, Status, Target,
                        Wait)
 from .gamedata import GameData, UnknownName, fold
@@ -45,15 +46,12 @@ COMMAND_WORDS: Final[dict[str, str]] = {
     "wait": "WAIT", "nechej": "WAIT", "cekej": "WAIT", "pockej": "WAIT", "neodhaluj": "WAIT",
     "target": "TARGET", "cil": "TARGET",
     "clear": "CLEAR", "zrus": "CLEAR",
-    "help": "HELP", "napoveda": "HELP", "pomoc": "HELP",
-    "status": "STATUS", "stav": "STATUS",
-    "orders?": "ORDERS?", "rozkazy?": "ORDERS?",
-    "press": "PRESS", "zprava": "PRESS",
+    **MAIL_WORDS,
 }
 """First word of a line (folded) -> the command it starts."""
 
 SIDE_WORDS: Final = {"before": BEFORE, "previous": BEFORE, "prev": BEFORE, "pred": BEFORE, "predchozi": BEFORE,
-                     "after": AFTER, "next": AFTER, "za": AFTER, "nasledujici": AFTER, "dalsi": AFTER}
+                     "after": AFTER, "next": AFTER, "za": AFTER, "po": AFTER, "nasledujici": AFTER, "dalsi": AFTER}
 END_WORDS: Final = {"first": FIRST, "front": FIRST, "prvni": FIRST, "zacatek": FIRST,
                     "last": LAST, "back": LAST, "posledni": LAST, "konec": LAST}
 DEST_WORDS: Final = {"front": FRONT, "first": FRONT, "start": FRONT, "beginning": FRONT, "zacatek": FRONT,

@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 
 from ...ruleset import Event, Owed, RulesetError, Submission, register
-from . import bot, caseposition, engine, invariants, submission
+from . import bot, caseposition, engine, grammar, invariants, submission
 from . import position as pos
 from .gamedata import DATA_VERSION, load_gamedata
 from .newgame import initial_state
@@ -28,6 +28,7 @@ def gamedata_of(state: dict):
 class Oriflamme:
     name = "oriflamme"
     data_version = DATA_VERSION
+    keywords = frozenset(grammar.COMMAND_WORDS)  # first words of a command line (mailbody.not_orders)
 
     def new_game(self, players: list[str], options: dict[str, str], seed: int) -> dict:
         return initial_state(players, seed, options)
