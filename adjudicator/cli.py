@@ -20,10 +20,9 @@ from . import clock, mailbody, reports, yamlio
 from .cases import run_cases
 from .judge import Judge, JudgeError
 from .ruleset import RulesetError
-from .store import Store, StoreError
+from .store import DEFAULT_DATA, Store, StoreError
 from .yamlio import YamlFileError
 
-DEFAULT_DATA = "judge-data"
 FIXABLE = (JudgeError, StoreError, YamlFileError, RulesetError)
 
 
@@ -145,7 +144,9 @@ def list_(ctx):
             p = judge.present(game_id)
             state = f"over: {p.ruleset.result(p.state)}" if p.ruleset.result(p.state) else (
                 "paused" if p.paused() else f"due {clock.to_text(p.deadline())}")
-            click.echo(f"{game_id:<16} {p.ruleset.name:<10} v{p.version:<5} {p.ruleset.summary(p.state)}; {state}")
+            flag = p.files.flag()
+            flagged = f"; FLAGGED: {flag.get('problem')}" if flag else ""
+            click.echo(f"{game_id:<16} {p.ruleset.name:<10} v{p.version:<5} {p.ruleset.summary(p.state)}; {state}{flagged}")
         except FIXABLE as exc:
             click.echo(f"{game_id:<16} BROKEN: {exc}")
 
@@ -157,6 +158,10 @@ def list_(ctx):
 def status(ctx, game):
     """Who owes what in GAME, and by when."""
     present = _judge(ctx).present(game)
+    flag = present.files.flag()
+    if flag:
+        click.echo(f"FLAGGED for the GM since {flag.get('at')} ({flag.get('what')}): {flag.get('problem')}")
+        click.echo("  (the next tick tries again; a GM command on the game, e.g. adjudicate or rollback, clears it)")
     click.echo(reports.environment().get_template("status.txt.j2").render(status=reports._status(present, None)), nl=False)
 
 
@@ -240,12 +245,21 @@ def _print_outcome(game, outcome):
 @click.pass_context
 @_errors_as_messages
 def tick(ctx):
-    """Adjudicate every game whose deadline has passed (run it from cron)."""
-    done = _judge(ctx).tick()
-    for game, outcome in done:
+    """Adjudicate every game whose deadline has passed (run it from cron).
+
+    A game that fails is flagged for the GM and passed over; the others are adjudicated.
+    Exit 1 if any game failed."""
+    ticked = _judge(ctx).tick()
+    for game, outcome in ticked.done:
         _print_outcome(game, outcome)
-    if not done:
+    for game in ticked.busy:
+        click.echo(f"{game}: busy (locked by another process); the next tick tries again")
+    for game, problem in ticked.failed:
+        click.echo(f"{game}: FAILED, flagged for the GM: {problem}", err=True)
+    if not ticked.done and not ticked.failed and not ticked.busy:
         click.echo("No game is due.")
+    if ticked.failed:
+        ctx.exit(1)
 
 
 @main.command()

@@ -28,6 +28,7 @@ were not written. Whoever touches the game next writes them (:meth:`Judge.presen
 from __future__ import annotations
 
 import copy
+import logging
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Callable
@@ -35,8 +36,10 @@ from typing import Callable
 from . import clock, passwords, yamlio
 from . import ruleset as rulesets
 from .ruleset import Event, Owed, Parsed, Ruleset, RulesetError
-from .store import GameFiles, Store, StoreError
+from .store import GameFiles, GameLocked, Store, StoreError
 from .yamlio import YamlFileError
+
+log = logging.getLogger("adjudicator.judge")
 
 MAX_STEPS_PER_INPUT = 10_000  # a ruleset that never stops asking nobody is a bug, not a game
 DEFAULT_DEADLINES = {"planning": "48h", "step": "24h", "grace": "1h"}
@@ -88,6 +91,15 @@ class Present:
     def due(self, now: datetime) -> bool:
         deadline = self.deadline()
         return bool(self.owed()) and not self.paused() and deadline is not None and now >= deadline + self.grace()
+
+
+@dataclass
+class Tick:
+    """What one :meth:`Judge.tick` did."""
+
+    done: list[tuple[str, "Outcome"]] = field(default_factory=list)  # games adjudicated at their deadline
+    failed: list[tuple[str, str]] = field(default_factory=list)  # (game, problem): flagged for the GM
+    busy: list[str] = field(default_factory=list)  # locked by another process: the next tick tries again
 
 
 @dataclass
@@ -391,6 +403,8 @@ class Judge:
                 present.version = outcome.versions[-1]
             if not present.problems:
                 self._cache[game_id] = (files.stamp(), present.copy())
+            if entry["kind"] != "submit" and entry.get("reason") != "deadline":
+                files.clear_flag()  # the GM acted on the game (adjudicate, rollback, pause, ...)
         return outcome
 
     def submit(self, game_id: str, player: str, text: str, *, source: str = "gm") -> Outcome:
@@ -409,17 +423,51 @@ class Judge:
             raise JudgeError(f"game {game_id} still waits for {owed}. Use --force to apply the defaults.")
         return self.record(game_id, {"kind": "adjudicate", "force": bool(missing), "reason": reason})
 
-    def tick(self) -> list[tuple[str, Outcome]]:
-        """Adjudicate, with defaults, every game whose deadline (plus grace) has passed."""
-        done = []
+    def tick(self) -> Tick:
+        """Adjudicate, with defaults, every game whose deadline (plus grace) has passed.
+
+        A game that fails (an unreadable file, an engine error) is isolated: logged, flagged for
+        the GM (``GameFiles.flag``: shown by ``judge list`` and ``status``, mailed by the mail
+        service) and passed over; every other due game is still adjudicated. A game that is
+        locked by another process is left for the next tick. The flag is cleared when the
+        game's deadline next adjudicates, or when the GM acts on the game.
+        """
+        result = Tick()
         for game_id in self.store.game_ids():
             try:
-                due = self.present(game_id).due(self.now())
-            except (StoreError, YamlFileError, RulesetError):
-                continue  # a broken game is reported by `judge status`, it must not stop the others
-            if due:
-                done.append((game_id, self.record(game_id, {"kind": "adjudicate", "force": True, "reason": "deadline"})))
-        return done
+                if not self.present(game_id).due(self.now()):
+                    continue
+                result.done.append((game_id, self.record(game_id, {"kind": "adjudicate", "force": True,
+                                                                   "reason": "deadline"})))
+            except GameLocked:
+                result.busy.append(game_id)
+                continue
+            except Exception as exc:  # noqa: BLE001  one broken game must not stop the others
+                log.exception("game %s: the deadline could not be adjudicated", game_id)
+                problem = f"{exc.__class__.__name__}: {exc}"[:1000]
+                result.failed.append((game_id, problem))
+                self._flag(game_id, "deadline", problem)
+                continue
+            self._unflag(game_id)
+        return result
+
+    def _flag(self, game_id: str, what: str, problem: str) -> None:
+        try:
+            files = self.store.open(game_id)
+            old = files.flag() or {}
+            if old.get("problem") != problem:  # a new problem is mailed to the GM again
+                files.write_flag({"what": what, "problem": problem, "at": clock.to_text(self.now()), "mailed": False})
+        except (StoreError, OSError):
+            log.exception("game %s: could not even write its flag", game_id)
+
+    def _unflag(self, game_id: str) -> None:
+        try:
+            files = self.store.open(game_id)
+            if files.flag() is not None:
+                files.clear_flag()
+                log.info("game %s: flag cleared", game_id)
+        except (StoreError, OSError):
+            pass
 
     def pause(self, game_id: str) -> Outcome:
         present = self.present(game_id)

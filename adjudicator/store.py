@@ -6,6 +6,7 @@
       game.yaml            ruleset, data version, players, addresses, password hashes, deadlines
       states/000001.yaml   one file per adjudicated step, never rewritten; the highest good one is current
       journal/000001.yaml  every accepted input (mail, GM action), numbered, fsync'ed before it is applied
+      flag.yaml            only while the game needs the GM: what failed (see GameFiles.flag)
       .lock                flock'ed by whoever changes the game
 
 The data directory also holds the mail service's ``inbox/``, ``outbox/`` and ``maildir/``
@@ -27,6 +28,7 @@ from .locks import file_lock
 from .yamlio import YamlFileError
 
 FORMAT = 1
+DEFAULT_DATA = "judge-data"  # the data directory when neither --data nor $JUDGE_DATA says
 _GAME_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 RESERVED = frozenset({"inbox", "outbox", "maildir"})  # the mail service's folders in the data directory
 _NUMBERED = re.compile(r"^(\d{6})\.yaml$")
@@ -91,6 +93,25 @@ class GameFiles:
 
     def write_config(self, config: dict) -> None:
         yamlio.dump(self.path / "game.yaml", {"format": FORMAT, **{k: v for k, v in config.items() if k != "format"}}, fsync=self.fsync)
+
+    # -- the GM's flag --------------------------------------------------------------------
+    def flag(self) -> dict | None:
+        """Why the game needs the GM (``flag.yaml``: ``problem``, ``at``, ``what``, ``mailed``), or None.
+        Written when the judge could not run the game on its own (a deadline that failed)."""
+        try:
+            return yamlio.load_mapping(self.path / "flag.yaml")
+        except YamlFileError:
+            return None
+
+    def write_flag(self, flag: dict) -> None:
+        yamlio.dump(self.path / "flag.yaml", {"format": FORMAT, **{k: v for k, v in flag.items() if k != "format"}},
+                    fsync=self.fsync)
+
+    def clear_flag(self) -> None:
+        try:
+            (self.path / "flag.yaml").unlink()
+        except FileNotFoundError:
+            pass
 
     # -- versions -----------------------------------------------------------------------
     def version_numbers(self) -> list[int]:

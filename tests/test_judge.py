@@ -59,11 +59,11 @@ def test_deadlines_follow_the_kind_of_step(judge, toy_game, fake_clock):
 def test_deadline_then_grace_then_defaults(judge, toy_game, fake_clock):
     judge.submit("g", "alice", "BID 2")
     fake_clock.advance(hours=48)  # at the deadline, within the grace hour
-    assert judge.tick() == []
+    assert judge.tick().done == []
     fake_clock.advance(minutes=59)
-    assert judge.tick() == []
+    assert judge.tick().done == []
     fake_clock.advance(minutes=1)
-    [(game, outcome)] = judge.tick()
+    [(game, outcome)] = judge.tick().done
     assert game == "g"
     assert outcome.events[0].text == "bob sent no bid; default: 0"
     assert judge.present("g").state["scores"] == {"alice": 1, "bob": 0}
@@ -75,19 +75,19 @@ def test_tick_adjudicates_exactly_the_due_games(judge, fake_clock):
     judge.new_game("late", "toy", seats, deadlines={"planning": "30h", "grace": "0s"})
     judge.new_game("done", "toy", seats, deadlines={"planning": "10h", "grace": "0s"}, options={"rounds": "0"})
     fake_clock.advance(hours=11)
-    assert [g for g, _ in judge.tick()] == ["early"]
-    assert judge.tick() == []  # a tie at 0-0: the pick step has a fresh 24h deadline (hour 35)
+    assert [g for g, _ in judge.tick().done] == ["early"]
+    assert judge.tick().done == []  # a tie at 0-0: the pick step has a fresh 24h deadline (hour 35)
     fake_clock.advance(hours=20)
-    assert [g for g, _ in judge.tick()] == ["late"]  # hour 31
+    assert [g for g, _ in judge.tick().done] == ["late"]  # hour 31
     fake_clock.advance(hours=5)
-    assert [g for g, _ in judge.tick()] == ["early"]
+    assert [g for g, _ in judge.tick().done] == ["early"]
 
 
 def test_pause_stops_the_clock_and_resume_restores_the_time_left(judge, toy_game, fake_clock):
     fake_clock.advance(hours=40)
     judge.pause("g")
     fake_clock.advance(days=30)
-    assert judge.tick() == []
+    assert judge.tick().done == []
     judge.resume("g")
     assert judge.present("g").deadline() == fake_clock() + timedelta(hours=8)
     with pytest.raises(JudgeError, match="not paused"):
@@ -227,3 +227,32 @@ def test_the_mail_service_folders_are_not_game_ids(judge):
     for name in ("inbox", "outbox", "maildir"):
         with pytest.raises(StoreError, match="reserved"):
             judge.new_game(name, "toy", {"a": {"address": "a@x.org"}, "b": {"address": "b@x.org"}})
+
+
+def test_tick_isolates_a_failing_game_flags_it_for_the_gm_and_adjudicates_the_others(judge, fake_clock, monkeypatch,
+                                                                                    cli):
+    from toyrules import TOY
+
+    for game_id, seed in (("a", 1), ("b", 13), ("c", 3)):
+        judge.new_game(game_id, "toy", {"ann": {"address": "ann@x.org"}, "ben": {"address": "ben@x.org"}}, seed=seed)
+    real = TOY.advance
+
+    def advance(state, *, force):
+        if state["seed"] == 13:
+            raise RuntimeError("engine bug")
+        return real(state, force=force)
+
+    monkeypatch.setattr(TOY, "advance", advance)
+    fake_clock.advance(hours=49)
+    ticked = judge.tick()
+    assert [g for g, _ in ticked.done] == ["a", "c"] and ticked.failed == [("b", "RuntimeError: engine bug")]
+    flag = judge.store.open("b").flag()
+    assert flag["problem"] == "RuntimeError: engine bug" and flag["what"] == "deadline" and flag["mailed"] is False
+    assert judge.tick().failed == [("b", "RuntimeError: engine bug")]  # tried again at each tick, the same flag
+    listing = cli("list", now="2026-11-23T13:00:00Z").output
+    assert "b " in listing and "FLAGGED: RuntimeError: engine bug" in listing
+    assert cli("status", "b", now="2026-11-23T13:00:00Z").output.startswith("FLAGGED for the GM since")
+    failed = cli("tick", now="2026-11-23T13:00:00Z")
+    assert failed.exit_code == 1 and "b: FAILED, flagged for the GM: RuntimeError: engine bug" in failed.output
+    monkeypatch.setattr(TOY, "advance", real)  # the fix is deployed
+    assert [g for g, _ in judge.tick().done] == ["b"] and judge.store.open("b").flag() is None

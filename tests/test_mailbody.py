@@ -13,7 +13,7 @@ def test_line_ends_quotes_and_signatures():
 def test_an_mta_break_is_joined_but_an_indented_order_is_not():
     long = "PRESS ALL: " + "x" * FOLD_MIN_BYTES
     assert logical_lines(f"{long}\r\n yz\r\nORDERS\r\n  Lannisport: raid") == [
-        (1, long + "yz"), (3, "ORDERS"), (4, "  Lannisport: raid")]
+        (1, long + "yz"), (2, "ORDERS"), (3, "  Lannisport: raid")]  # numbered as the player wrote them
 
 
 def test_folded_words_and_what_is_not_text():

@@ -4,13 +4,15 @@ Three ways to run the mail side, sharing one inbox and one outbox under ``--data
 
 * ``judge serve``: an SMTP server on loopback behind the MTA (or alone), processing mail as
   it arrives, adjudicating due games itself and delivering replies;
-* ``judge ingest``: one message on stdin, for an MTA pipe or ``.forward``; exit codes are
-  sysexits, which MTAs understand: 0 done, 65 (EX_DATAERR) unusable input that was journaled
-  anyway (no bounce loop: nothing to answer), 75 (EX_TEMPFAIL) the inbox could not be written or
-  the game stayed locked, so the MTA retries (a message already journaled is then processed
-  by the next run, and the retry is recognised as the same mail);
-* ``judge deliver``: report new versions, queue the reminders due and deliver the outbox once
-  (cron, next to ``judge tick``);
+* ``judge ingest``: one message on stdin, for an MTA pipe or ``.forward``. It prints at most one
+  short line and logs to a file (Postfix's pipe reads 4 KB of output, and a command that dies of a
+  broken pipe gets the player's orders bounced). Exit codes are sysexits, which MTAs understand:
+  0 the message is journaled (processed now, or by the next run if its game is busy), 65
+  (EX_DATAERR) unusable input or more than the SMTP size limit (the MTA bounces it), 67
+  (EX_NOUSER) ``--recipient`` is not the judge's address, 75 (EX_TEMPFAIL) anything unexpected,
+  so the MTA retries (a retry of a journaled message is recognised as the same mail);
+* ``judge deliver``: process what is left in the inbox, report new versions, mail the GM's
+  flags, queue the reminders due and deliver the outbox once (cron, after ``judge tick``);
 * ``judge remind``: only queue the reminders due (and deliver them), for a cron of its own;
 * ``judge demo``: a short 3-house game played by mail through a real ``judge serve``
   (``demo.py``).
@@ -34,14 +36,20 @@ from .inbox import InboxError
 from .outbox import MaildirTransport, RelayTransport, Transport
 from .process import Postmaster
 from .server import Server, parse_hostport
-from .settings import RATE_LIMIT, MailSettings
+from . import settings as settings_module
+from .settings import DATA_SIZE_LIMIT, RATE_LIMIT, MailSettings
 
-EX_OK, EX_DATAERR, EX_TEMPFAIL = 0, 65, 75
+EX_OK, EX_USAGE, EX_DATAERR, EX_NOUSER, EX_TEMPFAIL = 0, 64, 65, 67, 75
+MAX_OUTPUT = 200  # characters of the one line ingest prints (Postfix's pipe reads 4 KB at most)
 
 
 def _address_option(func):
-    return click.option("--address", envvar="JUDGE_ADDRESS", default="judge@localhost", show_default=True,
-                        help="The judge's own mail address ($JUDGE_ADDRESS): From of every mail, the only recipient accepted.")(func)
+    func = click.option("--gm", envvar="JUDGE_GM", default=None, metavar="ADDRESS",
+                        help="The GM's mail address ($JUDGE_GM): failures the judge cannot mend on its own are "
+                             "mailed there. Stored with the data once given.")(func)
+    return click.option("--address", envvar="JUDGE_ADDRESS", default=None, metavar="ADDRESS",
+                        help="The judge's own mail address ($JUDGE_ADDRESS): From of every mail, the only recipient "
+                             "accepted. Stored with the data (DATA/judge.yaml) once given; default judge@localhost.")(func)
 
 
 def _delivery_options(func):
@@ -64,10 +72,11 @@ def _rate_option(func):
                                                 "($JUDGE_RATE_LIMIT): the stop for mail loops.")(func)
 
 
-def _settings(address: str, rate_limit: int = RATE_LIMIT) -> MailSettings:
-    if canonical_address(address) is None:
-        raise click.BadParameter(f"{address!r} is not a mail address (example: judge@example.org)", param_hint="--address")
-    return MailSettings(address=address, rate_limit=rate_limit)
+def _settings(ctx: click.Context, address: str | None, gm: str | None, rate_limit: int = RATE_LIMIT) -> MailSettings:
+    for value, hint in ((address, "--address"), (gm, "--gm")):
+        if value is not None and canonical_address(value) is None:
+            raise click.BadParameter(f"{value!r} is not a mail address (example: judge@example.org)", param_hint=hint)
+    return settings_module.resolve(ctx.obj["judge"].store.root, address=address, gm=gm, rate_limit=rate_limit)
 
 
 def _transport(postmaster: Postmaster, relay, starttls, user, maildir) -> Transport:
@@ -81,13 +90,30 @@ def _transport(postmaster: Postmaster, relay, starttls, user, maildir) -> Transp
     return MaildirTransport(maildir or postmaster.judge.store.root / "maildir")
 
 
-def _postmaster(ctx: click.Context, address: str, rate_limit: int = RATE_LIMIT) -> Postmaster:
-    return Postmaster(ctx.obj["judge"], _settings(address, rate_limit))
+def _postmaster(ctx: click.Context, address: str | None, gm: str | None, rate_limit: int = RATE_LIMIT) -> Postmaster:
+    return Postmaster(ctx.obj["judge"], _settings(ctx, address, gm, rate_limit))
 
 
-def _logging() -> None:
-    logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(levelname)s %(message)s")
+def _logging(to_file: Path | None = None) -> None:
+    """INFO and up to stderr, or only to ``to_file`` (``ingest``: an MTA pipe reads a few KB of
+    output at most and bounces the mail when the command dies of a broken pipe)."""
     logging.getLogger("mail.log").setLevel(logging.WARNING)  # aiosmtpd logs every SMTP command at INFO
+    if to_file is None:
+        logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(levelname)s %(message)s")
+        return
+    ours = logging.getLogger("adjudicator")  # a handler here keeps Python's last-resort stderr handler quiet
+    ours.setLevel(logging.INFO)
+    for old in [h for h in ours.handlers if getattr(h, "judge_log_file", False)]:
+        ours.removeHandler(old)
+        old.close()
+    try:
+        to_file.parent.mkdir(parents=True, exist_ok=True)
+        handler: logging.Handler = logging.FileHandler(to_file, encoding="utf-8")
+        handler.setFormatter(logging.Formatter("%(asctime)s %(process)d %(levelname)s %(name)s %(message)s"))
+    except OSError:
+        handler = logging.NullHandler()  # no log is better than a bounced mail
+    handler.judge_log_file = True  # type: ignore[attr-defined]
+    ours.addHandler(handler)
 
 
 @click.command()
@@ -104,15 +130,15 @@ def _logging() -> None:
               help="Tests only: journal mail but never process it, as if the server died right after the 250.")
 @_rate_option
 @click.pass_context
-def serve(ctx, listen, address, server_name, relay, relay_starttls, relay_user, maildir, tick_every, deliver_every,
-          hold_inbox, rate_limit):
+def serve(ctx, listen, address, gm, server_name, relay, relay_starttls, relay_user, maildir, tick_every,
+          deliver_every, hold_inbox, rate_limit):
     """Run the SMTP server: receive, process and answer mail; adjudicate due games."""
     try:
         host, port = parse_hostport(listen, 2525)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--listen") from None
     _logging()
-    postmaster = _postmaster(ctx, address, rate_limit)
+    postmaster = _postmaster(ctx, address, gm, rate_limit)
     server = Server(postmaster, _transport(postmaster, relay, relay_starttls, relay_user, maildir), host=host,
                     port=port, server_name=server_name, tick_every=tick_every, deliver_every=deliver_every,
                     hold_inbox=hold_inbox)
@@ -124,53 +150,85 @@ def serve(ctx, listen, address, server_name, relay, relay_starttls, relay_user, 
 
 @click.command()
 @click.option("--sender", default=None, metavar="ADDRESS",
-              help="The envelope sender (Postfix pipe: ${sender}; empty for a bounce). Default: the Return-Path header.")
+              help="The envelope sender (Postfix pipe: ${sender}; empty or MAILER-DAEMON for a bounce). "
+                   "Default: the Return-Path header.")
+@click.option("--recipient", default=None, metavar="ADDRESS",
+              help="The envelope recipient (Postfix pipe: ${recipient}): mail for any address but the judge's is "
+                   "refused (exit 67), as `judge serve` refuses it at RCPT.")
 @_address_option
 @_delivery_options
 @click.option("--no-deliver", is_flag=True, help="Only queue the replies; `judge deliver` sends them.")
+@click.option("--log-file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Where to log (default: DATA/log/ingest.log; nothing is logged to the pipe).")
 @_rate_option
 @click.pass_context
-def ingest(ctx, sender, address, relay, relay_starttls, relay_user, maildir, no_deliver, rate_limit):
-    """Take one raw message from stdin (MTA pipe): journal, process, answer. Exit 0, 65 or 75."""
-    _logging()
-    postmaster = _postmaster(ctx, address, rate_limit)
+def ingest(ctx, sender, recipient, address, gm, relay, relay_starttls, relay_user, maildir, no_deliver, log_file,
+           rate_limit):
+    """Take one raw message from stdin (MTA pipe): journal, process, answer.
+
+    Prints one short line and exits 0 (done), 65 (unusable or too large: the MTA bounces it),
+    67 (not the judge's address) or 75 (try again later: every unexpected error). Logs go to
+    --log-file, never to the pipe."""
+    data = ctx.obj["judge"].store.root
+    _logging(log_file or data / "log" / "ingest.log")
+    try:
+        code, line = _ingest(ctx, sender, recipient, address, gm, relay, relay_starttls, relay_user, maildir,
+                             no_deliver, rate_limit)
+    except click.BadParameter as exc:
+        code, line = EX_USAGE, f"judge: {exc.format_message()}"
+    except Exception:  # noqa: BLE001  whatever it is, the MTA must retry, never bounce the orders
+        logging.getLogger("adjudicator.mail").exception("ingest failed")
+        code, line = EX_TEMPFAIL, "judge: temporary failure (logged); try again later"
+    try:
+        click.echo(line[:MAX_OUTPUT], err=True)
+    except OSError:
+        pass  # the MTA stopped reading: the exit status is what counts
+    ctx.exit(code)
+
+
+def _ingest(ctx, sender, recipient, address, gm, relay, relay_starttls, relay_user, maildir, no_deliver,
+            rate_limit) -> tuple[int, str]:
+    postmaster = _postmaster(ctx, address, gm, rate_limit)
+    raw = sys.stdin.buffer.read(DATA_SIZE_LIMIT + 1)
+    if len(raw) > DATA_SIZE_LIMIT:
+        while sys.stdin.buffer.read(1 << 16):
+            pass  # read it all: a pipe left unread makes the MTA report a broken pipe instead of our reason
+        return EX_DATAERR, f"judge: message too large (the judge takes at most {DATA_SIZE_LIMIT:,} bytes)"
+    if recipient is not None and (canonical_address(recipient) or "").lower() != postmaster.settings.address.lower():
+        return EX_NOUSER, f"judge: no such recipient here ({recipient}); this judge is {postmaster.settings.address}"
     postmaster.remove_leftovers()
-    raw = sys.stdin.buffer.read()
     try:
         number = postmaster.receive(raw, mail_from=sender, via="pipe")
     except (InboxError, OSError) as exc:
-        click.echo(f"judge: cannot journal the message, try again later: {exc}", err=True)
-        ctx.exit(EX_TEMPFAIL)
-    try:
-        handled = {h.number: h for h in postmaster.process_pending()}
-    except Exception:  # noqa: BLE001  journaled: the next run processes it; exit 1 would bounce the orders
-        logging.getLogger("adjudicator.mail").exception("processing failed; the message stays in the inbox")
-        ctx.exit(EX_TEMPFAIL)
+        logging.getLogger("adjudicator.mail").warning("cannot journal a message: %s", exc)
+        return EX_TEMPFAIL, "judge: cannot journal the message now; try again later"
+    handled = {h.number: h for h in postmaster.process_pending()}
     mine = handled.get(number)
     if not no_deliver:
         try:
             postmaster.outbox.deliver(_transport(postmaster, relay, relay_starttls, relay_user, maildir))
-        except Exception as exc:  # noqa: BLE001  queued mail stays queued for `judge deliver`
-            click.echo(f"judge: delivery failed, the mail stays queued: {exc}", err=True)
+        except Exception:  # noqa: BLE001  queued mail stays queued for `judge deliver`
+            logging.getLogger("adjudicator.mail").exception("delivery failed; the mail stays queued")
     status = mine.status if mine else postmaster.inbox.meta(number).get("result", {}).get("status", "deferred")
-    detail = mine.detail if mine else ""
-    click.echo(f"inbox {number:06d}: {status}{': ' + detail if detail else ''}", err=True)
-    if status == "deferred":
-        ctx.exit(EX_TEMPFAIL)
+    line = f"judge: inbox {number:06d}: {status}"
+    if status == "deferred":  # journaled and durable: the next run (serve, ingest, deliver) processes it
+        return EX_OK, line + " (journaled; processed by the next run)"
     if status == "dropped" or not raw.strip():
-        ctx.exit(EX_DATAERR)
-    ctx.exit(EX_OK)
+        return EX_DATAERR, line
+    return EX_OK, line
 
 
 @click.command()
 @_address_option
 @_delivery_options
 @click.pass_context
-def deliver(ctx, address, relay, relay_starttls, relay_user, maildir):
-    """Queue reports of new versions and the reminders due, and deliver the outbox once (cron)."""
+def deliver(ctx, address, gm, relay, relay_starttls, relay_user, maildir):
+    """Process mail left in the inbox, report new versions, mail the GM's flags, queue the
+    reminders due, and deliver the outbox once (cron, after `judge tick`)."""
     _logging()
-    postmaster = _postmaster(ctx, address)
+    postmaster = _postmaster(ctx, address, gm)
     postmaster.remove_leftovers()
+    postmaster.process_pending()
     postmaster.sweep()
     postmaster.remind()
     run = postmaster.outbox.deliver(_transport(postmaster, relay, relay_starttls, relay_user, maildir))
@@ -187,10 +245,10 @@ def deliver(ctx, address, relay, relay_starttls, relay_user, maildir):
 @_delivery_options
 @click.option("--no-deliver", is_flag=True, help="Only queue the reminders; `judge deliver` sends them.")
 @click.pass_context
-def remind(ctx, address, relay, relay_starttls, relay_user, maildir, no_deliver):
+def remind(ctx, address, gm, relay, relay_starttls, relay_user, maildir, no_deliver):
     """Remind every player who still owes a decision near a deadline (once per step; cron)."""
     _logging()
-    postmaster = _postmaster(ctx, address)
+    postmaster = _postmaster(ctx, address, gm)
     queued = postmaster.remind()
     for name in queued:
         click.echo(f"queued {name}")
@@ -202,9 +260,32 @@ def remind(ctx, address, relay, relay_starttls, relay_user, maildir, no_deliver)
     click.echo(f"{len(queued)} reminder(s) queued")
 
 
+@click.command("inbox")
+@click.option("--drop", "drop", type=int, multiple=True, metavar="N",
+              help="Give up on pending message N (its sender is told); repeatable.")
+@_address_option
+@click.pass_context
+def inbox(ctx, drop, address, gm):
+    """List the mail waiting in the inbox (stuck mail first), or give up on some with --drop."""
+    postmaster = _postmaster(ctx, address, gm)
+    for number in drop:
+        try:
+            postmaster.drop(number)
+        except ValueError as exc:
+            raise click.ClickException(str(exc)) from None
+        click.echo(f"inbox {number:06d}: dropped; its sender was told")
+    if drop:
+        return
+    waiting = postmaster.waiting()
+    if not waiting:
+        click.echo("The inbox is empty: every mail was processed.")
+    for item in waiting:
+        click.echo(item)
+
+
 def register(main: click.Group) -> None:
     """Add the mail commands to the ``judge`` command group."""
     from .demo import demo
 
-    for command in (serve, ingest, deliver, remind, demo):
+    for command in (serve, ingest, deliver, remind, inbox, demo):
         main.add_command(command)

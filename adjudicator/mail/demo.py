@@ -1,20 +1,21 @@
 """``judge demo``: a short game of A Game of Thrones played by mail, end to end, through the real server.
 
-What it does, in a fresh directory (default ``./judge-demo``; a directory left by an earlier
-demo, marked by its ``.judge-demo`` file, is replaced; any other non-empty one is refused):
+What it does, in the judge's data directory (``--data``, default ``./judge-data``), so that the
+``judge serve`` that follows serves the demo game:
 
 1. creates game ``demo`` (agot1e, 3 houses: Stark, Lannister, and Baratheon who reads Czech;
-   anonymous press allowed);
-2. starts ``judge serve`` as a subprocess on a free loopback port, delivering into
-   ``DIR/maildir``;
+   anonymous press allowed), replacing a game ``demo`` an earlier demo made (marked by its
+   ``.judge-demo`` file); any other game named ``demo`` is refused, and no other game is touched;
+2. starts ``judge serve`` as a subprocess on a free loopback port, with the address ``serve``
+   uses on this data (stored with it, else ``judge@localhost``), delivering into ``DATA/maildir``;
 3. plays ROUNDS rounds by mail alone: for whatever each house owes, the seeded bot of
    ``rulesets/agot1e/bot.py`` writes the mail, and :class:`MailClient` sends it with smtplib
    (one connection, reused); the first mails also carry ``PRESS``, ``PRESS ANON``, ``STATUS``,
-   ``ORDERS?`` and ``HELP``. What is owed is read with ``Judge.present`` (read-only). A step
-   whose owing house has nothing to say (a bot without a legal choice) is forced by the GM
+   ``ORDERS?`` and ``HELP``. What is owed is read with ``Judge.present``. A step whose owing
+   house has nothing to say (a bot without a legal choice) is forced by the GM
    (``Judge.adjudicate(force=True)``), as a deadline would;
 4. waits until every mail is processed and every reply and report delivered, stops the
-   server with SIGTERM and prints where to read the mails.
+   server with SIGTERM and prints where to read the mails and how to go on.
 
 :class:`MailClient` and :func:`start_server` are also what the tests use to play by mail.
 """
@@ -36,16 +37,15 @@ from pathlib import Path
 
 import click
 
-from .. import clock
 from ..judge import Judge
-from ..store import Store
+from ..store import DEFAULT_DATA, Store
 from .inbox import Inbox
 from .outbox import Outbox
+from . import settings as settings_module
 from .settings import MailSettings
 
 MARKER = ".judge-demo"
 GAME = "demo"
-ADDRESS = "judge@demo.example"
 HOUSES = {"stark": ("stark@demo.example", "en"), "lannister": ("lannister@demo.example", "en"),
           "baratheon": ("baratheon@demo.example", "cs")}
 EXTRAS = {  # added to each house's first mail: every mail-level command once
@@ -84,14 +84,16 @@ class ServerHandle:
         return code
 
 
-def start_server(data: Path, *, address: str = ADDRESS, extra: tuple[str, ...] = (), env: dict | None = None,
+def start_server(data: Path, *, address: str | None = None, extra: tuple[str, ...] = (), env: dict | None = None,
                  log_path: Path | None = None) -> ServerHandle:
-    """``judge serve`` on 127.0.0.1 and a free port, delivering into ``data/maildir``."""
-    log_path = log_path or data / "serve.log"
+    """``judge serve`` on 127.0.0.1 and a free port, delivering into ``data/maildir``; ``address``
+    None: the address stored with the data (or the default)."""
+    log_path = log_path or data / "log" / "demo-serve.log"
+    log_path.parent.mkdir(parents=True, exist_ok=True)
     with open(log_path, "ab") as log:
         proc = subprocess.Popen(
             [sys.executable, "-m", "adjudicator", "--data", str(data), "serve", "--listen", "127.0.0.1:0",
-             "--address", address, "--deliver-every", "0.2", "--tick-every", "0.5", *extra],
+             *(["--address", address] if address else []), "--deliver-every", "0.2", "--tick-every", "0.5", *extra],
             stdout=subprocess.PIPE, stderr=log, env={**os.environ, **(env or {})})
     line = proc.stdout.readline().decode(errors="replace")
     if "listening on" not in line:
@@ -108,10 +110,15 @@ class MailClient:
     host: str
     port: int
     data: Path
-    judge_address: str = ADDRESS
+    judge_address: str = "judge@localhost"
     sent: int = 0
     message_ids: list[str] = field(default_factory=list)  # of every mail sent, in order
     smtp: smtplib.SMTP | None = field(default=None, repr=False)
+    before: int = -1  # mails the inbox had processed before this client's first (a shared data directory)
+
+    def __post_init__(self):
+        if self.before < 0:
+            self.before = self.processed()
 
     def _connection(self) -> smtplib.SMTP:
         if self.smtp is None:
@@ -156,7 +163,7 @@ class MailClient:
 
     def wait_processed(self, timeout: float = 30.0) -> None:
         """Until every mail sent so far is processed (moved to inbox/done)."""
-        _wait(lambda: self.processed() >= self.sent and not Inbox(self.data).pending(), timeout,
+        _wait(lambda: self.processed() - self.before >= self.sent and not Inbox(self.data).pending(), timeout,
               f"the judge to process {self.sent} mails")
 
     def wait_delivered(self, game: str | None = None, timeout: float = 30.0) -> None:
@@ -248,36 +255,42 @@ def play_by_mail(judge: Judge, client: MailClient, game: str, passwords: dict[st
     return played
 
 
-def _fresh(directory: Path) -> None:
-    if directory.exists():
-        if (directory / MARKER).exists():
-            shutil.rmtree(directory)
-        elif any(directory.iterdir()):
-            raise DemoError(f"{directory} exists and is not an earlier demo; choose another with --data DIR")
-    directory.mkdir(parents=True, exist_ok=True)
-    (directory / MARKER).write_text("made by `judge demo`; the next demo replaces this directory\n")
+def _replace_earlier_demo(directory: Path) -> None:
+    """Make room for game ``demo``: an earlier demo's game goes, any other game of that name stays."""
+    game = directory / GAME
+    if (game / "game.yaml").exists() or game.exists():
+        if not (game / MARKER).exists():
+            raise DemoError(f"{directory} holds a game named {GAME!r} that `judge demo` did not make; "
+                            "run the demo on another data directory: judge --data DIR demo")
+        shutil.rmtree(game)
 
 
 @click.command()
-@click.option("--data", "directory", type=click.Path(file_okay=False, path_type=Path), default=Path("judge-demo"),
-              show_default=True, help="A fresh directory for the demo game, its mail and its Maildir.")
 @click.option("--rounds", type=click.IntRange(1, 10), default=2, show_default=True, help="Rounds to play.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the game and of the bots.")
-def demo(directory: Path, rounds: int, seed: int) -> None:
-    """Play a short 3-house game by mail through a real `judge serve`, then say where to read the mails."""
+@click.pass_context
+def demo(ctx: click.Context, rounds: int, seed: int) -> None:
+    """Play a short 3-house game `demo` by mail through a real `judge serve`, on this data directory,
+    then say where to read the mails; the `judge serve` that follows serves it."""
     began = time.monotonic()
-    directory = directory.resolve() if not directory.is_absolute() else directory
-    _fresh(directory)
-    judge = Judge(Store(directory), now=clock.utcnow)
+    judge: Judge = ctx.obj["judge"]
+    directory = judge.store.root.resolve()
+    try:
+        address = settings_module.resolve(directory).address  # what `judge serve` will be
+    except ValueError as exc:
+        raise DemoError(str(exc)) from None
+    _replace_earlier_demo(directory)
+    judge = Judge(Store(directory, fsync=judge.store.fsync), now=judge.now)
     passwords = judge.new_game(GAME, "agot1e", {h: {"address": a, "language": lang} for h, (a, lang) in HOUSES.items()},
                                seed=seed, press="anonymous")
+    (directory / GAME / MARKER).write_text("made by `judge demo`; the next demo replaces this game\n")
     addresses = {h: a for h, (a, _) in HOUSES.items()}
     click.echo(f"Created game {GAME} (agot1e, seed {seed}) in {directory}: "
                + ", ".join(f"{h} <{a}>{' (Czech)' if lang == 'cs' else ''}" for h, (a, lang) in HOUSES.items()))
     server = start_server(directory)
-    click.echo(f"Started judge serve on {server.host}:{server.port} (pid {server.proc.pid}); playing {rounds} "
-               f"round{'s' if rounds > 1 else ''} by mail ...")
-    client = MailClient(server.host, server.port, directory)
+    click.echo(f"Started judge serve on {server.host}:{server.port} as {address} (pid {server.proc.pid}); playing "
+               f"{rounds} round{'s' if rounds > 1 else ''} by mail ...")
+    client = MailClient(server.host, server.port, directory, judge_address=address)
     try:
         played = play_by_mail(judge, client, GAME, passwords, addresses, rounds=rounds, seed=seed, extras=EXTRAS)
         client.wait_delivered(GAME)
@@ -289,15 +302,17 @@ def demo(directory: Path, rounds: int, seed: int) -> None:
     present = judge.present(GAME)
     maildir = directory / "maildir"
     delivered = sum(1 for sub in ("new", "cur") if (maildir / sub).is_dir() for _ in os.listdir(maildir / sub))
+    data_option = "" if directory == Path(DEFAULT_DATA).resolve() else f"--data {directory} "
     click.echo(f"Played {played.steps} steps in {time.monotonic() - began:.1f} s: {client.sent} mails to the judge over SMTP "
-               f"({played.forced} step(s) forced by the GM), {delivered} mails from the judge "
+               f"({played.forced} step(s) forced by the GM); the Maildir holds {delivered} mails from the judge "
                "(replies, reports, press).")
     click.echo(f"The game now stands at: {present.ruleset.summary(present.state)} (version {present.version}).")
     click.echo("")
     click.echo(f"Read the mails (every player's, in one Maildir): {maildir}")
     click.echo(f"    mutt -f {maildir}        (or neomutt, aerc, claws; any Maildir client)")
     click.echo(f"    ls {maildir}/new          (one plain file per mail; the first body line is X-Judge: ...)")
-    click.echo("Go on with the game as its GM, or by mail:")
-    click.echo(f"    judge --data {directory} status {GAME}")
-    click.echo(f"    judge --data {directory} serve --address {ADDRESS}      (SMTP on 127.0.0.1:2525)")
+    click.echo("Go on with the game as its GM, or by mail to the judge that serves it:")
+    click.echo(f"    judge {data_option}status {GAME}")
+    click.echo(f"    judge {data_option}serve      (SMTP on 127.0.0.1:2525 as {address}; mail \"JUDGE {GAME} stark "
+               f"<password>\" and orders to it)")
     click.echo("Passwords: " + ", ".join(f"{h} {p}" for h, p in passwords.items()))

@@ -378,10 +378,13 @@ def _envelope_sender(headers: list[tuple[str, str]]) -> str | None:
     value = _first(headers, "return-path")
     if value is None:
         return None
-    value = value.strip()
-    if value in ("<>", ""):
-        return ""
-    return canonical_address(value)
+    return "" if _null_sender(value) else canonical_address(value.strip())
+
+
+def _null_sender(value: str) -> bool:
+    """The null sender of a bounce: empty, ``<>``, or the word ``MAILER-DAEMON`` that Postfix's
+    pipe passes for it unless its ``null_sender=`` is set (shared/reference/postfix-recipe.md)."""
+    return value.strip().strip("<>").strip().lower() in ("", "mailer-daemon")
 
 
 def _scan_from(headers: list[tuple[str, str]]) -> str | None:
@@ -408,7 +411,7 @@ def parse(raw: bytes, *, own_address: str, envelope_from: str | None = None) -> 
     headers = raw_headers(raw)
     if envelope_from is None:
         envelope_from = _envelope_sender(headers)
-    elif envelope_from.strip() in ("", "<>"):
+    elif _null_sender(envelope_from):
         envelope_from = ""
     else:
         envelope_from = canonical_address(envelope_from)

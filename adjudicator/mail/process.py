@@ -52,6 +52,7 @@ sent reminders are remembered in ``outbox/reminded.yaml``.
 
 from __future__ import annotations
 
+import errno
 import logging
 import re
 from dataclasses import asdict, dataclass, field
@@ -59,7 +60,7 @@ from datetime import datetime, timedelta
 
 from .. import clock, mailbody, passwords, reports, yamlio
 from .. import ruleset as rulesets
-from ..judge import Judge, JudgeError, Outcome, Present
+from ..judge import Judge, JudgeError, Outcome, Present, Tick
 from ..ruleset import Event, LineResult, RulesetError
 from ..store import GameLocked, StoreError, check_game_id
 from ..yamlio import YamlFileError
@@ -67,13 +68,19 @@ from . import envelope
 from .envelope import Inbound, canonical_address
 from .inbox import Inbox, InboxBusy
 from .outbox import Outbox
-from .ratelimit import RateLimiter, Verdict
+from .ratelimit import RateLimiter
 from .settings import MailSettings
 
 log = logging.getLogger("adjudicator.mail")
 
 GAME_PROBLEMS = (StoreError, YamlFileError, RulesetError, JudgeError)
-MAX_ATTEMPTS = 3  # unexpected errors on one message before it is given up (with an apology)
+TRANSIENT = (GameLocked, InboxBusy, OSError)  # the mail is not at fault: retried, no attempt counted
+TRANSIENT_ERRNOS = frozenset({errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOSPC, errno.EDQUOT, errno.EIO,
+                              errno.EAGAIN, errno.EBUSY, errno.EMFILE, errno.ENFILE, errno.ENOMEM, None})
+TRANSIENT_FIRST, TRANSIENT_MAX = timedelta(seconds=15), timedelta(minutes=10)
+RETRY_FIRST, RETRY_MAX = timedelta(minutes=1), timedelta(hours=1)  # after an unexpected error
+STUCK_AFTER = 3  # unexpected errors on one message before its sender and the GM are told
+SIGNED_ON = frozenset({"submitted", "rejected", "recovered", "duplicate"})  # mail with a valid sign-on
 DEDUP_WINDOW = 200  # journal entries searched for an earlier processing of the same mail
 EXAMPLE_SIGNON = "JUDGE westeros1 stark raven-oak-417"
 REMIND_FRACTION = 0.2  # remind when at most this share of the step's time is left ...
@@ -217,9 +224,26 @@ class Postmaster:
                                   via=via, peer=peer)
 
     # -- processing -----------------------------------------------------------------------
-    def process_pending(self, *, lock_timeout: float = 60.0) -> list[Handled]:
-        """Process every pending message, oldest first; a message that cannot be done now stays."""
-        return [self.process(number, lock_timeout=lock_timeout) for number in self.inbox.pending()]
+    def process_pending(self, *, lock_timeout: float = 60.0, on_handled=None) -> list[Handled]:
+        """Process every pending message that is due, oldest first; a message that cannot be done
+        now stays, with the time of its next attempt. ``on_handled(handled)`` is called after each
+        one (the server wakes its postman, so that replies go out as each mail is done)."""
+        out = []
+        for number in self.inbox.pending():
+            if not self._due(number):
+                continue
+            handled = self.process(number, lock_timeout=lock_timeout)
+            out.append(handled)
+            if on_handled is not None:
+                on_handled(handled)
+        return out
+
+    def _due(self, number: int) -> bool:
+        nxt = self.inbox.meta(number).get("next_attempt")
+        try:
+            return nxt is None or clock.from_text(nxt) <= self.now
+        except (TypeError, ValueError):
+            return True
 
     def process(self, number: int, *, lock_timeout: float = 60.0) -> Handled:
         try:
@@ -233,33 +257,102 @@ class Postmaster:
             return Handled(number, "already-done")
         try:
             handled = self._process(number)
-        except GameLocked as exc:
-            log.warning("inbox %06d: %s; it stays pending", number, exc)
+        except TRANSIENT as exc:
+            if isinstance(exc, OSError) and exc.errno not in TRANSIENT_ERRNOS:
+                return self._failed(number, exc)
+            # the disk, permissions, a lock: the mail is not at fault and loses no attempt
+            meta = self.inbox.meta(number)
+            waits = int(meta.get("waits") or 0) + 1
+            wait = min(TRANSIENT_FIRST * 2 ** (waits - 1), TRANSIENT_MAX)
+            log.warning("inbox %06d: %s; it stays pending, next try in %s", number, exc, clock.format_duration(wait))
+            self._note(number, waits=waits, next_attempt=clock.to_text(self.now + wait),
+                       last_error=f"{exc.__class__.__name__}: {exc}"[:500])
             return Handled(number, "deferred", str(exc))
         except Exception as exc:  # noqa: BLE001  a bug must not lose the mail or stop the others
-            meta = self.inbox.meta(number)
-            attempts = int(meta.get("attempts") or 0) + 1
-            log.exception("inbox %06d: processing failed (attempt %d of %d)", number, attempts, MAX_ATTEMPTS)
-            if attempts < MAX_ATTEMPTS:
-                self.inbox.update_meta(number, attempts=attempts, last_error=f"{exc.__class__.__name__}: {exc}"[:500])
-                return Handled(number, "deferred", f"internal error ({exc.__class__.__name__}); will retry")
-            handled = self._give_up(number, exc)
+            return self._failed(number, exc)
         self.inbox.mark_done(number, handled.as_dict())
         log.info("inbox %06d: %s %s", number, handled.status, handled.detail)
         return handled
 
-    def _give_up(self, number: int, exc: Exception) -> Handled:
-        handled = Handled(number, "failed", f"internal error ({exc.__class__.__name__}) after {MAX_ATTEMPTS} attempts")
+    def _failed(self, number: int, exc: Exception) -> Handled:
+        """An unexpected error processing a mail: retried with time-based backoff, never given up
+        by the judge itself (nothing that got a 250 ends unapplied); after a few attempts its
+        sender and the GM are told, once, and ``judge inbox --drop`` is the GM's to use."""
+        meta = self.inbox.meta(number)
+        attempts = int(meta.get("attempts") or 0) + 1
+        wait = min(RETRY_FIRST * 2 ** (attempts - 1), RETRY_MAX)
+        log.exception("inbox %06d: processing failed (attempt %d); next try in %s", number, attempts,
+                      clock.format_duration(wait))
+        problem = f"{exc.__class__.__name__}: {exc}"[:500]
+        self._note(number, attempts=attempts, next_attempt=clock.to_text(self.now + wait), last_error=problem)
+        if attempts == STUCK_AFTER:
+            self._tell_stuck(number, problem)
+        return Handled(number, "deferred", f"internal error ({exc.__class__.__name__}); will retry")
+
+    def _note(self, number: int, **changes) -> None:
+        try:
+            self.inbox.update_meta(number, **changes)
+        except OSError as exc:  # the disk that failed may fail this too; the next scan retries anyway
+            log.warning("inbox %06d: could not record the retry: %s", number, exc)
+
+    def _tell_stuck(self, number: int, problem: str) -> None:
         try:
             raw, meta = self.inbox.read(number)
             inbound = envelope.parse(raw, own_address=self.settings.address, envelope_from=meta.get("mail_from"))
+            handled = Handled(number, "deferred", sender=inbound.sender)
             if inbound.answerable:
-                handled.sender = inbound.sender
-                self._reply(handled, inbound, "The judge hit an internal problem with your mail and gave up on it; "
-                            "the game master has been told. Please send it again later.")
+                self._reply(handled, inbound, (
+                    "The judge hit an internal problem with your mail. It is kept and will be tried again; the "
+                    "game master has been told. You need not send it again."), name="stuck")
+            self.notify_gm(f"stuck-{self.inbox.id}-{number:06d}", f"Mail {number:06d} is stuck", (
+                f"Inbox message {number:06d} from {inbound.sender or 'an unknown sender'} "
+                f"(subject {inbound.subject!r}) failed {STUCK_AFTER} times: {problem}\n\n"
+                "The judge keeps trying it (at most every hour). See `judge inbox`; "
+                f"`judge inbox --drop {number}` gives up on it and tells its sender."))
         except Exception:  # noqa: BLE001
-            log.exception("inbox %06d: could not even send the apology", number)
-        return handled
+            log.exception("inbox %06d: could not tell anyone that it is stuck", number)
+
+    def drop(self, number: int) -> Handled:
+        """The GM gives up on a pending message: done as ``dropped-by-gm``, its sender told."""
+        with self.inbox.processing_lock():
+            if not self.inbox.is_pending(number):
+                raise ValueError(f"no pending message {number} in the inbox (see `judge inbox`)")
+            raw, meta = self.inbox.read(number)
+            inbound = envelope.parse(raw, own_address=self.settings.address, envelope_from=meta.get("mail_from"))
+            handled = Handled(number, "dropped-by-gm", meta.get("last_error", ""), sender=inbound.sender)
+            if inbound.answerable:
+                self._reply(handled, inbound, "The game master had the judge give up on your mail after an internal "
+                                              "problem; nothing in it was applied. Please send it again.", name="dropped")
+            self.inbox.mark_done(number, handled.as_dict())
+            return handled
+
+    def waiting(self) -> list[str]:
+        """One line per pending message, stuck ones first: number, state, sender, subject, why it waits."""
+        lines = []
+        for number in self.inbox.pending():
+            meta = self.inbox.meta(number)
+            try:
+                raw, _ = self.inbox.read(number)
+                inbound = envelope.parse(raw, own_address=self.settings.address, envelope_from=meta.get("mail_from"))
+                who, subject = inbound.sender or "?", inbound.subject
+            except OSError:
+                who, subject = "?", "?"
+            attempts = int(meta.get("attempts") or 0)
+            state = ("STUCK" if attempts >= STUCK_AFTER else "retrying") if attempts else (
+                "waiting" if meta.get("waits") else "new")
+            when = f", next try {meta['next_attempt']}" if meta.get("next_attempt") else ""
+            why = f": {meta['last_error']}" if meta.get("last_error") else ""
+            lines.append((state != "STUCK", f"{number:06d} {state:<8} from {who} ({subject!r}), received "
+                                            f"{meta.get('received')}{when}{why}"))
+        return [line for _, line in sorted(lines, key=lambda item: item[0])]
+
+    def notify_gm(self, name: str, subject: str, body: str) -> bool:
+        """Mail the GM (once per ``name``); False if no GM address is known (it is logged instead)."""
+        if not self.settings.gm:
+            log.error("for the GM (no --gm address known): %s: %s", subject, body.splitlines()[0] if body else "")
+            return False
+        message = self.outbox.compose(self.settings.gm, f"[judge] {subject}", body, auto="auto-generated")
+        return self.outbox.queue(f"gm-{name}", message)
 
     def _process(self, number: int) -> Handled:
         raw, meta = self.inbox.read(number)
@@ -272,21 +365,25 @@ class Postmaster:
             handled.status = "dropped"
             handled.detail = inbound.error or "no usable sender address"
             return handled
-        if "rate" in meta:  # counted at an earlier attempt (deferred): a retry must not count again
-            verdict = Verdict(bool(meta["rate"].get("allowed")), False, int(meta["rate"].get("count", 0)))
-        else:
-            verdict = self.limiter.hit(inbound.sender, self.now)
-            self.inbox.update_meta(handled.number, rate={"allowed": verdict.allowed, "count": verdict.count})
+        verdict = self.limiter.check(inbound.sender, self.now)
         if not verdict.allowed:
             handled.status = "rate-limited"
-            handled.detail = f"{verdict.count} mails within {self.settings.rate_window_seconds} s"
+            handled.detail = f"{verdict.count} mails that changed nothing within {self.settings.rate_window_seconds} s"
             if verdict.notify:
                 self._reply(handled, inbound, (
                     f"The judge received more than {self.settings.rate_limit} mails from {inbound.sender} within "
-                    f"{clock.format_duration(self.limiter.window)}. It keeps them but does not process them, and "
-                    "sends this notice only once. If you are a person, please wait an hour and send your orders "
-                    "once more; if you are an automatic responder, please stop."), name="notice")
+                    f"{clock.format_duration(self.limiter.window)} that it could not use (no sign-on, a wrong "
+                    "password, an unknown game). It keeps them but does not process them, and sends this notice "
+                    "only once. If you are a person, please check your sign-on line and send your orders once "
+                    "more in an hour; if you are an automatic responder, please stop."), name="notice")
             return handled
+        handled = self._read(handled, inbound)
+        if handled.status not in SIGNED_ON:  # mail that changes nothing counts against the sender
+            self.limiter.hit(inbound.sender, self.now)
+        return handled
+
+    def _read(self, handled: Handled, inbound: Inbound) -> Handled:
+        """A mail from a sender within the rate limit: its sign-on, then the game."""
         if inbound.error:
             handled.status, handled.detail = "unparseable", inbound.error
             self._reply(handled, inbound, _text_reply(
@@ -549,8 +646,11 @@ class Postmaster:
         creation), so adjudications made while no mail layer ran are reported at its next sweep.
         """
         reported = self._reported()
-        last = int(reported.get(game_id, {}).get("version", 1)) if isinstance(reported.get(game_id), dict) else 1
+        record = reported.get(game_id) if isinstance(reported.get(game_id), dict) else {}
         files = self.judge.store.open(game_id)
+        created = str(files.config().get("created", ""))
+        # a game made again under the same id (a new demo, a GM's fresh start) starts afresh
+        last = int(record.get("version", 1)) if record.get("created", created) == created else 1
         if (files.version_numbers() or [0])[-1] <= last:
             return []
         present = self.judge.present(game_id)
@@ -562,7 +662,7 @@ class Postmaster:
                 events += [Event.from_dict(e) for e in files.read_version(number).get("events") or []]
             except YamlFileError:
                 continue
-        created = str(present.config.get("created", "")).replace(":", "").replace("-", "")
+        stamp = created.replace(":", "").replace("-", "")
         queued = []
         for player, seat in present.config["players"].items():
             address = canonical_address((seat or {}).get("address"))
@@ -580,10 +680,10 @@ class Postmaster:
                                                    f"({SUBJECT_WORDS[language]['version']} {present.version})", body,
                                           auto="auto-generated")
             message["X-Judge-State"] = reports.header_value(present, player, "report")
-            name = f"report-{game_id}-{created}-v{present.version:06d}-{player}"
+            name = f"report-{game_id}-{stamp}-v{present.version:06d}-{player}"
             if self.outbox.queue(name, message):
                 queued.append(name)
-        reported[game_id] = {"version": present.version, "at": clock.to_text(self.now)}
+        reported[game_id] = {"version": present.version, "created": created, "at": clock.to_text(self.now)}
         self.outbox.ensure()
         yamlio.dump(self.reported_path, {"format": 1, "games": reported}, fsync=self.judge.store.fsync)
         return queued
@@ -598,16 +698,41 @@ class Postmaster:
                 log.error("game %s: no reports: %s", game_id, exc)
         return queued
 
-    def tick(self, *, lock_timeout: float = 60.0) -> list[tuple[str, Outcome]]:
-        """Adjudicate every due game (``Judge.tick``) and report what changed."""
+    def tick(self, *, lock_timeout: float = 60.0) -> Tick:
+        """Adjudicate every due game (``Judge.tick``), report what changed, mail the GM's flags."""
         with self.inbox.processing_lock(lock_timeout):
-            done = self.judge.tick()
+            ticked = self.judge.tick()
             self.sweep_reports()
-        return done
+            self.mail_flags()
+        return ticked
 
     def sweep(self, *, lock_timeout: float = 60.0) -> list[str]:
+        """Report new versions and mail the GM's flags (``judge deliver``)."""
         with self.inbox.processing_lock(lock_timeout):
-            return self.sweep_reports()
+            queued = self.sweep_reports()
+            self.mail_flags()
+            return queued
+
+    def mail_flags(self) -> list[str]:
+        """Mail the GM each game flag not mailed yet (``Judge.tick`` writes them); once per flag."""
+        queued = []
+        for game_id in self.judge.store.game_ids():
+            files = self.judge.store.open(game_id)
+            flag = files.flag()
+            if not flag or flag.get("mailed"):
+                continue
+            name = f"flag-{game_id}-{str(flag.get('at', '')).replace(':', '')}"
+            if self.notify_gm(name, f"Game {game_id} needs you", (
+                    f"Game {game_id} could not be run on its own ({flag.get('what', 'deadline')}, "
+                    f"{flag.get('at')}):\n\n  {flag.get('problem')}\n\nEvery other game goes on; this one is "
+                    "tried again at each tick. `judge status " + game_id + "` shows it; after a fix, the next tick "
+                    "or any GM command on the game (adjudicate, rollback, extend, ...) clears the flag.")):
+                queued.append(name)
+                try:
+                    files.write_flag({**flag, "mailed": True})
+                except OSError as exc:
+                    log.warning("game %s: could not mark its flag as mailed: %s", game_id, exc)
+        return queued
 
     # -- reminders ------------------------------------------------------------------------
     @property

@@ -1,9 +1,11 @@
 """A per-sender rate limit, kept on disk so that it survives restarts and is shared by processes.
 
 A peer that answers every mail (an auto-responder the loop filter did not recognise, a broken
-script) would otherwise make the judge answer it forever and fill games' journals. Over the
-limit a sender's mail is still journaled in the inbox but not processed, and the sender gets
-one notice per window. The file is small: per address only the newest ``limit + 1`` times.
+script) would otherwise make the judge answer it forever. Only mail that changes nothing is
+counted (no or a wrong sign-on, an unknown game): a signed-on player playing is never limited,
+however many mails a busy evening takes. Over the limit a sender's mail is still journaled in
+the inbox but not processed (not even its password checked), and the sender gets one notice
+per window. The file is small: per address only the newest ``limit + 1`` times.
 Callers hold the inbox processing lock, so a plain atomic rewrite is safe.
 """
 
@@ -43,9 +45,37 @@ class RateLimiter:
         senders = data.get("senders")
         return senders if isinstance(senders, dict) else {}
 
+    def check(self, address: str, now: datetime) -> Verdict:
+        """Is ``address`` already over the limit? Counts nothing; the first refusal in a window
+        is marked so that the sender is told once (``notify``)."""
+        key = address.lower()
+        senders = self._recent(now, key)
+        record = senders[key]
+        count = len(record["times"])
+        if count < self.limit:
+            return Verdict(True, False, count)
+        notify = record["noticed"] is None
+        if notify:
+            record["noticed"] = now
+            self._save(senders)
+        return Verdict(False, notify, count)
+
     def hit(self, address: str, now: datetime) -> Verdict:
         """Count one mail from ``address`` at ``now`` and say whether to process it."""
         key = address.lower()
+        senders = self._recent(now, key)
+        record = senders[key]
+        record["times"] = (record["times"] + [now])[-(self.limit + 1):]
+        count = len(record["times"])
+        allowed = count <= self.limit
+        notify = not allowed and record["noticed"] is None
+        if notify:
+            record["noticed"] = now
+        self._save(senders)
+        return Verdict(allowed, notify, count)
+
+    def _recent(self, now: datetime, key: str) -> dict:
+        """Every sender's mails within the window (``key`` always present)."""
         start = now - self.window
         senders = {}
         for who, record in self._load().items():
@@ -56,15 +86,11 @@ class RateLimiter:
                 continue
             if times or who == key:
                 senders[who] = {"times": times, "noticed": noticed if noticed and noticed > start else None}
-        record = senders.setdefault(key, {"times": [], "noticed": None})
-        record["times"] = (record["times"] + [now])[-(self.limit + 1):]
-        count = len(record["times"])
-        allowed = count <= self.limit
-        notify = not allowed and record["noticed"] is None
-        if notify:
-            record["noticed"] = now
+        senders.setdefault(key, {"times": [], "noticed": None})
+        return senders
+
+    def _save(self, senders: dict) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         yamlio.dump(self.path, {"format": FORMAT, "senders": {
             who: {"times": [clock.to_text(t) for t in r["times"]], "noticed": clock.to_text(r["noticed"])}
             for who, r in senders.items()}}, fsync=self.fsync)
-        return Verdict(allowed, notify, count)

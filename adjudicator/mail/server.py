@@ -140,12 +140,11 @@ class Server:
             self.wake_worker.clear()
             try:
                 if not self.hold_inbox:
-                    handled = self.postmaster.process_pending()  # unprocessed mail first, then deadlines
-                    if any(h.mails for h in handled):
-                        self.wake_postman.set()
+                    # unprocessed mail first, then deadlines; each reply is delivered as soon as it is queued
+                    self.postmaster.process_pending(on_handled=lambda h: h.mails and self.wake_postman.set())
                     if time.monotonic() >= next_tick:
-                        done = self.postmaster.tick()
-                        for game_id, outcome in done:
+                        ticked = self.postmaster.tick()
+                        for game_id, outcome in ticked.done:
                             log.info("deadline: %s adjudicated, versions %s", game_id, outcome.versions)
                         for name in self.postmaster.remind():
                             log.info("reminder queued: %s", name)

@@ -6,8 +6,11 @@ build one object and pass it down, instead of each module reading options or env
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import os
+from dataclasses import dataclass, replace
+from pathlib import Path
 
+from .. import yamlio
 from .envelope import canonical_address
 
 # Mail carrying orders is small: 2 MB of SMTP DATA is plenty, and aiosmtpd's own default
@@ -25,6 +28,7 @@ class MailSettings:
     """Who the judge is on the mail and how much it accepts."""
 
     address: str = "judge@localhost"
+    gm: str | None = None  # the GM's address: failures the judge cannot mend are mailed there
     display_name: str = "Throne judge"
     max_body_bytes: int = MAX_BODY_BYTES
     rate_limit: int = RATE_LIMIT
@@ -39,3 +43,44 @@ class MailSettings:
     @property
     def domain(self) -> str:
         return self.address.rpartition("@")[2]
+
+
+# ---------------------------------------------------------------------------------------
+# Kept with the data: the judge's address and the GM's, so that every command agrees
+# ---------------------------------------------------------------------------------------
+
+DEFAULT_ADDRESS = "judge@localhost"
+STORED = "judge.yaml"
+"""``<data>/judge.yaml``: the judge's own address and the GM's, stored the first time they are
+given (``--address``, ``--gm`` or their environment variables) so that ``deliver``, ``remind``,
+``tick`` and ``ingest`` run from cron never fall back to ``judge@localhost``."""
+
+
+def stored(data_dir: os.PathLike | str) -> dict:
+    """What ``<data>/judge.yaml`` holds (empty if nothing was stored yet)."""
+    try:
+        return yamlio.load_mapping(Path(data_dir) / STORED)
+    except yamlio.YamlFileError:
+        return {}
+
+
+def resolve(data_dir: os.PathLike | str, *, address: str | None = None, gm: str | None = None,
+            **limits) -> MailSettings:
+    """The settings for a command: what it was given, else what is stored with the data, else the
+    defaults; what it was given and differs from what is stored is stored (a ValueError names a
+    bad address before anything is written)."""
+    kept = stored(data_dir)
+    settings = MailSettings(address=address or kept.get("address") or DEFAULT_ADDRESS,
+                            gm=(gm or kept.get("gm") or None), **limits)
+    if settings.gm is not None:
+        gm_address = canonical_address(settings.gm)
+        if gm_address is None:
+            raise ValueError(f"not a mail address: {settings.gm!r} (example: gm@example.org)")
+        settings = replace(settings, gm=gm_address)
+    wanted = {"address": settings.address if address else None, "gm": settings.gm if gm else None}
+    changes = {k: v for k, v in wanted.items() if v is not None and kept.get(k) != v}
+    if changes:
+        Path(data_dir).mkdir(parents=True, exist_ok=True)
+        yamlio.dump(Path(data_dir) / STORED, {"format": 1, **{k: v for k, v in kept.items() if k != "format"},
+                                             **changes})
+    return settings

@@ -168,14 +168,15 @@ class ServerProcess:
     """``judge serve`` as a real process on a free loopback port, delivering into ``<data>/maildir``."""
 
     def __init__(self, data: Path, *extra: str, env: dict | None = None, now: str | None = None,
-                 real_clock: bool = False):
+                 real_clock: bool = False, address: str | None = JUDGE):
         self.data = data
         self.log = open(data.parent / f"serve-{time.monotonic_ns()}.log", "wb")
         environment = {**subprocess_env(data, None if real_clock else START), **(env or {})}
         if now:
             environment["JUDGE_NOW"] = now
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "adjudicator", "serve", "--listen", "127.0.0.1:0", "--address", JUDGE,
+            [sys.executable, "-m", "adjudicator", "serve", "--listen", "127.0.0.1:0",
+             *(["--address", address] if address else []),
              "--server-name", "judge.example.net", "--deliver-every", "0.2", *extra],
             env=environment, stdout=subprocess.PIPE, stderr=self.log)
         line = self.proc.stdout.readline().decode()  # the announce line, or EOF if it died

@@ -12,7 +12,7 @@ from adjudicator.mail.demo import MailClient, play_by_mail
 from adjudicator.store import Store
 
 from conftest import subprocess_env
-from mailhelp import JUDGE, ServerProcess, maildir_messages, text_of
+from mailhelp import JUDGE, ServerProcess, maildir_messages, text_of, wait_for
 
 HOUSES = {"stark": "en", "lannister": "cs", "baratheon": "en"}
 EXTRAS = {"stark": "HELP", "lannister": "STATUS\nORDERS?",
@@ -95,26 +95,44 @@ def test_a_three_house_game_is_played_through_a_full_round_by_mail_alone(tmp_pat
     assert "  2  ok       SET LANGUAGE cs" in stark_reply and "Rozhodčí vám odteď píše v jazyce čeština" in stark_reply
 
 
-def test_judge_demo_plays_by_mail_through_the_real_server_and_says_where_to_read(tmp_path):
-    target = tmp_path / "demo"
-    done = subprocess.run([sys.executable, "-m", "adjudicator", "demo", "--data", str(target), "--rounds", "1"],
-                          env=subprocess_env(tmp_path / "unused"), capture_output=True, text=True, timeout=90)
+def test_judge_demo_then_judge_serve_serve_the_demo_game_as_the_readme_says(tmp_path):
+    data = tmp_path / "judge-data"
+    env = subprocess_env(tmp_path / "unused")
+    env.pop("JUDGE_DATA")
+    done = subprocess.run([sys.executable, "-m", "adjudicator", "demo", "--rounds", "1"], cwd=tmp_path,
+                          env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     out = done.stdout
-    assert f"mutt -f {target / 'maildir'}" in out and "Started judge serve on 127.0.0.1:" in out
-    mails = maildir_messages(target / "maildir")
-    assert len(mails) > 20 and f"{len(mails)} mails from the judge" in out
+    assert f"mutt -f {data / 'maildir'}" in out and "Started judge serve on 127.0.0.1:" in out
+    assert "judge serve      (SMTP on 127.0.0.1:2525 as judge@localhost" in out  # the default data directory
+    mails = maildir_messages(data / "maildir")
+    assert len(mails) > 20 and f"the Maildir holds {len(mails)} mails" in out
     assert {m["To"].addresses[0].addr_spec for m in mails} == {f"{h}@demo.example" for h in HOUSES}
     assert any("Anonymous press" in str(m["Subject"]) for m in mails)
-    assert Judge(Store(target)).present("demo").state["round"] == 2
-    # an earlier demo's directory is replaced; any other directory is refused
-    again = subprocess.run([sys.executable, "-m", "adjudicator", "demo", "--data", str(target), "--rounds", "1"],
-                           env=subprocess_env(tmp_path / "unused"), capture_output=True, text=True, timeout=90)
+    assert Judge(Store(data)).present("demo").state["round"] == 2
+    passwords = dict(pair.split() for pair in out.rsplit("Passwords: ", 1)[1].strip().split(", "))
+
+    # the README's next command: `judge serve` on the same data serves the demo game
+    server = ServerProcess(data, address=None)  # as the README runs it: the address stored with the data
+    try:
+        client = MailClient(server.host, server.port, data, judge_address="judge@localhost")
+        client.signed("demo", "stark", passwords["stark"], "stark@demo.example", "ORDERS?", subject="still there?")
+        client.close()
+        reply = wait_for(lambda: next((m for m in maildir_messages(data / "maildir")
+                                       if m["Subject"] == "Re: still there?"), None), what="the reply to stark")
+        assert "REJECTED" not in text_of(reply) and "game=demo" in text_of(reply)
+    finally:
+        assert server.stop() == 0
+
+    # a second demo replaces the first demo's game and nothing else; a game `demo` it did not make stays
+    (data / "keep").mkdir()
+    again = subprocess.run([sys.executable, "-m", "adjudicator", "--data", str(data), "demo", "--rounds", "1"],
+                           env=env, capture_output=True, text=True, timeout=120)
     assert again.returncode == 0, again.stderr
+    assert (data / "keep").is_dir()
     other = tmp_path / "mine"
-    other.mkdir()
-    (other / "notes.txt").write_text("keep me")
-    refused = subprocess.run([sys.executable, "-m", "adjudicator", "demo", "--data", str(other)],
+    Judge(Store(other)).new_game("demo", "toy", {"a": {"address": "a@x.org"}, "b": {"address": "b@x.org"}})
+    refused = subprocess.run([sys.executable, "-m", "adjudicator", "--data", str(other), "demo"],
                              env=subprocess_env(tmp_path / "unused"), capture_output=True, text=True, timeout=30)
-    assert refused.returncode == 1 and "is not an earlier demo" in refused.stderr
-    assert (other / "notes.txt").read_text() == "keep me"
+    assert refused.returncode == 1 and "that `judge demo` did not make" in refused.stderr
+    assert Judge(Store(other)).present("demo").ruleset.name == "toy"

@@ -99,7 +99,7 @@ def test_the_judge_asks_only_for_what_it_lacks_and_the_deadline_applies_the_defa
     assert (owed.player, owed.what, owed.deadline_kind) == ("red", "your face-down card at position 1: REVEAL or WAIT",
                                                           "step")
     fake_clock.advance(days=2)
-    [(game_id, outcome)] = game.tick()
+    [(game_id, outcome)] = game.tick().done
     texts = [e.text for e in outcome.events]
     assert "Red sent no decision for its face-down card at position 1; by default it stays face down." in texts
     assert game.present("k").owed()[0].player == "blue"
