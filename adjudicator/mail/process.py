@@ -57,7 +57,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 
-from .. import clock, passwords, reports, yamlio
+from .. import clock, passwords, picture, reports, yamlio
 from ..judge import Judge, JudgeError, Outcome, Present
 from ..ruleset import Event, LineResult, RulesetError
 from ..store import GameLocked, StoreError, check_game_id
@@ -551,6 +551,7 @@ class Postmaster:
                                                    f"({SUBJECT_WORDS[language]['version']} {present.version})", body,
                                           auto="auto-generated")
             message["X-Judge-State"] = reports.header_value(present, player, "report")
+            _attach_picture(message, present, player, language)
             name = f"report-{game_id}-{created}-v{present.version:06d}-{player}"
             if self.outbox.queue(name, message):
                 queued.append(name)
@@ -662,3 +663,20 @@ def _password_ok(given: str, stored: str) -> bool:
     if passwords.verify(given, stored):
         return True
     return given != given.lower() and passwords.verify(given.lower(), stored)
+
+
+def _attach_picture(message, present, player: str, language: str) -> None:
+    """The board as ``player`` sees it, drawn from their view, as ``board-v<version>.png``.
+
+    A ruleset without a picture adds nothing; if drawing fails the report still goes out, without
+    the picture, and the failure is logged."""
+    try:
+        svg = reports.picture_of(present, player, language)
+        if svg is None:
+            return
+        png = picture.png_from_svg(svg)
+    except Exception:  # noqa: BLE001  a drawing bug must not stop the report
+        log.exception("game %s: the board picture for %s could not be drawn; report sent without it",
+                      present.game_id, player)
+        return
+    message.add_attachment(png, maintype="image", subtype="png", filename=f"board-v{present.version}.png")
