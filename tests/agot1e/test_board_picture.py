@@ -297,7 +297,7 @@ def test_judge_map_writes_png_and_svg_and_refuses_other_files(cli, tmp_path):
     (ARTEFACTS / "judge-map-lannister-cs.png").write_bytes(png.read_bytes())
 
 
-def test_a_ruleset_without_a_picture_draws_nothing(cli, tmp_path):
+def test_a_ruleset_without_a_picture_draws_nothing(tmp_path):
     from adjudicator import reports
     from adjudicator.judge import Judge
     from adjudicator.store import Store

@@ -26,6 +26,7 @@ import time
 from adjudicator import reports
 from adjudicator.judge import Judge
 from adjudicator.mail.outbox import Outbox
+from adjudicator.mail import process
 from adjudicator.mail.process import Postmaster
 from adjudicator.mail.settings import MailSettings
 from adjudicator.rulesets.agot1e import bot
@@ -136,6 +137,9 @@ def test_no_mail_to_one_house_carries_another_house_s_secrets_over_a_whole_bot_g
         return real_queue(self, name, message)
 
     monkeypatch.setattr(Outbox, "queue", queue)
+    # No board pictures here: drawing one PNG per report (~0.2 s) would blow the time bound below;
+    # what the pictures show is checked on their SVG in tests/agot1e/test_board_picture.py.
+    monkeypatch.setattr(process, "_attach_picture", lambda *args: None)
     rng = random.Random(11)
     started = time.monotonic()
     statuses: dict[str, int] = {}

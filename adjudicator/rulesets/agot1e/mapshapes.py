@@ -63,13 +63,6 @@ class Shapes:
     places: dict[str, dict[str, Point]]
     cells: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
 
-    def area_at(self, x: float, y: float) -> str | None:
-        """The area whose cell holds the grid point (x, y), or None outside the board."""
-        cx, cy = int(x), int(y)
-        if 0 <= cx < self.width and 0 <= cy < self.height:
-            return self.grid[cy * self.width + cx]
-        return None
-
     def touching(self) -> set[frozenset[str]]:
         """Pairs of areas whose cells share an edge or a corner."""
         pairs: set[frozenset[str]] = set()
