@@ -16,7 +16,7 @@ from pathlib import Path
 
 import click
 
-from . import clock, mailbody, reports, yamlio
+from . import clock, mailbody, picture, reports, yamlio
 from .cases import run_cases
 from .judge import Judge, JudgeError
 from .ruleset import RulesetError
@@ -189,6 +189,40 @@ def show(ctx, game, player, number, fmt, language):
         click.echo(yamlio.dumps(view), nl=False)
     else:
         click.echo(reports.render_view(present, player, view, language or reports.language_of(present, player)), nl=False)
+
+
+@main.command("map")
+@click.argument("game")
+@click.option("--as", "player", default=None, help="Draw only what this player may see (default: everything, for the GM).")
+@click.option("--version", "number", type=int, default=None, help="An earlier version (default: the present).")
+@click.option("--language", type=click.Choice(list(reports.LANGUAGES)), default=None,
+              help="Language of the words (default: the player's, else en).")
+@click.option("-o", "--output", "output", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="The file to write: FILE.png or FILE.svg.")
+@click.pass_context
+@_errors_as_messages
+def map_(ctx, game, player, number, language, output):
+    """Draw GAME's board as the GM or as one player sees it, to a PNG or SVG file."""
+    if output.suffix.lower() not in (".png", ".svg"):
+        raise click.BadParameter(f"{output.name}: write a .png or a .svg file", param_hint="-o")
+    judge = _judge(ctx)
+    present = judge.present(game)
+    if player is not None and player not in present.config["players"]:
+        raise click.BadParameter(f"no player {player!r} in {game} (players: {', '.join(present.config['players'])})",
+                                 param_hint="--as")
+    for problem in present.problems:
+        click.echo(f"WARNING: {problem}; drawing the last good version", err=True)
+    state = present.state if number is None else judge.version(game, number)["state"]
+    view = present.ruleset.view(state, player)
+    svg = reports.picture_of(present, player, language or reports.language_of(present, player), view=view,
+                             version=number)
+    if svg is None:
+        raise click.ClickException(f"{game}: the ruleset {present.ruleset.name} draws no picture")
+    try:
+        picture.write(output, svg)
+    except (picture.PictureError, OSError) as exc:
+        raise click.ClickException(f"{output}: {exc}") from None
+    click.echo(f"Wrote {output} ({'GM' if player is None else player}, version {number or present.version}).")
 
 
 def _read_body(source: str) -> str:

@@ -20,7 +20,9 @@ and card names stay as on the board, event texts come from the engine in English
     <ruleset>/board.txt.j2, <ruleset>/help.txt.j2, <ruleset>/terms.j2   per ruleset
 
 A ruleset may ship a module ``display`` next to its ruleset module with ``board(view, player)
--> dict``: display-ready data for its ``board.txt.j2`` (``rulesets/agot1e/display.py``).
+-> dict``: display-ready data for its ``board.txt.j2`` (``rulesets/agot1e/display.py``), and a
+module ``picture`` with ``svg(view, player, language, caption=...) -> str``: the board drawn from
+the same view (:func:`picture_of`; ``rulesets/agot1e/picture.py``, PNG in ``adjudicator/picture.py``).
 
 Every mail about a game starts with one machine-readable line (:func:`header`)::
 
@@ -95,6 +97,32 @@ def _display_for(module: str):
 def board_of(ruleset: Ruleset, view: dict, player: str | None) -> dict | None:
     display = _display_module(ruleset)
     return display.board(view, player) if display is not None and hasattr(display, "board") else None
+
+
+@cache
+def _picture_for(module: str):
+    package = module.rpartition(".")[0]
+    if not package:
+        return None
+    try:
+        return importlib.import_module(package + ".picture")
+    except ModuleNotFoundError as exc:
+        if exc.name != package + ".picture":
+            raise
+        return None
+
+
+def picture_of(present: Present, player: str | None, language: str = DEFAULT_LANGUAGE, *,
+               view: dict | None = None, version: int | None = None) -> str | None:
+    """The ruleset's picture (SVG) of what ``player`` may see, or None if the ruleset draws none.
+
+    Drawn from ``ruleset.view(state, player)`` only (``view``: an earlier version's view)."""
+    module = _picture_for(type(present.ruleset).__module__)
+    if module is None or not hasattr(module, "svg"):
+        return None
+    view = present.ruleset.view(present.state, player) if view is None else view
+    caption = f"{present.game_id} v{present.version if version is None else version}"
+    return module.svg(view, player, language, caption=caption)
 
 
 # ---------------------------------------------------------------------------------------

@@ -58,7 +58,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 
-from .. import clock, mailbody, passwords, reports, yamlio
+from .. import clock, mailbody, passwords, picture, reports, yamlio
 from .. import ruleset as rulesets
 from ..judge import Judge, JudgeError, Outcome, Present, Tick
 from ..ruleset import Event, LineResult, RulesetError
@@ -669,6 +669,9 @@ class Postmaster:
             if address is None:
                 log.error("game %s: player %s has no usable address; no report sent", game_id, player)
                 continue
+            name = f"report-{game_id}-{stamp}-v{present.version:06d}-{player}"
+            if self.outbox.has(name):
+                continue  # queued before a crash: neither drawn nor queued again
             language = reports.language_of(present, player)
             visible = [e for e in events if e.visible_to(player)]
             try:
@@ -680,7 +683,7 @@ class Postmaster:
                                                    f"({SUBJECT_WORDS[language]['version']} {present.version})", body,
                                           auto="auto-generated")
             message["X-Judge-State"] = reports.header_value(present, player, "report")
-            name = f"report-{game_id}-{stamp}-v{present.version:06d}-{player}"
+            _attach_picture(message, present, player, language)
             if self.outbox.queue(name, message):
                 queued.append(name)
         reported[game_id] = {"version": present.version, "created": created, "at": clock.to_text(self.now)}
@@ -816,3 +819,20 @@ def _password_ok(given: str, stored: str) -> bool:
     if passwords.verify(given, stored):
         return True
     return given != given.lower() and passwords.verify(given.lower(), stored)
+
+
+def _attach_picture(message, present, player: str, language: str) -> None:
+    """The board as ``player`` sees it, drawn from their view, as ``board-v<version>.png``.
+
+    A ruleset without a picture adds nothing; if drawing fails the report still goes out, without
+    the picture, and the failure is logged."""
+    try:
+        svg = reports.picture_of(present, player, language)
+        if svg is None:
+            return
+        png = picture.png_from_svg(svg)
+    except Exception:  # noqa: BLE001  a drawing bug must not stop the report
+        log.exception("game %s: the board picture for %s could not be drawn; report sent without it",
+                      present.game_id, player)
+        return
+    message.add_attachment(png, maintype="image", subtype="png", filename=f"board-v{present.version}.png")

@@ -59,8 +59,9 @@ def raw_mail(body: str | bytes = "", *, sender: str = "alice@example.org", subje
 
 
 def text_of(msg) -> str:
-    """A message's text with plain newlines (our messages are CRLF on the wire)."""
-    return msg.get_content().replace("\r\n", "\n")
+    """A message's text with plain newlines (our messages are CRLF on the wire); of a report with
+    the board picture attached, its text part."""
+    return msg.get_body(preferencelist=("plain",)).get_content().replace("\r\n", "\n")
 
 
 @dataclass

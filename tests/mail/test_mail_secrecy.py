@@ -25,6 +25,7 @@ import re
 from adjudicator import reports
 from adjudicator.judge import Judge
 from adjudicator.mail.outbox import Outbox
+from adjudicator.mail import process
 from adjudicator.mail.process import Postmaster
 from adjudicator.mail.settings import MailSettings
 from adjudicator.rulesets.agot1e import bot
@@ -135,6 +136,10 @@ def test_no_mail_to_one_house_carries_another_house_s_secrets_over_a_whole_bot_g
         return real_queue(self, name, message)
 
     monkeypatch.setattr(Outbox, "queue", queue)
+    # No board pictures here: one PNG per report would make this whole game slow for nothing the
+    # mail text can show; what the pictures show is checked on their SVG in
+    # tests/agot1e/test_board_picture.py (nothing secret in another house's picture).
+    monkeypatch.setattr(process, "_attach_picture", lambda *args: None)
     rng = random.Random(11)
     statuses: dict[str, int] = {}
     sent = 0

@@ -1,0 +1,59 @@
+"""Pictures of a game: a ruleset's SVG, and that SVG as PNG with the project's own font.
+
+A ruleset that can draw itself ships a module ``picture`` next to its ruleset module with
+``svg(view, player, language) -> str``, drawn from ``ruleset.view(state, player)`` only (see
+:func:`adjudicator.reports.picture_of`, which finds it the way it finds ``display``).
+
+PNG comes from resvg (the ``resvg-py`` wheel: a self-contained Rust renderer, no system cairo or
+fonts needed). System fonts are never loaded: the SVG names the family ``DejaVu Sans`` and the
+renderer is handed the TTF files in ``adjudicator/fonts/`` (DejaVu Sans Condensed, with its
+licence), so a fresh CI machine draws the same letters, Czech diacritics included, as a
+developer's machine.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+FONTS_DIR = Path(__file__).resolve().parent / "fonts"
+FONT_FAMILY = "DejaVu Sans"
+FONT_FILES = ("DejaVuSansCondensed.ttf", "DejaVuSansCondensed-Bold.ttf")
+
+
+class PictureError(Exception):
+    """The SVG could not be turned into a PNG (bad SVG, renderer missing)."""
+
+
+def font_files() -> list[str]:
+    return [str(FONTS_DIR / name) for name in FONT_FILES]
+
+
+def png_from_svg(svg: str, *, zoom: float = 1.0) -> bytes:
+    """The PNG of ``svg``, drawn with the project's font only."""
+    try:
+        import resvg_py
+    except ImportError as exc:  # pragma: no cover - a dependency of the project
+        raise PictureError(f"the SVG renderer is not installed: {exc}") from None
+    try:
+        data = resvg_py.svg_to_bytes(
+            svg_string=svg,
+            skip_system_fonts=True,
+            font_files=font_files(),
+            font_family=FONT_FAMILY,
+            sans_serif_family=FONT_FAMILY,
+            zoom=zoom,
+        )
+    except (ValueError, RuntimeError) as exc:
+        raise PictureError(f"the picture could not be drawn: {exc}") from None
+    return bytes(data)
+
+
+def write(path: Path, svg: str) -> None:
+    """Write ``svg`` to ``path`` as ``.svg`` or ``.png`` (by its suffix)."""
+    suffix = path.suffix.lower()
+    if suffix == ".svg":
+        path.write_text(svg, encoding="utf-8")
+    elif suffix == ".png":
+        path.write_bytes(png_from_svg(svg))
+    else:
+        raise PictureError(f"{path.name}: write a .png or a .svg file")
