@@ -84,8 +84,8 @@ def _run(case: dict, result: CaseResult) -> None:
     errors: dict[str, list[str]] = {}
     for player, text in (case.get("decisions") or {}).items():
         sub = rs.submit(state, str(player), str(text))
-        errors[str(player)] = [f"line {ln.lineno}: {ln.error}" for ln in sub.parsed.lines if not ln.ok] + list(
-            sub.notes if not sub.applied else [])
+        errors[str(player)] = [f"line {ln.lineno}: {ln.error}" for ln in sub.parsed.lines if not ln.ok] + [
+            str(note) for note in (sub.notes if not sub.applied else [])]  # in English, as cases are written
         if sub.applied:
             state = sub.state
     until = str(case.get("until", "end of step"))

@@ -19,7 +19,7 @@ import click
 from . import clock, mailbody, picture, reports, yamlio
 from .cases import run_cases
 from .judge import Judge, JudgeError
-from .ruleset import RulesetError
+from .ruleset import Event, RulesetError
 from .store import DEFAULT_DATA, Store, StoreError
 from .yamlio import YamlFileError
 
@@ -309,7 +309,7 @@ def history(ctx, game):
         except YamlFileError as exc:
             click.echo(f"v{number:<5} UNREADABLE: {exc}")
             continue
-        first = (data.get("events") or [{"text": ""}])[0]["text"]
+        first = Event.from_dict(data["events"][0]).text if data.get("events") else ""
         click.echo(f"v{number:<5} {data.get('at')}  journal {data['journal_seq']:<5} {data.get('summary', '')}  {first}")
 
 

@@ -33,7 +33,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Callable
 
-from . import clock, passwords, yamlio
+from . import clock, messages, passwords, yamlio
+from .messages import Msg
 from . import ruleset as rulesets
 from .ruleset import Event, Owed, Parsed, Ruleset, RulesetError
 from .store import GameFiles, GameLocked, Store, StoreError
@@ -161,7 +162,7 @@ def _body(ruleset: Ruleset, state: dict, journal_seq: int, clock_: dict, events:
         "journal_seq": journal_seq,
         "at": clock.to_text(at),
         "clock": dict(clock_),
-        "summary": ruleset.summary(state),
+        "summary": messages.render(ruleset.summary(state), "en"),  # for the GM reading the file
         "events": [e.as_dict() for e in events],
         "state": state,
     }
@@ -180,7 +181,7 @@ def apply_entry(present: Present, entry: dict, read_version: Callable[[int], dic
     if kind == "submit":
         if present.ruleset.result(present.state) is not None:
             outcome.applied = False
-            outcome.notes.append("the game is over; nothing more can be sent")
+            outcome.notes.append(Msg("judge.game_over"))
             return outcome, versions
         sub = present.ruleset.submit(copy.deepcopy(present.state), entry["player"], entry["text"])
         outcome.parsed, outcome.applied = sub.parsed, sub.applied
@@ -208,7 +209,7 @@ def apply_entry(present: Present, entry: dict, read_version: Callable[[int], dic
     elif kind == "rollback":
         target = read_version(entry["to"])
         present.state = copy.deepcopy(target["state"])
-        present.events = [Event(f"The GM rolled the game back to version {entry['to']}.")]
+        present.events = [Event("judge.rolled_back", {"to": entry["to"]})]
         present.clock = _step_clock(present.ruleset, present.state, present.config["deadlines"], at, False)
         outcome.events.extend(present.events)
         versions.append(_version_body(present, at))
@@ -380,7 +381,7 @@ class Judge:
         }
         at = self.now()
         clock_ = _step_clock(ruleset, state, deadlines, at, False)
-        self.store.create(game_id, config, _body(ruleset, state, 0, clock_, [Event(f"Game {game_id} begins.")], at))
+        self.store.create(game_id, config, _body(ruleset, state, 0, clock_, [Event("judge.begins", {"game": game_id})], at))
         return secrets_
 
     # -- changing ---------------------------------------------------------------------------

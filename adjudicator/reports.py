@@ -38,7 +38,8 @@ from typing import Any, Iterable
 
 import jinja2
 
-from . import clock, yamlio
+from . import clock, messages, yamlio
+from . import ruleset as rulesets
 from .judge import Outcome, Present
 from .paths import TEMPLATES_DIR
 from .ruleset import Event, LineResult, Ruleset
@@ -66,7 +67,20 @@ def environment(language: str = DEFAULT_LANGUAGE) -> jinja2.Environment:
         autoescape=False,
     )
     env.filters["yaml"] = yamlio.dumps
+    env.filters["say"] = lambda value: messages.render(value, language) if value is not None else ""
+    env.filters["line"] = jinja2.pass_context(lambda context, text: _line(context.get("ruleset"), text, language))
     return env
+
+
+def _line(ruleset_name: str | None, text: str | None, language: str) -> str:
+    """A canonical command line (an echo, an example, a line on file) in ``language``'s words,
+    by the ruleset's ``line`` hook (the grammar's own canonical form when it has none)."""
+    if text is None:
+        return ""
+    if ruleset_name is None:
+        return text
+    line = getattr(rulesets.get(ruleset_name), "line", None)
+    return line(text, language) if line is not None else text
 
 
 def language_of(present: Present, player: str | None) -> str:

@@ -9,6 +9,11 @@ owes what in the current step; players' commands are folded in with ``submit``; 
 owed decision is in (or the deadline passed, ``force=True``) the judge calls ``advance``,
 which resolves one step, fills in the documented defaults for what is missing and says so in
 its events.
+
+A ruleset speaks in messages (:mod:`adjudicator.messages`), never in sentences: events, owed
+decisions, errors, notes and summaries are keys with parameters in the ruleset's namespace,
+rendered per language from ``templates/<lang>/<ruleset>/messages.yaml``; canonical command
+lines are turned into a language's words by ``line``.
 """
 
 from __future__ import annotations
@@ -16,7 +21,9 @@ from __future__ import annotations
 import importlib
 import os
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Iterable, Literal, Mapping, Protocol, runtime_checkable
+
+from .messages import Msg, render
 
 State = dict[str, Any]
 DeadlineKind = Literal["planning", "step"]
@@ -27,7 +34,7 @@ class Owed:
     """One decision the current step waits for."""
 
     player: str
-    what: str  # short, human: "orders", "house card for the battle at Blackwater"
+    what: Msg | str  # short: "orders", "the house card for the battle at Blackwater" (a message)
     deadline_kind: DeadlineKind = "step"
     done: bool = False  # already sent (or sent ahead and legal now)
 
@@ -38,9 +45,9 @@ class LineResult:
 
     lineno: int
     text: str
-    canonical: str | None = None  # accepted, in canonical form
-    error: str | None = None  # rejected: what was wrong
-    example: str | None = None  # a valid example for the rejected line
+    canonical: str | None = None  # accepted, in canonical form (the grammar's own words; see Ruleset.line)
+    error: Msg | str | None = None  # rejected: what was wrong (a message)
+    example: str | None = None  # a valid example for the rejected line (a canonical line)
     ignored: str | None = None  # not read, not an order: why (a key of mailbody.IGNORED)
 
     @property
@@ -60,23 +67,48 @@ class Parsed:
         return all(line.ok for line in self.lines)
 
 
-@dataclass(frozen=True)
-class Event:
-    """Something that happened, for the reports. ``to`` None means everyone may see it."""
+class Event(Msg):
+    """Something that happened, for the reports: a message (:class:`~adjudicator.messages.Msg`)
+    with its audience. ``to`` None means everyone may see it."""
 
-    text: str
-    to: tuple[str, ...] | None = None
+
+    def __init__(self, key: str, params: Mapping[str, Any] | None = None, to: Iterable[str] | None = None,
+                 **more: Any):
+        if params is not None and not isinstance(params, Mapping):  # Event(text, (house,)): engines not yet
+            params, to = None, params                                # speaking in keys (agot1e, until converted)
+        super().__init__(key, params, **more)
+        object.__setattr__(self, "to", tuple(to) if to is not None else None)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("an Event does not change")
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Event) and (self.key, dict(self.params), self.to) == (other.key, dict(other.params),
+                                                                                       other.to)
+
+    def __hash__(self):
+        return hash((Msg.__hash__(self), self.to))
+
+    def __repr__(self) -> str:
+        return f"Event({self.key!r}, {dict(self.params)!r}, to={self.to!r})"
+
+    @property
+    def text(self) -> str:
+        """In English (the GM's output, logs, rules cases)."""
+        return render(self, "en")
 
     def visible_to(self, player: str | None) -> bool:
         return self.to is None or player is None or player in self.to
 
     def as_dict(self) -> dict:
-        return {"text": self.text} if self.to is None else {"text": self.text, "to": list(self.to)}
+        data = Msg.as_dict(self)
+        return data if self.to is None else {**data, "to": list(self.to)}
 
     @classmethod
     def from_dict(cls, data: dict) -> "Event":
+        message = Msg.from_dict(data)
         to = data.get("to")
-        return cls(str(data["text"]), tuple(to) if to is not None else None)
+        return cls(message.key, message.params, tuple(to) if to is not None else None)
 
 
 @dataclass
@@ -86,7 +118,7 @@ class Submission:
     state: State
     parsed: Parsed
     applied: bool  # False when the mail had errors: all-or-nothing, nothing changed
-    notes: list[str] = field(default_factory=list)
+    notes: list[Msg | str] = field(default_factory=list)  # private notes to the sender (messages)
     # Mail-level requests the mail service answers (they change nothing in the state), in mail
     # order: ("help", topic | None), ("status",), ("orders?",), and
     # ("press", "ALL" | (player, ...), text, anonymous). Filled even when ``applied`` is False;
@@ -116,7 +148,9 @@ class Ruleset(Protocol):
 
     def view(self, state: State, player: str | None) -> dict: ...
 
-    def summary(self, state: State) -> str: ...
+    def summary(self, state: State) -> Msg | str:
+        """Where the game stands, as a message ("round 3, action: marches"): subjects, status lines."""
+        ...
 
     def result(self, state: State) -> str | None:
         """The winner (a player name or "draw") once the game is over, else None."""
@@ -124,6 +158,11 @@ class Ruleset(Protocol):
 
     def on_file(self, state: State, player: str) -> list[str]:
         """What the judge holds for ``player`` in the current step, as canonical lines."""
+        ...
+
+    def line(self, text: str, language: str) -> str:
+        """A canonical line (an echo, an example, a line on file) in ``language``'s command words
+        and names, such that the grammar reads it back as the same command."""
         ...
 
 

@@ -168,7 +168,7 @@ def test_the_game_ends_and_refuses_further_decisions(judge, fake_clock):
     present = judge.present("short")
     assert present.ruleset.result(present.state) == "ann"
     assert present.deadline() is None and present.owed() == []
-    assert judge.submit("short", "ann", "BID 3").notes == ["the game is over; nothing more can be sent"]
+    assert [str(n) for n in judge.submit("short", "ann", "BID 3").notes] == ["the game is over; nothing more can be sent"]
     with pytest.raises(JudgeError, match="is over"):
         judge.adjudicate("short", force=True)
 

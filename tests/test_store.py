@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from adjudicator import passwords, yamlio
+from adjudicator.ruleset import Event
 from adjudicator.store import StoreError
 from adjudicator.yamlio import YamlFileError
 
@@ -82,7 +83,7 @@ def test_two_processes_submitting_at_once_both_land(tmp_path):
     files = judge.store.open("race")
     assert files.journal_numbers() == [1, 2, 3, 4]
     history = [files.read_version(n) for n in files.version_numbers()]
-    bids = [e["text"] for v in history for e in v["events"] if e["text"].startswith("Bids:")]
+    bids = [t for v in history for t in (Event.from_dict(e).text for e in v["events"]) if t.startswith("Bids:")]
     assert bids == ["Bids: ann 1, ben 2, cat 3, dan 4"]
     assert judge.replay("race") == []
 

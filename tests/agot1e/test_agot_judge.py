@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.ruleset import RulesetError
+from adjudicator.ruleset import Event, RulesetError
 
 HOUSES = {h: {"address": f"{h}@example.org"} for h in ("stark", "lannister", "baratheon", "greyjoy", "tyrell")}
 
@@ -82,7 +82,7 @@ def test_a_round_of_orders_by_mail_adjudicates_and_replays(game):
     # round 2 opens with the Westeros phase (CZ p.2), which waits if its cards ask for decisions
     assert present.state["round"] == 2 and present.state["phase"] in ("westeros", "planning")
     assert present.state["areas"]["searoad-marches"] == {"lannister": ["footman"]}
-    texts = [e["text"] for n in present.files.version_numbers() for e in present.files.read_version(n)["events"]]
+    texts = [Event.from_dict(e).text for n in present.files.version_numbers() for e in present.files.read_version(n)["events"]]
     assert "Lannister marches 1 footman from Lannisport to Searoad Marches." in texts
     assert game.replay("w") == []
 

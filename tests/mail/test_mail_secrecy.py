@@ -23,6 +23,7 @@ import random
 import re
 
 from adjudicator import reports
+from adjudicator.ruleset import Event
 from adjudicator.judge import Judge
 from adjudicator.mail.outbox import Outbox
 from adjudicator.mail import process
@@ -68,7 +69,7 @@ class Watch:
             if number > self.seen_version:
                 for event in files.read_version(number).get("events") or []:
                     if event.get("to") is None:
-                        self.public += "\n" + event["text"]
+                        self.public += "\n" + Event.from_dict(event).text
                 self.seen_version = number
         ctx = ctx_of(present.state)
         for cards in present.state["discards"].values():
