@@ -66,7 +66,10 @@ class Msg:
         return hash((self.key, repr(sorted(self.params.items(), key=lambda kv: kv[0]))))
 
     def as_dict(self) -> dict:
-        return {"key": self.key, "params": dict(self.params)} if self.params else {"key": self.key}
+        """Plain YAML data (a message among the parameters becomes ``{key, params}`` too)."""
+        if not self.params:
+            return {"key": self.key}
+        return {"key": self.key, "params": {k: _plain(v) for k, v in self.params.items()}}
 
     @classmethod
     def from_dict(cls, data: Mapping) -> "Msg":
@@ -79,6 +82,14 @@ class Msg:
 
     def __str__(self) -> str:  # for logs and the GM's English output
         return render(self, "en")
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Msg):
+        return Msg.as_dict(value)
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
 
 
 def as_msg(value: "Msg | str") -> Msg:
@@ -241,6 +252,8 @@ def render(message: "Msg | str | Any", language: str = "en") -> str:
     message, or whose key is no key (a sentence), is shown as it stands; a key the catalogue lacks
     is shown as the key and its parameters (the completeness tests catch it). Parameters that are
     messages themselves (``{"reason": Msg(...)}``) are rendered first, lists of them too."""
+    if isinstance(message, Mapping) and "key" in message:  # a message stored as data
+        message = Msg.from_dict(message)
     if not isinstance(message, Msg):
         if getattr(message, "key", None) is None:
             return str(message)
@@ -253,10 +266,14 @@ def render(message: "Msg | str | Any", language: str = "en") -> str:
     return template.render({k: _rendered(v, language) for k, v in message.params.items()})
 
 
+def _is_message(value: Any) -> bool:
+    return isinstance(value, Msg) or (isinstance(value, Mapping) and "key" in value)
+
+
 def _rendered(value: Any, language: str) -> Any:
-    if isinstance(value, Msg):
+    if _is_message(value):
         return render(value, language)
-    if isinstance(value, list) and value and all(isinstance(v, Msg) for v in value):
+    if isinstance(value, list) and value and all(_is_message(v) for v in value):
         return [render(v, language) for v in value]
     return value
 
