@@ -162,7 +162,7 @@ def status(ctx, game):
     if flag:
         click.echo(f"FLAGGED for the GM since {flag.get('at')} ({flag.get('what')}): {flag.get('problem')}")
         click.echo("  (the next tick tries again; a GM command on the game, e.g. adjudicate or rollback, clears it)")
-    click.echo(reports.environment().get_template("status.txt.j2").render(status=reports._status(present, None)), nl=False)
+    click.echo(reports.render_status(present, None, now=_judge(ctx).now()), nl=False)
 
 
 @main.command()
@@ -188,7 +188,8 @@ def show(ctx, game, player, number, fmt, language):
     if fmt == "yaml":
         click.echo(yamlio.dumps(view), nl=False)
     else:
-        click.echo(reports.render_view(present, player, view, language or reports.language_of(present, player)), nl=False)
+        click.echo(reports.render_view(present, player, view, language or reports.language_of(present, player),
+                                       now=judge.now()), nl=False)
 
 
 @main.command("map")
@@ -252,7 +253,7 @@ def submit(ctx, game, player, source):
     judge = _judge(ctx)
     text, ignored = mailbody.not_orders(_read_body(source), judge.present(game).ruleset.keywords)
     outcome = judge.submit(game, player, text)
-    click.echo(reports.render_reply(outcome, judge.present(game), player, mail_lines=ignored), nl=False)
+    click.echo(reports.render_reply(outcome, judge.present(game), player, mail_lines=ignored, now=judge.now()), nl=False)
     if not outcome.applied:
         ctx.exit(1)
 

@@ -158,11 +158,13 @@ def _version_body(present: Present, at: datetime) -> dict:
 
 
 def _body(ruleset: Ruleset, state: dict, journal_seq: int, clock_: dict, events: list[Event], at: datetime) -> dict:
+    phase = getattr(ruleset, "phase", None)
     return {
         "journal_seq": journal_seq,
         "at": clock.to_text(at),
         "clock": dict(clock_),
         "summary": messages.render(ruleset.summary(state), "en"),  # for the GM reading the file
+        "phase": phase(state) if phase is not None else None,  # reports come per phase (mail/process.py)
         "events": [e.as_dict() for e in events],
         "state": state,
     }

@@ -146,7 +146,7 @@ def not_orders(text: str, keywords: Iterable[str] = ()) -> tuple[str, list[LineR
         return text, []
     texts = dict(logical)
     results = [LineResult(n, texts[n], ignored=why) for n, why in sorted(ignored.items())]
-    return _blank(text, set(ignored), cut), results
+    return blank_lines(text, set(ignored), cut), results
 
 
 def _ending(folded: str, words: set[str], opened: bool) -> str | None:
@@ -177,7 +177,7 @@ def _line_text(logical: list[tuple[int, str]], lineno: int) -> str:
     return next(raw for n, raw in logical if n == lineno)
 
 
-def _blank(text: str, numbers: set[int], cut: int | None) -> str:
+def blank_lines(text: str, numbers: set[int], cut: int | None = None) -> str:
     """``text`` with the player's lines ``numbers`` (as :func:`logical_lines` counts them) blanked,
     and everything from line ``cut`` on; their MTA continuations too, and every physical line kept
     (so the numbers stay)."""

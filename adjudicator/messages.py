@@ -182,11 +182,11 @@ def plural(n: int, forms: Mapping[str, str] | str, language: str) -> str:
 
 def _name(catalogue_: Catalogue, kind: str, ident: Any, form: str | None = None, n: int | None = None) -> str:
     """The name of ``ident`` of ``kind`` (a house, a unit, a card, ...): the catalogue's, else the
-    identifier itself (area names are the board's in every language). A name may have forms: by
+    identifier itself (area names are the board's in every language; a house capitalised). A name may have forms: by
     grammatical case (``gen``, ``acc``, ...) and by count (``one``, ``few``, ``many``, ``other``)."""
     entry = (catalogue_.names.get(kind) or {}).get(str(ident))
-    if entry is None:
-        return str(ident)
+    if entry is None:  # a player's own name, a house the catalogue does not list: as written, capitalised
+        return str(ident)[:1].upper() + str(ident)[1:] if kind == "house" else str(ident)
     if isinstance(entry, Mapping):
         if form and form in entry:
             entry = entry[form]

@@ -37,20 +37,17 @@ from functools import cache
 from typing import Any, Iterable
 
 import jinja2
+from zoneinfo import ZoneInfo
 
-from . import clock, messages, yamlio
+from . import clock, localtime, messages, yamlio
 from . import ruleset as rulesets
 from .judge import Outcome, Present
+from .mail import preferences
 from .paths import TEMPLATES_DIR
 from .ruleset import Event, LineResult, Ruleset
 
 LANGUAGES = ("en", "cs")
 DEFAULT_LANGUAGE = "en"
-LANGUAGE_NAMES = {"en": "English", "cs": "čeština"}
-# What players may write after SET LANGUAGE (folded to lower case).
-LANGUAGE_ALIASES = {"en": "en", "english": "en", "eng": "en", "anglicky": "en", "angličtina": "en",
-                    "cs": "cs", "cz": "cs", "czech": "cs", "cesky": "cs", "česky": "cs", "čeština": "cs",
-                    "cestina": "cs"}
 MAX_EVENTS = 300  # a report after a long silence shows the last ones
 
 
@@ -77,6 +74,8 @@ def _line(ruleset_name: str | None, text: str | None, language: str) -> str:
     by the ruleset's ``line`` hook (the grammar's own canonical form when it has none)."""
     if text is None:
         return ""
+    if text.startswith("SET "):  # the mail service's own (preferences.py)
+        return preferences.line(text, language)
     if ruleset_name is None:
         return text
     line = getattr(rulesets.get(ruleset_name), "line", None)
@@ -205,13 +204,12 @@ def parse_header(text: str) -> dict[str, str] | None:
 # ---------------------------------------------------------------------------------------
 
 
-def _context(present: Present, player: str | None, kind: str, events: Iterable[Event] = (),
+def _context(present: Present, player: str | None, kind: str, language: str, events: Iterable[Event] = (),
              now: datetime | None = None) -> dict[str, Any]:
     ruleset, state = present.ruleset, present.state
     view = ruleset.view(state, player)
     owed = present.owed()
     deadline = present.deadline()
-    left = clock.format_duration(deadline - now) if deadline is not None and now is not None and deadline > now else None
     return {
         "header": header(present, player, kind, view),
         "status": _status(present, player),
@@ -223,15 +221,22 @@ def _context(present: Present, player: str | None, kind: str, events: Iterable[E
         "missing": [o for o in owed if o.player == player and not o.done],
         "on_file": ruleset.on_file(state, player) if player is not None else [],
         "events": [e for e in events if e.visible_to(player)][-MAX_EVENTS:],
-        "left": left,
+        # the deadline in the reader's zone and language, with the time left ("in 1 day 3 hours")
+        "deadline": localtime.deadline_text(deadline, now, zone_of(present, player), language),
         "grace": present.config.get("deadlines", {}).get("grace"),
         "players": list(present.config.get("players") or {}),
     }
 
 
+def zone_of(present: Present, player: str | None) -> ZoneInfo:
+    """The player's time zone (``SET TIMEZONE``), else their language's (``localtime.DEFAULT_ZONES``)."""
+    seat = (present.config.get("players") or {}).get(player) or {}
+    return localtime.zone(seat.get("timezone"), language_of(present, player))
+
+
 def render_reply(outcome: Outcome, present: Present, player: str, language: str = DEFAULT_LANGUAGE, *,
                  mail_lines: Iterable[LineResult] = (), press: Iterable[dict] = (), language_set: str | None = None,
-                 via_mail: bool = False) -> str:
+                 via_mail: bool = False, now: datetime | None = None) -> str:
     """The answer to one submission: each line's result, what is on file, what is still missing,
     and the answers to the mail-level requests (HELP, STATUS, ORDERS?, PRESS, SET LANGUAGE).
 
@@ -239,7 +244,7 @@ def render_reply(outcome: Outcome, present: Present, player: str, language: str 
     line order; ``press``: what became of each PRESS line (``{"to", "anonymous", "relayed",
     "problem"}``); ``via_mail``: False for ``judge submit``, where PRESS is not relayed.
     """
-    context = _context(present, player, "reply", outcome.events)
+    context = _context(present, player, "reply", language, outcome.events, now)
     lines = sorted([*(outcome.parsed.lines if outcome.parsed else ()), *mail_lines], key=lambda ln: ln.lineno)
     kinds = [r[0] for r in outcome.requests]
     topics = [r[1] for r in outcome.requests if r[0] == "help"]
@@ -255,7 +260,7 @@ def render_reply(outcome: Outcome, present: Present, player: str, language: str 
         press_requested=("press" in kinds),
         via_mail=via_mail,
         language_set=language_set,
-        language_name=LANGUAGE_NAMES.get(language_set or "", ""),
+        language_name=preferences.LANGUAGE_NAMES.get(language_set or "", ""),
     )
 
 
@@ -263,35 +268,41 @@ def render_report(present: Present, player: str, events: list[Event], first_vers
                   language: str = DEFAULT_LANGUAGE, *, now: datetime | None = None) -> str:
     """The report to ``player`` after versions ``first_version``..``present.version``."""
     return environment(language).get_template("report.txt.j2").render(
-        _context(present, player, "report", events, now), first_version=first_version)
+        _context(present, player, "report", language, events, now), first_version=first_version)
 
 
 def render_reminder(present: Present, player: str, language: str = DEFAULT_LANGUAGE, *,
                     now: datetime | None = None) -> str:
     """A reminder to ``player``, who still owes a decision before the deadline."""
-    return environment(language).get_template("reminder.txt.j2").render(_context(present, player, "reminder", (), now))
+    return environment(language).get_template("reminder.txt.j2").render(
+        _context(present, player, "reminder", language, (), now))
 
 
 def render_press(present: Present, recipient: str, sender: str | None, blocks: list[dict],
-                 language: str = DEFAULT_LANGUAGE) -> str:
+                 language: str = DEFAULT_LANGUAGE, *, now: datetime | None = None) -> str:
     """Press relayed to ``recipient``: ``blocks`` of ``{"anonymous", "text", "to"}``; ``sender`` is
     the player (never shown for an anonymous block)."""
-    context = _context(present, recipient, "press")
+    context = _context(present, recipient, "press", language, (), now)
     return environment(language).get_template("press.txt.j2").render(context, sender=sender, blocks=blocks)
 
 
 def render_help(present: Present, player: str, language: str = DEFAULT_LANGUAGE, topic: str | None = None) -> str:
     """HELP: the sign-on, the mail-level commands and the game's own commands."""
-    return environment(language).get_template("help.txt.j2").render(_context(present, player, "help"), help_topic=topic)
+    return environment(language).get_template("help.txt.j2").render(_context(present, player, "help", language),
+                                                                    help_topic=topic)
 
 
-def render_view(present: Present, player: str | None, view: dict, language: str = DEFAULT_LANGUAGE) -> str:
+def render_view(present: Present, player: str | None, view: dict, language: str = DEFAULT_LANGUAGE, *,
+                now: datetime | None = None) -> str:
     """A game as ``player`` (None: the GM) may see it, as text (``judge show``)."""
-    context = _context(present, player, "view", present.events)
+    context = _context(present, player, "view", language, present.events, now)
     context["view"] = view  # an earlier version (judge show --version)
     context["board"] = board_of(present.ruleset, view, player)
     return environment(language).get_template("view.txt.j2").render(context)
 
 
-def render_status(present: Present, player: str | None, language: str = DEFAULT_LANGUAGE) -> str:
-    return environment(language).get_template("status.txt.j2").render(status=_status(present, player))
+def render_status(present: Present, player: str | None, language: str = DEFAULT_LANGUAGE, *,
+                  now: datetime | None = None) -> str:
+    """The public status block (``judge status``): who owes what, and by when."""
+    return environment(language).get_template("status.txt.j2").render(
+        _context(present, player, "status", language, (), now))

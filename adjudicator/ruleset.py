@@ -160,6 +160,12 @@ class Ruleset(Protocol):
         """What the judge holds for ``player`` in the current step, as canonical lines."""
         ...
 
+    def phase(self, state: State) -> str:
+        """Optional: which phase of the game ``state`` is in (``"3 action"``). A player's report
+        waits, unless they must act, until the phase changes (mail/process.py ``report_due``);
+        without this hook every step is a phase of its own."""
+        ...
+
     def line(self, text: str, language: str) -> str:
         """A canonical line (an echo, an example, a line on file) in ``language``'s command words
         and names, such that the grammar reads it back as the same command."""

@@ -60,7 +60,7 @@ def test_new_refuses_an_existing_game(cli, game):
 def test_list_and_status(cli, game):
     assert re.search(r"^g\s+toy\s+v1\s+round 1, bid; due 2026-11-23T12:00:00Z", cli("list").output, re.M)
     out = cli("status", "g").output
-    assert "Deadline: 2026-11-23T12:00:00Z" in out and "alice: bid (missing)" in out
+    assert "Deadline: Mon 23 Nov 2026 12:00 UTC (in 2 days)" in out and "alice: bid (missing)" in out
     assert cli("status", "nope").exit_code == 1
 
 

@@ -35,6 +35,9 @@ class Toy:
                 "tied": [], "pick": None, "round_winner": None, "scores": {p: 0 for p in players}, "seed": seed,
                 "bug": options.get("bug") == "1"}
 
+    def phase(self, state):
+        return f"round {state['round']}"
+
     def pending(self, state):
         if state["step"] == "bid":
             return [Owed(p, "bid", "planning", p in state["bids"]) for p in state["players"]]

@@ -181,7 +181,7 @@ class MailClient:
             except yamlio.YamlFileError:
                 reported = {}
             versions = Store(self.data).open(game).version_numbers()
-            return not versions or versions[-1] <= 1 or int((reported.get(game) or {}).get("version", 1)) >= versions[-1]
+            return not versions or versions[-1] <= 1 or int((reported.get(game) or {}).get("swept", 1)) >= versions[-1]
 
         _wait(quiet, timeout, "the judge to deliver its mail")
 

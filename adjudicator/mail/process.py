@@ -58,7 +58,8 @@ import re
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 
-from .. import clock, mailbody, passwords, picture, reports, yamlio
+from .. import clock, mailbody, messages, passwords, picture, reports, yamlio
+from ..messages import Msg
 from .. import ruleset as rulesets
 from ..judge import Judge, JudgeError, Outcome, Present, Tick
 from ..ruleset import Event, LineResult, RulesetError
@@ -68,6 +69,7 @@ from . import envelope
 from .envelope import Inbound, canonical_address
 from .inbox import Inbox, InboxBusy
 from .outbox import Outbox
+from . import preferences
 from .ratelimit import RateLimiter
 from .settings import MailSettings
 
@@ -85,11 +87,6 @@ DEDUP_WINDOW = 200  # journal entries searched for an earlier processing of the 
 EXAMPLE_SIGNON = "JUDGE westeros1 stark raven-oak-417"
 REMIND_FRACTION = 0.2  # remind when at most this share of the step's time is left ...
 REMIND_AT_MOST = timedelta(hours=12)  # ... or this much, whichever is less
-_SET_LANGUAGE = re.compile(r"^\s*(?:set\s+language|nastav\s+jazyk)\b\s*([^#]*?)\s*(?:#.*)?$", re.I)
-SUBJECT_WORDS = {"en": {"version": "version", "press": "Press from", "anonymous": "Anonymous press",
-                        "reminder": "Reminder"},
-                 "cs": {"version": "verze", "press": "Zpráva od rodu", "anonymous": "Anonymní zpráva",
-                        "reminder": "Připomínka"}}
 
 
 @dataclass
@@ -112,76 +109,58 @@ class Handled:
 
 
 # ---------------------------------------------------------------------------------------
-# Texts (plain English for now; the reports engineer moves them to templates)
+# Texts: mail.* messages of templates/<lang>/messages.yaml, in the reader's language
 # ---------------------------------------------------------------------------------------
 
-SIGNON_HELP = f"""\
-The first line of every mail to the judge is the sign-on:
 
-    JUDGE <game> <house> <password>
-
-for example
-
-    {EXAMPLE_SIGNON}
-
-followed by your orders, one per line. The game master sent you the game's name, your house
-and your password when the game was created.
-"""
+def say(message: Msg, language: str | None) -> str:
+    """``message`` in ``language``; None (a sender whose language the judge does not know): in
+    every language the judge writes, English first."""
+    if language is not None:
+        return messages.render(message, language)
+    return "\n\n- - -\n\n".join(messages.render(message, lang) for lang in preferences.LANGUAGES)
 
 
-def _text_reply(problem: str) -> str:
-    return f"{problem}\n\nNothing was changed.\n\n{SIGNON_HELP}"
+def _text_reply(problem: Msg, language: str | None) -> str:
+    """A short answer to mail that changed nothing, with how to sign on."""
+    def one(lang: str) -> str:
+        return "\n\n".join(messages.render(m, lang) for m in (
+            problem, Msg("mail.nothing_changed"), Msg("mail.signon_help", example=EXAMPLE_SIGNON)))
+    if language is not None:
+        return one(language) + "\n"
+    return "\n\n- - -\n\n".join(one(lang) for lang in preferences.LANGUAGES) + "\n"
 
 
-def _fallback_reply(outcome: Outcome) -> str:
+def _fallback_reply(outcome: Outcome, language: str) -> str:
     """The answer when the reply template fails: still line by line, never nothing."""
-    lines = ["The judge recorded your mail, but could not format its full answer (the GM has been told).", ""]
+    lines = [say(Msg("mail.recorded_unformatted"), language), ""]
     for line in outcome.parsed.lines if outcome.parsed else ():
-        lines.append(f"  {line.lineno:3d}  " + (f"ok       {line.canonical}" if line.ok else f"REJECTED {line.text.strip()}: {line.error}"))
+        lines.append(f"  {line.lineno:3d}  " + (f"ok       {line.canonical}" if line.ok else
+                                                f"REJECTED {line.text.strip()}: {say(line.error, language)}"))
     lines.append("")
-    lines.append("Applied." if outcome.applied else "Nothing was changed: fix the rejected lines and send the whole mail again.")
+    lines.append(say(Msg("mail.applied" if outcome.applied else "mail.fix_and_resend"), language))
     return "\n".join(lines) + "\n"
 
 
-def _fallback_report(present: Present, player: str, events: list[Event]) -> str:
+def _fallback_report(present: Present, player: str, events: list[Event], language: str) -> str:
     """The report when its template fails: the events the player may see and the status line."""
-    lines = [reports.header(present, player, "report"), f"Game {present.game_id}, version {present.version}: "
-             f"{present.ruleset.summary(present.state)}", "", "What happened:"]
-    lines += [f"  {e.text}" for e in events if e.visible_to(player)] or ["  (nothing you may see)"]
-    lines += ["", "(The judge could not format the rest of this report; the game master has been told.)"]
+    lines = [reports.header(present, player, "report"),
+             say(Msg("mail.game_version", game=present.game_id, version=present.version,
+                     summary=present.ruleset.summary(present.state)), language), "",
+             say(Msg("mail.what_happened"), language)]
+    lines += [f"  {say(e, language)}" for e in events if e.visible_to(player)] or [
+        f"  {say(Msg('mail.nothing_visible'), language)}"]
+    lines += ["", say(Msg("mail.report_unformatted"), language)]
     return "\n".join(lines) + "\n"
 
 
-def mail_text(text: str, keywords) -> tuple[str, list[LineResult], str | None]:
-    """What of a mail's text the game reads: SET LANGUAGE lines and mail habits (greetings,
-    sign-offs, quoted mail, END) taken out and blanked. Returns (the text for the game, the
-    results of the lines taken out, the language set or None)."""
-    text, set_lines, language = language_lines(text)
+def mail_text(text: str, keywords) -> tuple[str, list[LineResult], dict[str, str]]:
+    """What of a mail's text the game reads: SET lines (``preferences.py``) and mail habits
+    (greetings, sign-offs, quoted mail, END) taken out and blanked. Returns (the text for the
+    game, the results of the lines taken out, the preferences the mail changes)."""
+    text, set_lines, changes = preferences.preference_lines(text)
     text, habits = mailbody.not_orders(text, keywords)
-    return text, sorted([*set_lines, *habits], key=lambda line: line.lineno), language
-
-
-def language_lines(text: str) -> tuple[str, list[LineResult], str | None]:
-    """``SET LANGUAGE`` lines taken out of a mail body: (text with those lines blanked, their
-    results, the language set or None). The last valid line wins."""
-    lines = text.split("\n")
-    results: list[LineResult] = []
-    chosen = None
-    for index, line in enumerate(lines):
-        match = _SET_LANGUAGE.match(line)
-        if not match:
-            continue
-        lines[index] = ""
-        wanted = match.group(1).strip()
-        language = reports.LANGUAGE_ALIASES.get(wanted.lower())
-        if language is None:
-            results.append(LineResult(index + 1, line, error=(
-                f"unknown language {wanted!r}; the judge writes {' or '.join(reports.LANGUAGES)}" if wanted
-                else "SET LANGUAGE needs a language"), example="SET LANGUAGE cs"))
-        else:
-            chosen = language
-            results.append(LineResult(index + 1, line, canonical=f"SET LANGUAGE {language}"))
-    return "\n".join(lines), results, chosen
+    return text, sorted([*set_lines, *habits], key=lambda line: line.lineno), changes
 
 
 # ---------------------------------------------------------------------------------------
@@ -301,9 +280,7 @@ class Postmaster:
             inbound = envelope.parse(raw, own_address=self.settings.address, envelope_from=meta.get("mail_from"))
             handled = Handled(number, "deferred", sender=inbound.sender)
             if inbound.answerable:
-                self._reply(handled, inbound, (
-                    "The judge hit an internal problem with your mail. It is kept and will be tried again; the "
-                    "game master has been told. You need not send it again."), name="stuck")
+                self._reply(handled, inbound, say(Msg("mail.stuck"), self._language_for(inbound)), name="stuck")
             self.notify_gm(f"stuck-{self.inbox.id}-{number:06d}", f"Mail {number:06d} is stuck", (
                 f"Inbox message {number:06d} from {inbound.sender or 'an unknown sender'} "
                 f"(subject {inbound.subject!r}) failed {STUCK_AFTER} times: {problem}\n\n"
@@ -321,8 +298,7 @@ class Postmaster:
             inbound = envelope.parse(raw, own_address=self.settings.address, envelope_from=meta.get("mail_from"))
             handled = Handled(number, "dropped-by-gm", meta.get("last_error", ""), sender=inbound.sender)
             if inbound.answerable:
-                self._reply(handled, inbound, "The game master had the judge give up on your mail after an internal "
-                                              "problem; nothing in it was applied. Please send it again.", name="dropped")
+                self._reply(handled, inbound, say(Msg("mail.dropped"), self._language_for(inbound)), name="dropped")
             self.inbox.mark_done(number, handled.as_dict())
             return handled
 
@@ -345,6 +321,28 @@ class Postmaster:
             lines.append((state != "STUCK", f"{number:06d} {state:<8} from {who} ({subject!r}), received "
                                             f"{meta.get('received')}{when}{why}"))
         return [line for _, line in sorted(lines, key=lambda item: item[0])]
+
+    def _language_for(self, inbound: Inbound) -> str | None:
+        """The language to answer a mail that reached no game in: that of a seat the sender's address
+        holds (in the game the sign-on names first, then in any game), else that of the seat the
+        sign-on names, else None (every language the judge writes)."""
+        signon = inbound.signon
+        named = signon.game if signon and self.judge.store.exists(signon.game) else None
+        signed_seat = None
+        for game_id in ([named] if named else []) + [g for g in self.judge.store.game_ids() if g != named]:
+            try:
+                players = self.judge.store.open(game_id).config().get("players") or {}
+            except GAME_PROBLEMS:
+                continue
+            if game_id == named and signon.house in players:
+                signed_seat = players[signon.house] or {}
+            for seat in players.values():
+                if canonical_address((seat or {}).get("address")) == inbound.sender:
+                    language = (seat or {}).get("language") or preferences.LANGUAGES[0]
+                    if language in preferences.LANGUAGES:
+                        return language
+        language = (signed_seat or {}).get("language")
+        return language if language in preferences.LANGUAGES else None
 
     def notify_gm(self, name: str, subject: str, body: str) -> bool:
         """Mail the GM (once per ``name``); False if no GM address is known (it is logged instead)."""
@@ -370,12 +368,10 @@ class Postmaster:
             handled.status = "rate-limited"
             handled.detail = f"{verdict.count} mails that changed nothing within {self.settings.rate_window_seconds} s"
             if verdict.notify:
-                self._reply(handled, inbound, (
-                    f"The judge received more than {self.settings.rate_limit} mails from {inbound.sender} within "
-                    f"{clock.format_duration(self.limiter.window)} that it could not use (no sign-on, a wrong "
-                    "password, an unknown game). It keeps them but does not process them, and sends this notice "
-                    "only once. If you are a person, please check your sign-on line and send your orders once "
-                    "more in an hour; if you are an automatic responder, please stop."), name="notice")
+                language = self._language_for(inbound)
+                hours = max(1, int(self.limiter.window.total_seconds() // 3600))
+                self._reply(handled, inbound, say(Msg("mail.rate_limited", limit=self.settings.rate_limit,
+                                                      sender=inbound.sender, hours=hours), language), name="notice")
             return handled
         handled = self._read(handled, inbound)
         if handled.status not in SIGNED_ON:  # mail that changes nothing counts against the sender
@@ -386,27 +382,22 @@ class Postmaster:
         """A mail from a sender within the rate limit: its sign-on, then the game."""
         if inbound.error:
             handled.status, handled.detail = "unparseable", inbound.error
-            self._reply(handled, inbound, _text_reply(
-                "The judge could not parse your mail (its headers or MIME structure are damaged). "
-                "Please send it again as plain text."))
+            self._reply(handled, inbound, _text_reply(Msg("mail.unparseable"), self._language_for(inbound)))
             return handled
         if inbound.body_bytes > self.settings.max_body_bytes:
             handled.status, handled.detail = "too-large", f"{inbound.body_bytes} bytes of text"
-            self._reply(handled, inbound, _text_reply(
-                f"Your mail holds {inbound.body_bytes:,} bytes of text; the judge reads at most "
-                f"{self.settings.max_body_bytes:,}. Send only the sign-on and your orders, as plain text."))
+            self._reply(handled, inbound, _text_reply(Msg("mail.too_large", size=inbound.body_bytes,
+                                                          limit=self.settings.max_body_bytes),
+                                                      self._language_for(inbound)))
             return handled
         if inbound.signon is None:
             if inbound.signon_problem:
-                handled.status, handled.detail = "bad-sign-on", inbound.signon_problem
-                problem = f"The sign-on line of your mail is incomplete: {inbound.signon_problem}."
+                handled.status, handled.detail = "bad-sign-on", str(inbound.signon_problem)
+                problem = Msg("mail.signon_incomplete", problem=inbound.signon_problem)
             else:
                 handled.status = "no-sign-on"
-                problem = "Your mail has no sign-on line, so the judge does not know which game it is for."
-                if inbound.attachments:
-                    problem += (" The judge reads the text of a mail, not attachments "
-                                f"({', '.join(inbound.attachments)}).")
-            self._reply(handled, inbound, _text_reply(problem))
+                problem = Msg("mail.signon_missing", attachments=list(inbound.attachments))
+            self._reply(handled, inbound, _text_reply(problem, self._language_for(inbound)))
             return handled
         return self._submit(handled, inbound)
 
@@ -422,8 +413,7 @@ class Postmaster:
             known = False
         if not known:
             handled.status, handled.detail = "unknown-game", game
-            self._reply(handled, inbound, _text_reply(
-                f"There is no game {game!r} on this judge. Check the game's name in your sign-on line."))
+            self._reply(handled, inbound, _text_reply(Msg("mail.unknown_game", game=game), self._language_for(inbound)))
             return handled
         try:
             config = self.judge.store.open(game).config()
@@ -432,14 +422,14 @@ class Postmaster:
             return self._game_broken(handled, inbound, exc)
         if house not in players:
             handled.status, handled.detail = "unknown-house", house
-            self._reply(handled, inbound, _text_reply(
-                f"Game {game} has no house {house!r}. Its houses are: {', '.join(players)}."))
+            self._reply(handled, inbound, _text_reply(Msg("mail.unknown_house", game=game, house=house,
+                                                          houses=list(players)), self._language_for(inbound)))
             return handled
         seat = players[house] or {}
         if not _password_ok(signon.password, str(seat.get("password", ""))):
             handled.status, handled.detail = "wrong-password", house
-            self._reply(handled, inbound, _text_reply(
-                f"Wrong password for {house} in game {game}."))
+            self._reply(handled, inbound, _text_reply(Msg("mail.wrong_password", game=game, house=house),
+                                                      self._language_for(inbound)))
             return handled
 
         earlier = self._find_earlier(game, handled.number, inbound)
@@ -450,10 +440,10 @@ class Postmaster:
             keywords = rulesets.get(config["ruleset"]).keywords
         except (*GAME_PROBLEMS, KeyError) as exc:
             return self._game_broken(handled, inbound, exc)
-        text, mail_lines, language_set = mail_text(inbound.text, keywords)
-        if language_set is not None:
+        text, mail_lines, changes = mail_text(inbound.text, keywords)
+        if changes:
             try:
-                self.set_language(game, house, language_set)
+                self.set_preferences(game, house, changes)
             except GameLocked:
                 raise
             except GAME_PROBLEMS as exc:
@@ -475,54 +465,53 @@ class Postmaster:
         the inbox number, so this is done again after a crash without anything going twice."""
         game, house = handled.game, handled.player
         present = self.judge.present(game)
-        _, mail_lines, language_set = mail_text(inbound.text, present.ruleset.keywords)
+        _, mail_lines, changes = mail_text(inbound.text, present.ruleset.keywords)
+        outcome.notes.extend(preferences.notes(changes))
         handled.seq = outcome.entry["seq"]
-        if inbound.attachments:  # said in the reply, in every language the notes are shown in
-            outcome.notes.append(f"Attachments are not read ({', '.join(inbound.attachments)}): "
-                                 "the judge reads only the text of a mail.")
+        if inbound.attachments:
+            outcome.notes.append(Msg("mail.attachments", names=list(inbound.attachments)))
         handled.status = "submitted" if outcome.applied else "rejected"
         handled.detail = f"versions {outcome.versions}" if outcome.versions else ""
         body = state_header = None
+        language = reports.language_of(present, house)
         try:
             press = self._relay_press(handled, present, house, outcome)
             state_header = reports.header_value(present, house, "reply")
-            body = reports.render_reply(outcome, present, house, reports.language_of(present, house),
-                                        mail_lines=mail_lines, press=press, language_set=language_set, via_mail=True)
+            body = reports.render_reply(outcome, present, house, language, mail_lines=mail_lines, press=press,
+                                        language_set=changes.get("language"), via_mail=True, now=self.now)
         except GameLocked:
             raise
         except Exception:  # noqa: BLE001  recorded already: the player must still get an answer
             log.exception("game %s: reply to inbox %06d could not be rendered", game, handled.number)
-            body = _fallback_reply(outcome)
+            body = _fallback_reply(outcome, language)
         self._reply(handled, inbound, body, state=state_header)
         seat = present.config["players"].get(house) or {}
         registered = canonical_address(seat.get("address"))
         if registered and registered != inbound.sender:
             head, _, rest = body.partition("\n") if body.startswith("X-Judge: ") else ("", "", body)
-            self._reply(handled, inbound, (head + "\n" if head else "") + (
-                f"The judge received a mail signed on as {house} in game {game} from {inbound.sender}, which is not "
-                f"your registered address ({registered}). It was processed; this is a copy of the judge's answer. "
-                "If you did not send it, tell the game master: your password may be known to someone else.\n\n"
-                + rest), name="copy", to=registered, subject_prefix="Copy: ", state=state_header)
+            intro = say(Msg("mail.copy_intro", house=house, game=game, sender=inbound.sender, registered=registered),
+                        language)
+            self._reply(handled, inbound, (head + "\n" if head else "") + intro + "\n\n" + rest, name="copy",
+                        to=registered, subject_key="mail.subject.copy", language=language, state=state_header)
         handled.mails += self.report_new_versions(game)
         return handled
 
     # -- mail-level commands ----------------------------------------------------------------
-    def set_language(self, game: str, player: str, language: str) -> bool:
-        """Change ``player``'s language in game.yaml (under the game lock, with a ``note`` journal
-        entry); False if it already was ``language``."""
-        if language not in reports.LANGUAGES:
-            raise ValueError(f"no templates for language {language!r}")
+    def set_preferences(self, game: str, player: str, changes: dict[str, str]) -> bool:
+        """Store ``changes`` (``language``, ``timezone``, ``reports``) on ``player``'s seat in
+        game.yaml, under the game lock, with a ``note`` journal entry; False if nothing changed."""
         files = self.judge.store.open(game)
         with files.lock(getattr(self.judge, "lock_timeout", 30.0)):
             config = files.config()
             seat = config["players"][player]
-            if seat.get("language") == language:
+            new = {k: v for k, v in changes.items() if seat.get(k) != v}
+            if not new:
                 return False
-            seat["language"] = language
-            files.append_journal({"kind": "note", "note": "language", "player": player, "language": language,
+            seat.update(new)
+            files.append_journal({"kind": "note", "note": "preferences", "player": player, **new,
                                   "source": "mail", "at": clock.to_text(self.now)})
             files.write_config(config)
-        log.info("game %s: %s now reads %s", game, player, language)
+        log.info("game %s: %s now has %s", game, player, new)
         return True
 
     def _relay_press(self, handled: Handled, present: Present, sender: str, outcome: Outcome) -> list[dict]:
@@ -566,9 +555,9 @@ class Postmaster:
             log.error("game %s: player %s has no usable address; press not relayed", present.game_id, player)
             return
         language = reports.language_of(present, player)
-        words = SUBJECT_WORDS[language]
-        body = reports.render_press(present, player, None if anonymous else sender, blocks, language)
-        subject = f"[{present.game_id}] " + (words["anonymous"] if anonymous else f"{words['press']} {sender.capitalize()}")
+        body = reports.render_press(present, player, None if anonymous else sender, blocks, language, now=self.now)
+        subject = say(Msg("mail.subject.anonymous" if anonymous else "mail.subject.press", game=present.game_id,
+                          sender=sender), language)
         message = self.outbox.compose(address, subject, body, auto="auto-generated")
         message["X-Judge-State"] = reports.header_value(present, player, "press")
         name = self._name(handled, f"press-{'anon-' if anonymous else ''}{player}")
@@ -578,8 +567,7 @@ class Postmaster:
     def _game_broken(self, handled: Handled, inbound: Inbound, exc: Exception) -> Handled:
         log.error("game %s: cannot process inbox %06d: %s", handled.game, handled.number, exc)
         handled.status, handled.detail = "game-broken", str(exc)[:300]
-        self._reply(handled, inbound, f"The judge could not process your mail for game {handled.game} because of a "
-                                      "problem on the judge's side; the game master has been told. Nothing was changed.")
+        self._reply(handled, inbound, say(Msg("mail.game_broken", game=handled.game), self._language_for(inbound)))
         return handled
 
     def _find_earlier(self, game: str, number: int, inbound: Inbound) -> tuple[int, bool] | None:
@@ -616,12 +604,14 @@ class Postmaster:
         return f"{self.inbox.id}-{handled.number:06d}-{kind}"
 
     def _reply(self, handled: Handled, inbound: Inbound, body: str, *, name: str = "reply", to: str | None = None,
-               subject_prefix: str = "Re: ", state: str | None = None) -> None:
-        subject = inbound.subject or "your mail to the judge"
+               subject_key: str | None = None, language: str | None = None, state: str | None = None) -> None:
+        """Answer ``inbound`` (``Re: <its subject>``; ``subject_key`` a message of the subject, with
+        ``subject``, in ``language``, e.g. the copy to a registered address)."""
+        subject = inbound.subject or say(Msg("mail.subject.no_subject"), language or "en")
         if not subject.lower().startswith("re:"):
             subject = "Re: " + subject
-        if subject_prefix != "Re: ":
-            subject = subject_prefix + subject
+        if subject_key:
+            subject = say(Msg(subject_key, subject=subject), language or "en")
         message = self.outbox.compose(to or inbound.sender, subject, body, auto="auto-replied",
                                       in_reply_to=inbound.message_id, references=inbound.references)
         if state:
@@ -640,31 +630,40 @@ class Postmaster:
         return games if isinstance(games, dict) else {}
 
     def report_new_versions(self, game_id: str) -> list[str]:
-        """Queue a report to every player for the versions of ``game_id`` not yet reported.
+        """Queue each player's report of the versions of ``game_id`` they have not had yet, when
+        it is time for one (:func:`report_due`); otherwise the versions wait for their next one.
 
-        Callers hold the inbox processing lock. The watermark starts at version 1 (the game's
-        creation), so adjudications made while no mail layer ran are reported at its next sweep.
+        Per player a watermark (``outbox/reported.yaml``: the last version reported to them) says
+        what is new; a report is a digest of every step since. Callers hold the inbox processing
+        lock. Watermarks start at version 1 (the game's creation), so adjudications made while no
+        mail layer ran are reported at its next sweep; a game made again under the same id (a
+        new demo) starts afresh.
         """
         reported = self._reported()
-        record = reported.get(game_id) if isinstance(reported.get(game_id), dict) else {}
         files = self.judge.store.open(game_id)
         created = str(files.config().get("created", ""))
-        # a game made again under the same id (a new demo, a GM's fresh start) starts afresh
-        last = int(record.get("version", 1)) if record.get("created", created) == created else 1
-        if (files.version_numbers() or [0])[-1] <= last:
-            return []
+        record = reported.get(game_id) if isinstance(reported.get(game_id), dict) else {}
+        if record.get("created", created) != created:
+            record = {}
+        latest = (files.version_numbers() or [0])[-1]
+        marks = {p: int(v) for p, v in (record.get("players") or {}).items()}
+        floor = int(record.get("version", 1))  # a watermark kept before reports were per player
+        if latest <= max(int(record.get("swept", 1)), min([floor, *marks.values()])):
+            return []  # nothing new since the last sweep (players whose report waits, wait on)
         present = self.judge.present(game_id)
-        if present.version <= last:
+        players = present.config["players"]
+        marks = {p: marks.get(p, floor) for p in players}
+        oldest = min(marks.values())
+        if present.version <= oldest:
             return []
-        events: list[Event] = []
-        for number in range(last + 1, present.version + 1):
-            try:
-                events += [Event.from_dict(e) for e in files.read_version(number).get("events") or []]
-            except YamlFileError:
-                continue
+        versions = self._versions(files, oldest, present.version)
         stamp = created.replace(":", "").replace("-", "")
         queued = []
-        for player, seat in present.config["players"].items():
+        for player, seat in players.items():
+            last = marks[player]
+            if present.version <= last or not report_due(present, player, seat or {}, versions, last):
+                continue
+            marks[player] = present.version
             address = canonical_address((seat or {}).get("address"))
             if address is None:
                 log.error("game %s: player %s has no usable address; no report sent", game_id, player)
@@ -673,23 +672,38 @@ class Postmaster:
             if self.outbox.has(name):
                 continue  # queued before a crash: neither drawn nor queued again
             language = reports.language_of(present, player)
-            visible = [e for e in events if e.visible_to(player)]
+            visible = [e for n in range(last + 1, present.version + 1) for e in versions.get(n, {}).get("events", [])
+                       if e.visible_to(player)]
             try:
                 body = reports.render_report(present, player, visible, last + 1, language, now=self.now)
             except Exception:  # noqa: BLE001  a template bug must not stop the mail service
                 log.exception("game %s: report to %s could not be rendered", game_id, player)
-                body = _fallback_report(present, player, visible)
-            message = self.outbox.compose(address, f"[{game_id}] {present.ruleset.summary(present.state)} "
-                                                   f"({SUBJECT_WORDS[language]['version']} {present.version})", body,
-                                          auto="auto-generated")
+                body = _fallback_report(present, player, visible, language)
+            subject = say(Msg("mail.subject.report", game=game_id, summary=present.ruleset.summary(present.state),
+                              version=present.version), language)
+            message = self.outbox.compose(address, subject, body, auto="auto-generated")
             message["X-Judge-State"] = reports.header_value(present, player, "report")
             _attach_picture(message, present, player, language)
             if self.outbox.queue(name, message):
                 queued.append(name)
-        reported[game_id] = {"version": present.version, "created": created, "at": clock.to_text(self.now)}
+        reported[game_id] = {"created": created, "swept": present.version, "players": marks,
+                             "at": clock.to_text(self.now)}
         self.outbox.ensure()
         yamlio.dump(self.reported_path, {"format": 1, "games": reported}, fsync=self.judge.store.fsync)
         return queued
+
+    @staticmethod
+    def _versions(files, first: int, last: int) -> dict[int, dict]:
+        """Versions ``first``..``last``: their events and phase (unreadable ones are skipped)."""
+        out = {}
+        for number in range(first, last + 1):
+            try:
+                data = files.read_version(number)
+            except YamlFileError:
+                continue
+            out[number] = {"events": [Event.from_dict(e) for e in data.get("events") or []],
+                           "phase": data.get("phase")}
+        return out
 
     def sweep_reports(self) -> list[str]:
         """Report every game's unreported versions (after ``tick`` or a GM's adjudication)."""
@@ -798,9 +812,9 @@ class Postmaster:
                     continue
                 language = reports.language_of(present, player)
                 body = reports.render_reminder(present, player, language, now=now)
-                message = self.outbox.compose(address, f"[{game_id}] {SUBJECT_WORDS[language]['reminder']}: "
-                                                       f"{present.ruleset.summary(present.state)}", body,
-                                              auto="auto-generated")
+                subject = say(Msg("mail.subject.reminder", game=game_id, summary=present.ruleset.summary(present.state)),
+                              language)
+                message = self.outbox.compose(address, subject, body, auto="auto-generated")
                 message["X-Judge-State"] = reports.header_value(present, player, "reminder")
                 name = f"remind-{game_id}-{created}-v{present.version:06d}-{player}"
                 if self.outbox.queue(name, message):
@@ -812,6 +826,25 @@ class Postmaster:
             self.outbox.ensure()
             yamlio.dump(self.reminded_path, {"format": 1, "games": reminded}, fsync=self.judge.store.fsync)
         return queued
+
+
+def report_due(present: Present, player: str, seat: dict, versions: dict[int, dict], last: int) -> bool:
+    """Is it time for ``player``'s report, ``last`` being the last version they had?
+
+    With ``SET REPORTS EVERY STEP``, after every adjudicated step. Otherwise (``DIGEST``, the
+    default) when the player must act now, when a phase ended since their last report (the
+    versions' ``phase``, from ``Ruleset.phase``; a version without one counts as a new phase), or
+    when the game is over: so a player who sent everything ahead reads one report per phase,
+    not one per step.
+    """
+    if (seat.get("reports") or "digest") == "every-step":
+        return True
+    if present.ruleset.result(present.state) is not None:
+        return True
+    if any(o.player == player and not o.done for o in present.owed()):
+        return True
+    phases = [versions[n]["phase"] for n in sorted(versions) if n >= last]
+    return any(p is None for p in phases) or len(set(phases)) > 1
 
 
 def _password_ok(given: str, stored: str) -> bool:

@@ -92,7 +92,7 @@ def test_a_three_house_game_is_played_through_a_full_round_by_mail_alone(tmp_pat
             assert "Your house cards in hand" in text and "Wildlings:" in text
         assert any("Orders revealed:" in t for t in texts) and any("Round 1 ends." in t for t in texts)
     stark_reply = text_of(replies[client.message_ids[round_one]])
-    assert "  2  ok       SET LANGUAGE cs" in stark_reply and "Rozhodčí vám odteď píše v jazyce čeština" in stark_reply
+    assert "  2  ok       NASTAV JAZYK cs" in stark_reply and "Rozhodčí vám odteď píše v jazyce čeština" in stark_reply
 
 
 def test_judge_demo_then_judge_serve_serve_the_demo_game_as_the_readme_says(tmp_path):

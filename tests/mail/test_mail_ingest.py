@@ -128,7 +128,9 @@ def test_a_locked_game_is_journaled_exit_0_and_the_next_run_processes_it_once(tm
 def test_deliver_reports_gm_adjudications_and_sends_the_outbox(tmp_path):
     data = tmp_path / "data"
     game(data)
-    Judge(Store(data), now=FakeClock()).adjudicate("g", force=True)
+    judge = Judge(Store(data), now=FakeClock())
+    judge.submit("g", "alice", "BID 2")
+    judge.adjudicate("g", force=True)  # bob sent nothing: alice wins round 1, round 2 begins (a new phase)
     out = CliRunner().invoke(main, ["--data", str(data), "--now", NOW, "deliver", "--address", JUDGE])
     assert out.exit_code == 0 and out.output.startswith("2 delivered, 0 failed")
     assert sorted(m["To"] for m in maildir_messages(data / "maildir")) == ["alice@example.org", "bob@example.org"]
@@ -143,7 +145,9 @@ def test_the_judges_address_is_stored_with_the_data_so_cron_commands_never_fall_
     assert first.exit_code == 0, first.output
     assert yamlio.load_mapping(data / "judge.yaml") == {"format": 1, "address": "Judge@example.net",
                                                         "gm": "gm@example.org"}
-    Judge(Store(data), now=FakeClock()).adjudicate("g", force=True)
+    judge = Judge(Store(data), now=FakeClock())
+    judge.submit("g", "alice", "BID 2")
+    judge.adjudicate("g", force=True)  # round 1 is over: a new phase, a report to each
     out = runner.invoke(main, ["--data", str(data), "--now", NOW, "deliver"])  # cron: no --address
     assert out.exit_code == 0 and out.output.startswith("2 delivered")
     assert {m["From"].addresses[0].addr_spec for m in maildir_messages(data / "maildir")} == {"Judge@example.net"}

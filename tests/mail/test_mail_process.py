@@ -40,8 +40,8 @@ def test_a_mail_is_recorded_and_answered(desk):
 
 
 @pytest.mark.parametrize("sign_on,status,says", [
-    ("JUDGE nope alice {alice}", "unknown-game", "There is no game 'nope'"),
-    ("JUDGE g dave {alice}", "unknown-house", "Game g has no house 'dave'. Its houses are: alice, bob, carol."),
+    ("JUDGE nope alice {alice}", "unknown-game", "There is no game nope on this judge"),
+    ("JUDGE g dave {alice}", "unknown-house", "Game g has no house dave. Its houses are: alice, bob, carol."),
     ("JUDGE g alice wrong-pass-000", "wrong-password", "Wrong password for alice in game g."),
     ("JUDGE g bob {alice}", "wrong-password", "Wrong password for bob in game g."),  # another house's sign-on
     ("JUDGE g alice", "bad-sign-on", "incomplete: the password is missing"),
@@ -145,13 +145,19 @@ def test_reports_to_every_player_after_an_adjudication_and_no_secrets(desk):
     assert desk.postmaster.sweep() == []
 
 
-def test_gm_adjudication_and_deadline_ticks_are_reported_by_the_next_sweep(desk):
+def test_gm_adjudication_and_deadline_ticks_are_reported_by_the_next_sweep_as_digests(desk):
     desk.judge.adjudicate("g", force=True)  # the GM from the command line: no mail layer involved
-    assert len(desk.postmaster.sweep()) == 3
+    # nobody bid: a tie, and alice must pick the winner; bob and carol's report waits for the phase's end
+    assert desk.postmaster.sweep() == ["report-g-20261121T120000Z-v000002-alice"]
+    assert desk.postmaster.sweep() == []
     desk.clock.advance(days=3)
     done = desk.postmaster.tick().done
-    assert [game for game, _ in done] == ["g"]
-    assert len([n for n in desk.postmaster.outbox.pending() if n.startswith("report-")]) == 6
+    assert [game for game, _ in done] == ["g"]  # alice's pick defaulted, round 1 scored: a new phase
+    reports = sorted(n for n in desk.postmaster.outbox.pending() if n.startswith("report-"))
+    assert reports == ["report-g-20261121T120000Z-v000002-alice", "report-g-20261121T120000Z-v000004-alice",
+                       "report-g-20261121T120000Z-v000004-bob", "report-g-20261121T120000Z-v000004-carol"]
+    bob = desk.outbox_text("report-g-20261121T120000Z-v000004-bob")
+    assert "verze 2-4" in bob  # one digest of every step since bob's last report (he reads Czech)
 
 
 def test_crash_after_record_before_done_processes_nothing_twice(desk, monkeypatch):
@@ -334,3 +340,27 @@ def test_each_reply_is_handed_on_as_its_mail_is_done_not_after_the_backlog(desk)
     assert [n for n, _, _ in seen] == numbers
     for number, pending, mails in seen:
         assert pending == [n for n in numbers if n > number] and any(m.endswith("-reply") for m in mails)
+
+
+def test_set_timezone_and_reports_are_kept_on_the_seat_and_used_at_once(desk):
+    handled = desk.signed("bob", "NASTAV PÁSMO america/new_york\nSET REPORTS EVERY STEP\nBID 2\n")
+    assert handled.status == "submitted"
+    reply = desk.outbox_text(only(handled.mails, "-reply"))
+    assert "  2  ok       NASTAV PÁSMO America/New_York" in reply and "NASTAV ZPRÁVY KAŽDÝ KROK" in reply
+    assert "Termíny vám odteď ukazujeme v pásmu America/New_York." in reply
+    assert "Termín: po 23. 11. 2026 07:00 EST (za 2 dny)" in reply  # 12:00 UTC, in New York, in Czech
+    seat = desk.judge.store.open("g").config()["players"]["bob"]
+    assert seat["timezone"] == "America/New_York" and seat["reports"] == "every-step"
+    # every step: bob gets the report of alice's forced pick at once; carol (digest) waits for the phase's end
+    desk.signed("alice", "BID 2")
+    desk.judge.adjudicate("g", force=True)  # carol sent nothing: alice and bob tie, alice must pick
+    queued = desk.postmaster.sweep()
+    assert sorted(n.rsplit("-", 1)[1] for n in queued) == ["alice", "bob"]
+
+
+def test_a_bad_set_line_is_refused_on_its_line_and_the_orders_still_count(desk):
+    handled = desk.signed("alice", "SET TIMEZONE Mars/Olympus\nBID 4\n")
+    reply = desk.outbox_text(only(handled.mails, "-reply"))
+    assert "REJECTED SET TIMEZONE Mars/Olympus" in reply and "unknown time zone Mars/Olympus" in reply
+    assert "example: SET TIMEZONE Europe/Prague" in reply
+    assert desk.judge.present("g").state["bids"] == {"alice": 4}

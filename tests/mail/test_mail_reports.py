@@ -214,12 +214,12 @@ def test_set_language_switches_the_player_and_is_kept_out_of_the_game_journal(tm
     handled, mails = game.mail("stark", "SET LANGUAGE cs\n" + ORDERS["stark"])
     assert handled.status == "submitted"
     reply = text_of(_one(mails, "-reply"))
-    assert "  2  ok       SET LANGUAGE cs" in reply and "Rozhodčí vám odteď píše v jazyce čeština (cs)." in reply
+    assert "  2  ok       NASTAV JAZYK cs" in reply and "Rozhodčí vám odteď píše v jazyce čeština (cs)." in reply
     assert "Váš dopis řádek po řádku" in reply and "  3  ok       ORDERS" in reply  # line numbers kept
     files = game.judge.store.open("w")
     assert files.config()["players"]["stark"]["language"] == "cs"
     entries = [files.read_journal(n) for n in files.journal_numbers()]
-    assert [(e["kind"], e.get("note")) for e in entries] == [("note", "language"), ("submit", None)]
+    assert [(e["kind"], e.get("note")) for e in entries] == [("note", "preferences"), ("submit", None)]
     assert "SET LANGUAGE" not in entries[1]["text"] and entries[1]["text"].split("\n")[1] == ""
     # a bad language: that line is refused, the rest of the mail still counts; back to English
     handled, mails = game.mail("stark", "set language klingon\nSET LANGUAGE en\nORDERS?")
@@ -314,9 +314,9 @@ def test_one_reminder_per_step_and_player_who_still_owes_when_little_time_is_lef
     assert sorted(n.rsplit("-", 1)[1] for n in names) == ["bob", "carol"]  # alice has bid
     bob = desk.outbox_text(next(n for n in names if n.endswith("-bob")))
     assert bob.startswith("X-Judge: game=g version=1") and "kind=reminder" in bob.splitlines()[0]
-    assert "Připomínka: hra g čeká na vás (bob)." in bob and "zbývá 9h" in bob and "- bid" in bob
+    assert "Připomínka: hra g čeká na vás (bob)." in bob and "po 23. 11. 2026 13:00 SEČ (za 9 hodin)" in bob and "- bid" in bob
     carol = desk.outbox_text(next(n for n in names if n.endswith("-carol")))
-    assert "Reminder: game g waits for you (carol)." in carol and "9h from now" in carol
+    assert "Reminder: game g waits for you (carol)." in carol and "Mon 23 Nov 2026 12:00 UTC (in 9 hours)" in carol
     assert desk.postmaster.remind() == []  # once per step and player
     reminded = yamlio.load_mapping(desk.postmaster.reminded_path)["games"]["g"]
     assert reminded == {"version": 1, "players": ["bob", "carol"]}
