@@ -18,6 +18,7 @@ import click
 
 from . import clock, mailbody, picture, reports, yamlio
 from .cases import run_cases
+from .mail import notices
 from .judge import Judge, JudgeError
 from .ruleset import Event, RulesetError
 from .store import DEFAULT_DATA, Store, StoreError
@@ -70,6 +71,18 @@ def _key_value(option: str, example: str):
     return convert
 
 
+def _mail_option(func):
+    return click.option("--mail/--no-mail", default=True, show_default=True,
+                        help="Queue the welcome mails (game, house, password, how to play) for the players.")(func)
+
+
+def _say_queued(names, what: str) -> None:
+    count = sum(1 for name in names if name)
+    if count:
+        click.echo(f"{count} {what}{'s' if count > 1 else ''} queued (sent by the running `judge serve` or the next "
+                   "`judge deliver`).")
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--data", "data_dir", type=click.Path(file_okay=False, path_type=Path), envvar="JUDGE_DATA",
               default=DEFAULT_DATA, show_default=True, help="Directory holding the games ($JUDGE_DATA).")
@@ -102,9 +115,10 @@ def main(ctx: click.Context, data_dir: Path, now: str | None, no_fsync: bool) ->
               help="A ruleset option. Repeatable.")
 @click.option("--press", type=click.Choice(["signed", "anonymous", "none"]), default="signed", show_default=True,
               help="PRESS between players relayed by mail: signed only, also anonymous (PRESS ANON), or none.")
+@_mail_option
 @click.pass_context
 @_errors_as_messages
-def new(ctx, game, ruleset_name, players, deadline, step_deadline, grace, seed, options, press):
+def new(ctx, game, ruleset_name, players, deadline, step_deadline, grace, seed, options, press, mail):
     """Create GAME and print each player's password (shown this once only)."""
     seats: dict[str, dict] = {}
     for spec in players:
@@ -128,6 +142,10 @@ def new(ctx, game, ruleset_name, players, deadline, step_deadline, grace, seed, 
     click.echo(f"Created game {game} ({ruleset_name}, seed {seed}). Passwords (shown once, stored hashed):")
     for name, password in passwords.items():
         click.echo(f"  {name:<12} {seats[name]['address']:<32} {password}")
+    if mail:
+        present = _judge(ctx).present(game)
+        queued = [notices.welcome(present, name, password, seq=0, now=_judge(ctx).now) for name, password in passwords.items()]
+        _say_queued(queued, "welcome mail")
 
 
 @main.command("list")
@@ -243,17 +261,21 @@ def _read_body(source: str) -> str:
 @main.command()
 @click.argument("game")
 @click.option("--as", "player", required=True, help="The player whose mail this is.")
+@click.option("--language", type=click.Choice(list(reports.LANGUAGES)), default=None,
+              help="Language of the reply (default: the player's).")
 @click.argument("source", default="-", metavar="[FILE|-]")
 @click.pass_context
 @_errors_as_messages
-def submit(ctx, game, player, source):
+def submit(ctx, game, player, language, source):
     """Submit a player's mail body (from FILE or stdin) as if mailed; prints the reply."""
     if source != "-" and not Path(source).is_file():
         raise click.BadParameter(f"no file {source!r}", param_hint="FILE")
     judge = _judge(ctx)
     text, ignored = mailbody.not_orders(_read_body(source), judge.present(game).ruleset.keywords)
     outcome = judge.submit(game, player, text)
-    click.echo(reports.render_reply(outcome, judge.present(game), player, mail_lines=ignored, now=judge.now()), nl=False)
+    present = judge.present(game)
+    click.echo(reports.render_reply(outcome, present, player, language or reports.language_of(present, player),
+                                    mail_lines=ignored, now=judge.now()), nl=False)
     if not outcome.applied:
         ctx.exit(1)
 
@@ -267,6 +289,12 @@ def adjudicate(ctx, game, force):
     """Adjudicate GAME's step now (all decisions in, or --force)."""
     outcome = _judge(ctx).adjudicate(game, force=force)
     _print_outcome(game, outcome)
+
+
+def _notify(ctx, game: str, action: str, outcome, **details) -> None:
+    """Tell every player of ``game`` what the GM did (mail/notices.py)."""
+    _say_queued(notices.gm_action(_judge(ctx).present(game), action, seq=outcome.entry["seq"], now=_judge(ctx).now,
+                                  **details), "notice")
 
 
 def _print_outcome(game, outcome):
@@ -320,9 +348,15 @@ def history(ctx, game):
 @click.pass_context
 @_errors_as_messages
 def rollback(ctx, game, to):
-    """Make a new version of GAME equal to version N (nothing is deleted)."""
-    outcome = _judge(ctx).rollback(game, to)
+    """Make a new version of GAME equal to version N (nothing is deleted); every player is told."""
+    judge = _judge(ctx)
+    before = judge.present(game).version
+    outcome = judge.rollback(game, to)
     _print_outcome(game, outcome)
+    present = judge.present(game)
+    undone = notices.undone_versions(present, to, before, present.files.read_version)
+    _say_queued(notices.gm_action(present, "rollback", seq=outcome.entry["seq"], now=judge.now, undone=undone, to=to),
+                "notice")
 
 
 @main.command()
@@ -330,9 +364,10 @@ def rollback(ctx, game, to):
 @click.pass_context
 @_errors_as_messages
 def pause(ctx, game):
-    """Stop GAME's deadline clock."""
-    _judge(ctx).pause(game)
+    """Stop GAME's deadline clock; every player is told."""
+    outcome = _judge(ctx).pause(game)
     click.echo(f"{game} paused.")
+    _notify(ctx, game, "pause", outcome)
 
 
 @main.command()
@@ -340,9 +375,10 @@ def pause(ctx, game):
 @click.pass_context
 @_errors_as_messages
 def resume(ctx, game):
-    """Restart GAME's deadline clock with the time that was left."""
-    _judge(ctx).resume(game)
+    """Restart GAME's deadline clock with the time that was left; every player is told."""
+    outcome = _judge(ctx).resume(game)
     click.echo(f"{game} resumed; deadline {clock.to_text(_judge(ctx).present(game).deadline())}.")
+    _notify(ctx, game, "resume", outcome)
 
 
 @main.command()
@@ -351,22 +387,28 @@ def resume(ctx, game):
 @click.pass_context
 @_errors_as_messages
 def extend(ctx, game, duration):
-    """Move GAME's current deadline later by DURATION (e.g. 24h)."""
-    _judge(ctx).extend(game, duration)
+    """Move GAME's current deadline later by DURATION (e.g. 24h); every player is told."""
+    outcome = _judge(ctx).extend(game, duration)
     present = _judge(ctx).present(game)
     click.echo(f"{game}: deadline {'paused' if present.paused() else clock.to_text(present.deadline())}.")
+    _notify(ctx, game, "extend", outcome, by=duration)
 
 
 @main.command()
 @click.argument("game")
 @click.argument("player")
 @click.argument("address")
+@_mail_option
 @click.pass_context
 @_errors_as_messages
-def replace(ctx, game, player, address):
-    """Give PLAYER's seat in GAME to ADDRESS, with a new password (printed once)."""
+def replace(ctx, game, player, address, mail):
+    """Give PLAYER's seat in GAME to ADDRESS, with a new password (printed once, and mailed)."""
     password = _judge(ctx).replace(game, player, address)
     click.echo(f"{game}: {player} is now played from {address}; new password: {password}")
+    if mail:
+        present = _judge(ctx).present(game)
+        _say_queued([notices.welcome(present, player, password, seq=present.journal_seq, now=_judge(ctx).now)],
+                    "welcome mail")
 
 
 @main.command()

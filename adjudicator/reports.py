@@ -204,8 +204,9 @@ def parse_header(text: str) -> dict[str, str] | None:
 # ---------------------------------------------------------------------------------------
 
 
-def _context(present: Present, player: str | None, kind: str, language: str, events: Iterable[Event] = (),
-             now: datetime | None = None) -> dict[str, Any]:
+def context(present: Present, player: str | None, kind: str, language: str, events: Iterable[Event] = (),
+            now: datetime | None = None) -> dict[str, Any]:
+    """What every template about a game sees, for ``player`` (None: the GM) in ``language``."""
     ruleset, state = present.ruleset, present.state
     view = ruleset.view(state, player)
     owed = present.owed()
@@ -244,12 +245,12 @@ def render_reply(outcome: Outcome, present: Present, player: str, language: str 
     line order; ``press``: what became of each PRESS line (``{"to", "anonymous", "relayed",
     "problem"}``); ``via_mail``: False for ``judge submit``, where PRESS is not relayed.
     """
-    context = _context(present, player, "reply", language, outcome.events, now)
+    values = context(present, player, "reply", language, outcome.events, now)
     lines = sorted([*(outcome.parsed.lines if outcome.parsed else ()), *mail_lines], key=lambda ln: ln.lineno)
     kinds = [r[0] for r in outcome.requests]
     topics = [r[1] for r in outcome.requests if r[0] == "help"]
     return environment(language).get_template("reply.txt.j2").render(
-        context,
+        values,
         outcome=outcome,
         lines=lines,
         help=("help" in kinds),
@@ -268,41 +269,43 @@ def render_report(present: Present, player: str, events: list[Event], first_vers
                   language: str = DEFAULT_LANGUAGE, *, now: datetime | None = None) -> str:
     """The report to ``player`` after versions ``first_version``..``present.version``."""
     return environment(language).get_template("report.txt.j2").render(
-        _context(present, player, "report", language, events, now), first_version=first_version)
+        context(present, player, "report", language, events, now), first_version=first_version)
 
 
 def render_reminder(present: Present, player: str, language: str = DEFAULT_LANGUAGE, *,
                     now: datetime | None = None) -> str:
     """A reminder to ``player``, who still owes a decision before the deadline."""
     return environment(language).get_template("reminder.txt.j2").render(
-        _context(present, player, "reminder", language, (), now))
+        context(present, player, "reminder", language, (), now))
 
 
 def render_press(present: Present, recipient: str, sender: str | None, blocks: list[dict],
                  language: str = DEFAULT_LANGUAGE, *, now: datetime | None = None) -> str:
     """Press relayed to ``recipient``: ``blocks`` of ``{"anonymous", "text", "to"}``; ``sender`` is
     the player (never shown for an anonymous block)."""
-    context = _context(present, recipient, "press", language, (), now)
-    return environment(language).get_template("press.txt.j2").render(context, sender=sender, blocks=blocks)
+    values = context(present, recipient, "press", language, (), now)
+    return environment(language).get_template("press.txt.j2").render(values, sender=sender, blocks=blocks)
 
 
 def render_help(present: Present, player: str, language: str = DEFAULT_LANGUAGE, topic: str | None = None) -> str:
     """HELP: the sign-on, the mail-level commands and the game's own commands."""
-    return environment(language).get_template("help.txt.j2").render(_context(present, player, "help", language),
+    return environment(language).get_template("help.txt.j2").render(context(present, player, "help", language),
                                                                     help_topic=topic)
 
 
 def render_view(present: Present, player: str | None, view: dict, language: str = DEFAULT_LANGUAGE, *,
                 now: datetime | None = None) -> str:
     """A game as ``player`` (None: the GM) may see it, as text (``judge show``)."""
-    context = _context(present, player, "view", language, present.events, now)
-    context["view"] = view  # an earlier version (judge show --version)
-    context["board"] = board_of(present.ruleset, view, player)
-    return environment(language).get_template("view.txt.j2").render(context)
+    values = context(present, player, "view", language, present.events, now)
+    values["view"] = view  # an earlier version (judge show --version)
+    values["board"] = board_of(present.ruleset, view, player)
+    if player is None:  # the GM sees what each player has on file
+        values["plans"] = {p: present.ruleset.on_file(present.state, p) for p in values["players"]}
+    return environment(language).get_template("view.txt.j2").render(values)
 
 
 def render_status(present: Present, player: str | None, language: str = DEFAULT_LANGUAGE, *,
                   now: datetime | None = None) -> str:
     """The public status block (``judge status``): who owes what, and by when."""
     return environment(language).get_template("status.txt.j2").render(
-        _context(present, player, "status", language, (), now))
+        context(present, player, "status", language, (), now))

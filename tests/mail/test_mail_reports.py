@@ -354,7 +354,8 @@ def test_new_with_press_and_languages_and_show_in_czech(cli, tmp_path):
     assert "Kolo 1 z 10, plánování: rozkazy" in shown and "Vaše karty rodu v ruce (7):" in shown
     assert "Round 1 of 10, planning: orders" in cli("show", "w", "--as", "lannister", "--language", "en").output
     gm = cli("show", "w").output
-    assert "Hands:" in gm and "seed:" in gm  # the GM sees everything
+    assert "Hands:" in gm and "On file, per player" in gm  # the GM sees everything, readable
+    assert "seed:" not in gm and "seed: 1" in cli("show", "w", "--format", "yaml").output  # raw on request
     bad = cli("new", "x", "--ruleset", "agot1e", "--player", "stark=ned@example.org:de")
     assert bad.exit_code == 2 and "no language 'de'" in bad.output
     assert cli("new", "y", "--ruleset", "agot1e", "--press", "loud", "--player", "stark=a@b.org").exit_code == 2

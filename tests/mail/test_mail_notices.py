@@ -1,0 +1,58 @@
+"""Mail the GM's commands cause: welcomes at ``judge new``/``replace``, notices of extend, pause,
+resume and rollback, in each player's language."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+
+from adjudicator.mail.outbox import Outbox
+from adjudicator.mail.settings import MailSettings
+
+
+def queued(tmp_path) -> dict[str, object]:
+    outbox = Outbox(tmp_path / "data", MailSettings())
+    return {name: email.message_from_bytes((outbox.root / f"{name}.eml").read_bytes(), policy=email.policy.default)
+            for name in outbox.pending()}
+
+
+def body(message) -> str:
+    return message.get_content().replace("\r\n", "\n")
+
+
+def test_new_and_replace_mail_each_player_a_welcome_with_the_password_in_their_language(cli, tmp_path):
+    made = cli("new", "w", "--ruleset", "toy", "--player", "ann=ann@example.org",
+               "--player", "ben=ben@example.org:cs", "--seed", "1")
+    assert made.exit_code == 0 and "2 welcome mails queued" in made.output
+    passwords = dict(line.split()[0:3:2] for line in made.output.splitlines()[1:3])
+    mails = queued(tmp_path)
+    ann = next(m for n, m in mails.items() if n.endswith("-ann"))
+    ben = next(m for n, m in mails.items() if n.endswith("-ben"))
+    assert ann["To"] == "ann@example.org" and ann["Subject"] == "[w] Welcome: you play Ann"
+    assert f"Your password is {passwords['ann']}" in body(ann) and f"JUDGE w ann {passwords['ann']}" in body(ann)
+    assert ben["Subject"] == "[w] Vítejte: hrajete za rod Ben" and f"Vaše heslo je {passwords['ben']}" in body(ben)
+    assert passwords["ann"] not in body(ben)  # each mail carries its own password only
+    replaced = cli("replace", "w", "ben", "bea@example.org")
+    new_password = replaced.output.split("new password: ")[1].split()[0]
+    [bea] = [m for n, m in queued(tmp_path).items() if n not in mails]
+    assert bea["To"] == "bea@example.org" and "Přebíráte rod Ben" in body(bea) and new_password in body(bea)
+    assert cli("new", "x", "--ruleset", "toy", "--player", "a=a@x.org", "--player", "b=b@x.org",
+               "--no-mail").exit_code == 0
+    assert not [n for n in queued(tmp_path) if "-x-" in n]
+
+
+def test_every_player_is_told_when_the_gm_extends_pauses_resumes_or_rolls_back(cli, tmp_path):
+    cli("new", "w", "--ruleset", "toy", "--player", "ann=ann@example.org", "--player", "ben=ben@example.org:cs",
+        "--no-mail")
+    cli("submit", "w", "--as", "ann", input="BID 2\n")
+    cli("submit", "w", "--as", "ben", input="BID 1\n")  # round 1 scored: versions 2 and 3
+    for command in (("extend", "w", "24h"), ("pause", "w"), ("resume", "w"), ("rollback", "w", "--to", "1")):
+        assert "2 notices queued" in cli(*command).output, command
+    notices = {n: m for n, m in queued(tmp_path).items() if n.startswith("notice-")}
+    assert len(notices) == 8
+    texts = [body(m) for m in notices.values()]
+    assert any("The GM extended the deadline of game w by 24h." in t for t in texts)
+    assert any("Správce hry pozastavil hru w" in t for t in texts)
+    rollback = next(body(m) for n, m in notices.items() if n.endswith("-ann") and "rolled" in body(m))
+    assert "rolled game w back to version 1" in rollback
+    assert "version 2: round 1, score" in rollback and "version 3: round 2, bid" in rollback  # what was undone
