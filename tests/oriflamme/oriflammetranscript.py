@@ -35,7 +35,12 @@ NAMES = {"archer": ("Archer", "Lučištnice"), "soldier": ("Soldier", "Zbrojnoš
 """What players write, fixed here so that the probes stay the same lines whatever the ruleset's data."""
 
 
+_RECORD: list | None = None  # while :func:`emitted` runs: every message the transcript renders
+
+
 def _say(value, language: str) -> str:
+    if _RECORD is not None and value is not None:
+        _RECORD.append(value)
     return messages.render(value, language) if value is not None else ""
 
 
@@ -169,6 +174,7 @@ ROUND3 = {"round": 3, "phase": "place", "placer": "blue", "queue": ["red Lord up
 SHAPESHIFTER = {"round": 3, "phase": "resolve", "cursor": 2,
                 "queue": ["green Lord down", "red Shapeshifter up", "blue Soldier up"]}
 COVERED = {"round": 4, "phase": "place", "queue": [["red Lord up", "red Spy down"], "blue Heir up"]}
+RESOLVED = {"round": 2, "phase": "resolve", "cursor": 4, "queue": ["red Lord up", "blue Heir down 1", "green Spy up"]}
 PROBES = [
     ({"round": 1, "phase": "place"}, [
         "FROBNICATE", "plce Archer FRONT", "PLACE Archr FRONT", "PLACE Spy", "PLACE Spy 2", "PLACE",
@@ -193,6 +199,7 @@ PROBES = [
         "PRESS ANON blue, green: psst", "ORDERS?\nSTATUS\nHELP targets", "REVEAL Archer IN ROUND 4\nWAIT Soldier"]),
     (SHAPESHIFTER, ["TARGET Shapeshifter: AFTER", "TARGET Shapeshifter: BEFORE, AFTER", "TARGET Shapeshifter: AFTER, AFTER"]),
     (COVERED, ["REVEAL Spy", "PLACE Archer ON Spy", "WAIT Lord", "PLACE Archer ON 1\nPLACE Soldier ON Archer"]),
+    (RESOLVED, ["PRESS and: hi", "WAIT 2"]),
 ]
 """Positions and mails that reach the errors a bot game seldom does."""
 
@@ -203,6 +210,7 @@ def probe_transcript(language: str = "en") -> list[str]:
     for position, mails in PROBES:
         for text in mails:
             state = ruleset.case_state(position)
+            out.append(f"summary: {_say(ruleset.summary(state), language)}")
             for owed in ruleset.pending(state):
                 out.append(f"owed {owed.player}{' (done)' if owed.done else ''}: {_say(owed.what, language)}")
             sub = _mail(ruleset, state, "red", text, language, out, "mail")
@@ -219,6 +227,18 @@ def transcript(language: str = "en") -> list[str]:
     for path in CASES:
         out += case_transcript(path, language)
     return out
+
+
+def emitted() -> list:
+    """Every message (event, owed decision, error, note, summary) the transcript's games, probes and
+    rules cases make the ruleset say."""
+    global _RECORD
+    _RECORD = []
+    try:
+        transcript("en")
+        return _RECORD
+    finally:
+        _RECORD = None
 
 
 if __name__ == "__main__":
