@@ -10,7 +10,7 @@ import shutil
 
 import pytest
 
-from adjudicator import selfplay
+from adjudicator import messages, selfplay
 from adjudicator.rulesets.oriflamme import engine, invariants
 from adjudicator.rulesets.oriflamme.caseposition import case_state
 from adjudicator.rulesets.oriflamme.gamedata import DATA_DIR, load_gamedata, load_gamedata_from
@@ -18,7 +18,10 @@ from adjudicator.rulesets.oriflamme.ruleset import ORIFLAMME
 from adjudicator.yamlio import YamlFileError
 
 GD = load_gamedata()
-CARD_NAMES = sorted({n for c in GD.cards for n in (c.name, c.name_cz)}, key=len, reverse=True)
+CARD_NAMES = sorted({str(form) for language in messages.LANGUAGES
+                     for entry in messages.catalogue(language, "oriflamme").names["card"].values()
+                     for form in (entry.values() if isinstance(entry, dict) else [entry])}, key=len, reverse=True)
+"""Every name of every card in every language and case (Lučištnice, Lučištnici, Archer, ...)."""
 
 
 def test_the_data_has_ten_cards_with_both_names_and_the_game_s_numbers():
@@ -36,7 +39,7 @@ def test_the_data_has_ten_cards_with_both_names_and_the_game_s_numbers():
     (("ability: spy", "ability: thief"), "unknown ability 'thief'"),
     (("  hand: 7", "  hand: 8"), "set_aside + hand must be the 10 cards"),
     (("kind: intrigue\n    ability: ambush", "kind: trap\n    ability: ambush"), "kind must be one of"),
-    (("alt_names: [Lorda]", "alt_names: [Lorda, Archer]"), "the name 'Archer' is used by archer and lord"),
+    (("alt_names: [Murder]", "alt_names: [Murder, Archer]"), "the name 'Archer' is used by archer and assassination"),
     (("format: 1", "format: 2"), "unsupported format 2"),
 ])
 def test_broken_data_is_refused_naming_the_file(tmp_path, edit, problem):
@@ -88,10 +91,20 @@ def test_a_view_that_leaks_is_reported(monkeypatch):
     assert any("red sees blue's hand" == p for p in problems), problems
 
 
+def _names_a_card(text: str) -> bool:
+    return any(re.search(rf"(?<!\w){re.escape(n)}(?!\w)", text) for n in CARD_NAMES)
+
+
+HIDDEN_KEYS = {"oriflamme.placed", "oriflamme.waits", "oriflamme.placement_default", "oriflamme.reveal_default",
+               "oriflamme.owed.place", "oriflamme.owed.reveal"}
+"""Messages about cards whose identity is secret: they name no card in any language."""
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_public_texts_never_name_a_hidden_card(seed):
     """Whole games: the owed questions (public in every status) and the public events about
-    placing and leaving cards face down name no card; private events go to one player."""
+    placing and leaving cards face down name no card, in English or Czech, and carry no card id;
+    private events go to one player."""
     rng = random.Random(seed)
     state = ORIFLAMME.new_game(["red", "blue", "green", "yellow", "black"], {}, seed)
     hidden_kinds = re.compile(r"places a card|leaves its card|sent no placement|sent no decision|face-down card")
@@ -100,7 +113,9 @@ def test_public_texts_never_name_a_hidden_card(seed):
             break
         for owed in ORIFLAMME.pending(state):
             if engine.question(state, GD)["kind"] != "target":  # a target question names face-up cards only
-                assert not any(re.search(rf"\b{re.escape(n)}\b", owed.what) for n in CARD_NAMES), owed.what
+                assert owed.what.key in HIDDEN_KEYS and "card" not in owed.what.params, owed.what
+                for language in messages.LANGUAGES:
+                    assert not _names_a_card(owed.what.render(language)), owed.what.render(language)
             if rng.random() < 0.8:
                 text = ORIFLAMME.bot_mail(state, owed.player, rng)
                 sub = ORIFLAMME.submit(copy.deepcopy(state), owed.player, text)
@@ -112,8 +127,12 @@ def test_public_texts_never_name_a_hidden_card(seed):
             if event.to is not None:
                 assert len(event.to) == 1
                 continue
+            if event.key in HIDDEN_KEYS:
+                assert "card" not in event.params, event
+                for language in messages.LANGUAGES:
+                    assert not _names_a_card(event.render(language)), event.render(language)
             if hidden_kinds.search(event.text) and "eliminates" not in event.text and "moves" not in event.text:
-                assert not any(re.search(rf"\b{re.escape(n)}\b", event.text) for n in CARD_NAMES), event.text
+                assert not _names_a_card(event.text), event.text
     assert ORIFLAMME.result(state) is not None
 
 
@@ -121,12 +140,15 @@ def test_the_target_question_names_only_face_up_cards():
     state = case_state({"round": 3, "phase": "resolve", "cursor": 2,
                         "queue": ["blue Ambush down 2", "red Soldier up", "green Lord up"]})
     [owed] = ORIFLAMME.pending(state)
-    assert owed.what == ("the target of your Soldier at position 2: TARGET Soldier: BEFORE (Blue's face-down card "
-                         "(2 influence)) | AFTER (Green's Lord)")
+    assert str(owed.what) == ("the target of your Soldier at position 2: TARGET Soldier: BEFORE (Blue's face-down card "
+                              "(2 influence)) | AFTER (Green's Lord)")
+    assert owed.what.render("cs") == ("cíl vaší karty Zbrojnoše na pozici 2: CÍL Zbrojnoš: PŘED (karta hráče Blue lícem "
+                                      "dolů (2 body vlivu)) | ZA (karta Lorda hráče Green)")
     view = ORIFLAMME.view(state, "green")
-    assert view["question"] == {"kind": "target", "player": "red", "what": owed.what, "position": 2}
+    assert view["question"] == {"kind": "target", "player": "red", "what": owed.what.as_dict(), "position": 2}
     assert view["queue"][0] == [{"owner": "blue", "up": False, "tokens": 2}]
-    assert "Ambush" not in owed.what and invariants.leaks(view, state, "green") == []
+    assert "ambush" not in repr(owed.what.as_dict())  # Blue's face-down card travels without its id
+    assert "Ambush" not in str(owed.what) and invariants.leaks(view, state, "green") == []
 
 
 def _resolve_with(position: dict, mail: str) -> tuple[dict, list[str], list[str]]:

@@ -23,8 +23,13 @@ def parse(line: str):
 
 def command(line: str):
     result = parse(line)
-    assert result.error is None, result.error
+    assert result.error is None, str(result.error)
     return result.command
+
+
+def english(error) -> str:
+    """An error (a message) as an English player reads it."""
+    return "" if error is None else str(error)
 
 
 @pytest.mark.parametrize("line, wanted", [
@@ -117,7 +122,7 @@ def test_rejections_name_the_problem_and_give_a_valid_example(line, error, examp
     if error is None:
         assert result.error is None
         return
-    assert result.error is not None and error.lower() in result.error.lower(), result.error
+    assert result.error is not None and error.lower() in english(result.error).lower(), english(result.error)
     if example is not None:
         assert result.example == example
     fixed = grammar.parse_mail(result.example, GD, PLAYERS)
@@ -134,7 +139,7 @@ def test_a_sign_on_later_in_the_mail_is_an_error_and_comments_blank_and_quoted_l
     results = grammar.parse_mail("JUDGE g red pw\n\n# a comment\n> PLACE quoted\nPLACE Lord FRONT # mine\n"
                                  "JUDGE g red pw\n-- \nPLACE junk in the signature", GD, PLAYERS)
     assert [(r.lineno, r.error is None) for r in results] == [(5, True), (6, False)]
-    assert "sign-on line belongs first" in results[1].error
+    assert "sign-on line belongs first" in english(results[1].error)
 
 
 def test_a_line_broken_by_the_mta_is_joined_again():
@@ -173,7 +178,7 @@ ROUND3 = {"round": 3, "phase": "place", "placer": "blue", "queue": ["red Lord up
 def test_accepted_lines_echo_canonically_with_positions_resolved_to_the_sender_s_cards():
     sub = submit(ROUND3, "red", "vyloz lucistnici na konec\nPLACE zbroj ON 3\nODHAL 3 V KOLE 5\nnechej spiknuti\n"
                                 "cíl výnos: 2 na začátek\ntarget vrazdu: blue's heir\nHELP\nPRESS blue: hi")
-    assert sub.applied, [ln.error for ln in sub.parsed.lines]
+    assert sub.applied, [english(ln.error) for ln in sub.parsed.lines]
     assert [ln.canonical for ln in sub.parsed.lines] == [
         "PLACE Archer BACK", "PLACE Soldier ON Spy", "REVEAL Spy IN ROUND 5", "WAIT Conspiracy",
         "TARGET Royal Decree: 2 -> FRONT", "TARGET Assassination: Blue Heir", "HELP", "PRESS Blue: hi"]
@@ -181,7 +186,8 @@ def test_accepted_lines_echo_canonically_with_positions_resolved_to_the_sender_s
         "PLACE Archer BACK", "PLACE Soldier ON Spy", "REVEAL Spy IN ROUND 5", "WAIT Conspiracy",
         "TARGET Assassination: Blue Heir", "TARGET Royal Decree: 2 -> FRONT"]
     assert sub.requests == [("help", None), ("press", ("blue",), "hi", False)]
-    assert sub.notes == ["PLACE Soldier ON Spy: for your placement in round 5."]  # red placed in round 3 already
+    assert [str(n) for n in sub.notes] == ["PLACE Soldier ON Spy: for your placement in round 5."]  # red placed in round 3
+    assert [n.render("cs") for n in sub.notes] == ["VYLOŽ Zbrojnoše NA Špeha: pro vaše vykládání v kole 5."]
 
 
 @pytest.mark.parametrize("text, error", [
@@ -215,7 +221,7 @@ def test_legality_rejections_change_nothing(text, error):
     before = ORIFLAMME.on_file(state, "red")
     sub = ORIFLAMME.submit(state, "red", "WAIT Spy\n" + text)
     assert not sub.applied
-    errors = [ln.error for ln in sub.parsed.lines if not ln.ok]
+    errors = [english(ln.error) for ln in sub.parsed.lines if not ln.ok]
     assert any(error in e for e in errors), errors
     assert all(ln.example for ln in sub.parsed.lines if not ln.ok)
     for ln in sub.parsed.lines:
@@ -242,22 +248,23 @@ def test_an_answer_to_the_question_asked_must_fit_now():
     sub = submit(position, "red", "TARGET Shapeshifter: AFTER")  # copying the Soldier needs a side too
     assert not sub.applied
     [line] = sub.parsed.lines
-    assert line.error == ("this target is not complete; choose one of: AFTER, BEFORE (copy Blue's Soldier, eliminating "
-                          "Green's face-down card) | AFTER, AFTER (copy Blue's Soldier, eliminating Blue's Soldier)")
+    assert english(line.error) == ("this target is not complete; choose one of: AFTER, BEFORE (copy Blue's Soldier, "
+                                   "eliminating Green's face-down card) | AFTER, AFTER (copy Blue's Soldier, eliminating "
+                                   "Blue's Soldier)")
     assert line.example == "TARGET Shapeshifter: AFTER, BEFORE"
     sub = submit(position, "red", "TARGET Shapeshifter: BEFORE, AFTER")  # no model before it
-    assert not sub.applied and "this target does not fit the queue now" in sub.parsed.lines[0].error
+    assert not sub.applied and "this target does not fit the queue now" in english(sub.parsed.lines[0].error)
     sub = submit(position, "red", "TARGET Shapeshifter: AFTER, AFTER")
     assert sub.applied
     assert ORIFLAMME.pending(sub.state)[0].done
     [owed] = ORIFLAMME.pending(sub.state)
-    assert owed.what.startswith("the target of your Shapeshifter at position 2: TARGET Shapeshifter: AFTER, BEFORE")
+    assert str(owed.what).startswith("the target of your Shapeshifter at position 2: TARGET Shapeshifter: AFTER, BEFORE")
 
 
 def test_a_shapeshifter_target_with_a_copied_part_still_fits_a_model_that_chooses_nothing():
     position = {"round": 3, "phase": "resolve", "cursor": 2, "queue": ["blue Lord up", "red Shapeshifter up", "green Heir up"]}
     sub = submit(position, "red", "TARGET Shapeshifter: AFTER, FIRST")  # copies the Heir: nothing to choose
-    assert sub.applied, sub.parsed.lines
+    assert sub.applied, [english(ln.error) for ln in sub.parsed.lines]
     state, events = ORIFLAMME.advance(sub.state, force=False)
     texts = [e.text for e in events]
     assert "Red's Shapeshifter copies Green's Heir (the Heir's ability, not its name)." in texts

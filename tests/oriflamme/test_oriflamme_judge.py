@@ -20,7 +20,7 @@ def game(judge):
 
 
 def errors(outcome):
-    return [(ln.lineno, ln.error, ln.example) for ln in outcome.parsed.lines if not ln.ok]
+    return [(ln.lineno, None if ln.error is None else str(ln.error), ln.example) for ln in outcome.parsed.lines if not ln.ok]
 
 
 def names(cards):
@@ -36,7 +36,7 @@ def test_a_new_game_deals_seeded_secret_hands_and_waits_for_the_first_placement(
     assert state["queue"] == [] and state["round"] == 1 and state["first"] == "red"
     [owed] = game.present("k").owed()
     assert (owed.player, owed.deadline_kind, owed.done) == ("red", "planning", False)
-    assert owed.what == "place a card (round 1): PLACE <card> FRONT | BACK"
+    assert str(owed.what) == "place a card (round 1): PLACE <card> FRONT | BACK"
     judge.new_game("k2", "oriflamme", PLAYERS, seed=11)
     judge.new_game("k3", "oriflamme", PLAYERS, seed=12)
     assert judge.present("k2").state["hands"] == state["hands"]  # the seed decides the deal
@@ -96,8 +96,8 @@ def test_the_judge_asks_only_for_what_it_lacks_and_the_deadline_applies_the_defa
     present = game.present("k")
     assert present.state["phase"] == "resolve"
     [owed] = present.owed()
-    assert (owed.player, owed.what, owed.deadline_kind) == ("red", "your face-down card at position 1: REVEAL or WAIT",
-                                                          "step")
+    assert (owed.player, str(owed.what), owed.deadline_kind) == ("red", "your face-down card at position 1: REVEAL or WAIT",
+                                                               "step")
     fake_clock.advance(days=2)
     [(game_id, outcome)] = game.tick().done
     texts = [e.text for e in outcome.events]
@@ -150,8 +150,9 @@ def test_reports_render_in_english_and_czech_for_every_player_and_the_gm(game):
             reports.render_reminder(present, player, language)
         reply = reports.render_reply(out, present, "blue", language)
         assert ("How this judge plays the rules" in reply) == (language == "en")
-        assert ("Jak tento soudce hraje pravidla" in reply) == (language == "cs")
-        assert "PLACE <card> FRONT | BACK" in reply or "PLACE <karta> FRONT | BACK" in reply
+        assert ("Jak tento rozhodčí hraje pravidla" in reply) == (language == "cs")
+        assert ("PLACE <card> FRONT | BACK" in reply) == (language == "en")
+        assert ("VYLOŽ <kartu> NA ZAČÁTEK | NA KONEC" in reply) == (language == "cs")
         gm = reports.render_view(present, None, present.ruleset.view(present.state, None), language)
         assert "On file, per player" in gm or "Co má rozhodčí od každého hráče" in gm  # the GM sees all, readable
     help_en = reports.render_help(present, "green", "en")
@@ -169,7 +170,8 @@ def test_a_game_over_reports_the_winner(judge):
     present = judge.present("z")
     assert present.state["phase"] == "over" and present.state["round"] == 6
     assert present.ruleset.result(present.state) in ("red", "blue", "green", "draw")
-    assert present.ruleset.summary(present.state).startswith("game over after round 6: ")
+    assert str(present.ruleset.summary(present.state)).startswith("game over after round 6: ")
+    assert present.ruleset.summary(present.state).render("cs").startswith("konec hry po 6. kole: ")
     report = reports.render_report(present, "red", present.events, 1)
     assert "game over: " in report
     assert judge.replay("z") == []

@@ -26,7 +26,7 @@ def mail_for(state: dict, gd: GameData, player: str, rng: random.Random) -> str 
     czech = rng.random() < 0.3
 
     def name(card: str) -> str:
-        return gd.card(card).name_cz if czech else gd.card(card).name
+        return gd.name(card, "cs") if czech else gd.card(card).name
 
     lines = []
     if rng.random() < 0.05:
@@ -45,7 +45,7 @@ def mail_for(state: dict, gd: GameData, player: str, rng: random.Random) -> str 
             lines.append(("NECHEJ " if czech else "WAIT ") + ref)
     else:
         option = rng.choice(q["options"])
-        lines.append(f"{'CÍL' if czech else 'TARGET'} {name(q['card'])}: {effects.answer_text(state, gd, q['pos'], option)}")
+        lines.append(f"{'CÍL' if czech else 'TARGET'} {name(q['card'])}: {effects.answer_text(gd, option)}")
     return "\n".join(lines)
 
 

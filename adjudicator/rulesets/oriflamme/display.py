@@ -6,12 +6,15 @@ the view holds: another family's face-down cards appear as "face down" with thei
 influence, their hands and cards set aside as counts. The GM's view (player None) holds
 everything.
 
-Cards carry both names and both effect texts (``name``/``name_cz``, ``effect``/``effect_cz``):
-the English templates show the English, the Czech ones the Czech.
+The board is data, not sentences: a card's name and effect are messages (``oriflamme.name``,
+``oriflamme.effect.<id>``) and the question waited for is the engine's message, which the
+templates render in the reader's language with the ``say`` filter; player names are the same in
+every language.
 """
 
 from __future__ import annotations
 
+from ...messages import Msg
 from .gamedata import load_gamedata
 from .position import display
 
@@ -23,8 +26,8 @@ def board(view: dict, player: str | None) -> dict:
         if card_id is None:
             return None
         card = gd.card(card_id)
-        return {"id": card.id, "name": card.name, "name_cz": card.name_cz, "kind": card.kind,
-                "effect": card.effect, "effect_cz": card.effect_cz}
+        return {"id": card.id, "kind": card.kind, "name": Msg("oriflamme.name", card=card.id),
+                "effect": Msg(f"oriflamme.effect.{card.id}")}
 
     def cards(ids) -> list[dict]:
         return [info(c) for c in ids] if isinstance(ids, list) else []

@@ -22,14 +22,20 @@ Rules decided here (README "Oriflamme (Krvavý trůn)", HELP):
 * The Assassination may target any uncovered card, its owner's and itself included (S001).
 * The Royal Decree moves any uncovered card but itself, never onto another card (S001); a card
   that is alone may be "moved" to its own place.
+
+What happens is told in events (``oriflamme.*`` messages). Cards in them are plain data the
+catalogues describe in the form each sentence needs: :func:`seen` (a card of the queue as everyone
+sees it: a face-down card without its name) and :func:`actor` (a card by its owner and name).
 """
 
 from __future__ import annotations
 
+from ...messages import Msg
 from ...ruleset import Event
+from . import lines
 from . import position as pos
 from .gamedata import GameData
-from .position import AFTER, BEFORE, FIRST, LAST, display
+from .position import AFTER, BEFORE, FIRST, LAST
 
 ELIMINATING = ("archer", "soldier")
 
@@ -176,57 +182,55 @@ def _select(state: dict, ability: str, owner: str, spec: dict, options: list[dic
     return []
 
 
-def answer_text(state: dict, gd: GameData, i: int, option: dict) -> str:
-    """The option as the player writes it after ``TARGET <card>:``."""
+def answer(option: dict) -> Msg | None:
+    """The option as the player writes it after ``TARGET <card>:`` (a message: :mod:`.lines`)."""
     if "model" in option:
         sub = option["sub"]
-        rest = (sub.get("end") or sub.get("side")) if sub else None
-        return option["model"].upper() + (f", {rest.upper()}" if rest else "")
+        return lines.side(option["model"], (sub.get("end") or sub.get("side")) if sub else None)
     if "end" in option:
-        return option["end"].upper()
+        return lines.end(option["end"])
     if "side" in option:
-        return option["side"].upper()
+        return lines.side(option["side"])
     if "to" in option:
-        return f"{option['target'] + 1} -> {option['to']}"
+        return lines.move(lines.position(option["target"] + 1), option["to"])
     if "target" in option:
-        return str(option["target"] + 1)
-    return ""
+        return lines.position(option["target"] + 1)
+    return None
 
 
-def describe(state: dict, gd: GameData, j: int) -> str:
-    """A card of the queue as everyone may see it: "Blue's face-down card (2 influence)", "Red's Lord"."""
+def answer_text(gd: GameData, option: dict) -> str:
+    """The option in the canonical notation (an example, a bot's line)."""
+    return lines.canonical(answer(option), gd)
+
+
+def seen(state: dict, j: int) -> dict:
+    """The top card of stack ``j`` as everyone may see it: its owner, its name only when it is face up,
+    the influence on it ("Blue's face-down card (2 influence)", "Red's Lord")."""
     card = pos.top(state, j)
-    who = display(card["owner"]) + "'s"
-    if card["up"]:
-        return f"{who} {gd.card(card['card']).name}"
-    return f"{who} face-down card" + (f" ({card['tokens']} influence)" if card["tokens"] else "")
+    return {"owner": card["owner"], "card": card["card"] if card["up"] else None, "tokens": card["tokens"]}
 
 
-def option_text(state: dict, gd: GameData, i: int, option: dict) -> str:
+def option(state: dict, choice: dict) -> Msg:
     """An option with what it does, for the question: "AFTER (Blue's face-down card)"."""
-    text = answer_text(state, gd, i, option)
-    if "model" in option:
-        what = f"copy {describe(state, gd, option['model_pos'])}"
-        sub = option["sub"]
-        if sub and "target" in sub:
-            what += f", eliminating {describe(state, gd, sub['target'])}"
-        elif sub and "victim" in sub:
-            what += f", stealing from {display(sub['victim'])}"
-        return f"{text} ({what})"
-    if "victim" in option:
-        return f"{text} (steal from {display(option['victim'])})"
-    if "to" in option:
-        return text
-    if "target" in option:
-        return f"{text} ({describe(state, gd, option['target'])})"
-    return text
+    text = answer(choice)
+    if "model" in choice:
+        sub = choice["sub"] or {}
+        return Msg("oriflamme.option.copy", answer=text, model=seen(state, choice["model_pos"]),
+                   target=seen(state, sub["target"]) if "target" in sub else None, victim=sub.get("victim"))
+    if "victim" in choice:
+        return Msg("oriflamme.option.steal", answer=text, victim=choice["victim"])
+    if "target" in choice and "to" not in choice:
+        return Msg("oriflamme.option.target", answer=text, card=seen(state, choice["target"]))
+    return Msg("oriflamme.option.plain", answer=text)
 
 
 # -- what happens ------------------------------------------------------------------------------------
 
 
-def card_name(gd: GameData, card: dict) -> str:
-    return f"{display(card['owner'])}'s {gd.card(card['card']).name}"
+def actor(card: dict, copy: str | None = None) -> dict:
+    """A card named by its owner and name ("Red's Shapeshifter (as Soldier)"): a card that acts, or one
+    whose name is known because it leaves the queue."""
+    return {"owner": card["owner"], "card": card["card"], "copy": copy}
 
 
 def reveal(state: dict, gd: GameData, i: int, events: list[Event]) -> None:
@@ -237,23 +241,19 @@ def reveal(state: dict, gd: GameData, i: int, events: list[Event]) -> None:
     owner, tokens = card["owner"], card["tokens"]
     card["up"], card["tokens"] = True, 0
     pos.forget(state, owner, card["card"])
-    who = display(owner)
+    told = {"player": owner, "card": card["card"], "position": i + 1, "tokens": tokens}
     if info.ability == "ambush":
-        pos.gain(state, owner, gd.number("ambush", "gain"))
-        lost = f"its {tokens} influence return to the supply and " if tokens else ""
-        events.append(Event(f"{who} reveals Ambush at position {i + 1}: {lost}{who} gains {gd.number('ambush', 'gain')}; "
-                            "the Ambush is discarded."))
+        pos.gain(state, owner, gd.number(card["card"], "gain"))
+        events.append(Event("oriflamme.reveal_ambush", {**told, "gain": gd.number(card["card"], "gain")}))
         _leave(state, gd, i, events)
     elif info.ability == "conspiracy":
-        won = tokens * gd.number("conspiracy", "multiplier")
+        won = tokens * gd.number(card["card"], "multiplier")
         pos.gain(state, owner, won)
-        events.append(Event(f"{who} reveals Conspiracy at position {i + 1}: {who} gains {won} (twice the {tokens} "
-                            "influence on it); the Conspiracy is discarded."))
+        events.append(Event("oriflamme.reveal_conspiracy", {**told, "gain": won}))
         _leave(state, gd, i, events)
     else:
         pos.gain(state, owner, tokens)
-        taken = f" and takes the {tokens} influence on it" if tokens else ""
-        events.append(Event(f"{who} reveals {info.name} at position {i + 1}{taken}."))
+        events.append(Event("oriflamme.reveals", told))
 
 
 def _leave(state: dict, gd: GameData, i: int, events: list[Event]) -> None:
@@ -261,8 +261,8 @@ def _leave(state: dict, gd: GameData, i: int, events: list[Event]) -> None:
     below = len(state["queue"][i]) > 1
     pos.discard(state, pos.remove_top(state, i))
     if below:
-        events.append(Event(f"{describe(state, gd, state['cursor'])} at position {state['cursor'] + 1} is uncovered "
-                            "and resolves at once."))
+        cursor = state["cursor"]
+        events.append(Event("oriflamme.uncovered_now", {"card": seen(state, cursor), "position": cursor + 1}))
 
 
 def resolve(state: dict, gd: GameData, i: int, choice: dict | None, events: list[Event]) -> None:
@@ -274,70 +274,70 @@ def resolve(state: dict, gd: GameData, i: int, choice: dict | None, events: list
     cursor stays where its stack is: a card it covered is uncovered and resolves at once; if the
     stack is gone, the stack that closed the gap resolves next.
     """
-    actor = pos.top(state, i)
-    info = gd.card(actor["card"])
+    card = pos.top(state, i)
+    info = gd.card(card["card"])
     below = len(state["queue"][i]) > 1
     if choice is None:
-        events.append(Event(f"{card_name(gd, actor)} at position {i + 1} has no effect (nothing it can act on)."))
+        events.append(Event("oriflamme.no_effect", {"actor": actor(card), "position": i + 1}))
     else:
-        _apply(state, gd, info.ability, i, actor, choice, events, label=card_name(gd, actor))
-    where = pos.top_index(state, actor["owner"], actor["card"])
+        _apply(state, gd, info.ability, i, card, choice, events, label=actor(card))
+    where = pos.top_index(state, card["owner"], card["card"])
     if where is not None and not info.character:
         pos.discard(state, pos.remove_top(state, where))
-        events.append(Event(f"{card_name(gd, actor)} is discarded."))
+        events.append(Event("oriflamme.discarded", {"actor": actor(card)}))
         where = None
     if where is not None:
         state["cursor"] = where + 1
     elif below:  # the actor's stack is still there, at the cursor, with a new top
         cursor = state["cursor"]
-        events.append(Event(f"{describe(state, gd, cursor)} at position {cursor + 1} is uncovered and resolves at once."))
+        events.append(Event("oriflamme.uncovered_now", {"card": seen(state, cursor), "position": cursor + 1}))
 
 
-def _apply(state: dict, gd: GameData, ability: str, i: int, actor: dict, choice: dict, events: list[Event],
-           label: str) -> None:
-    owner = actor["owner"]
-    who = display(owner)
+def _apply(state: dict, gd: GameData, ability: str, i: int, card: dict, choice: dict, events: list[Event],
+           label: dict) -> None:
+    """Apply ``ability`` for ``card`` (the resolving card); ``label``: how events name it (:func:`actor`)."""
+    owner = card["owner"]
     if ability in ELIMINATING or ability == "assassination":
-        eliminate(state, gd, choice["target"], actor, events, label)
+        eliminate(state, gd, choice["target"], card, events, label)
     elif ability == "spy":
         victim = choice["victim"]
         if victim == owner:
-            events.append(Event(f"{label} can steal only from {who}: nothing happens."))
+            events.append(Event("oriflamme.steal_own", {"actor": label, "player": owner}))
         else:
             amount = min(gd.number("spy", "steal"), state["influence"][victim])
             state["influence"][victim] -= amount
             pos.gain(state, owner, amount)
-            events.append(Event(f"{label} steals {amount} influence from {display(victim)}"
-                                + (" (who has none)." if not amount else ".")))
+            events.append(Event("oriflamme.steals", {"actor": label, "victim": victim, "amount": amount}))
     elif ability == "heir":
-        rivals = [j for j, stack in enumerate(state["queue"]) if stack[-1]["up"] and stack[-1]["card"] == actor["card"]
-                  and stack[-1] is not actor]
+        rivals = [j for j, stack in enumerate(state["queue"]) if stack[-1]["up"] and stack[-1]["card"] == card["card"]
+                  and stack[-1] is not card]
         if rivals:
-            events.append(Event(f"{label} gains nothing: another face-up {gd.card(actor['card']).name} is at position "
-                                f"{rivals[0] + 1}."))
+            events.append(Event("oriflamme.heir_blocked", {"actor": label, "card": card["card"],
+                                                           "position": rivals[0] + 1}))
         else:
             pos.gain(state, owner, gd.number("heir", "gain"))
-            events.append(Event(f"{label} gains {gd.number('heir', 'gain')}."))
+            events.append(Event("oriflamme.gains", {"actor": label, "amount": gd.number("heir", "gain")}))
     elif ability == "lord":
         own = sum(1 for j in (i - 1, i + 1) if 0 <= j < len(state["queue"]) and pos.top(state, j)["owner"] == owner)
         won = gd.number("lord", "gain") + own * gd.number("lord", "per_own_neighbour")
         pos.gain(state, owner, won)
-        events.append(Event(f"{label} gains {won}" + (f" (1 + {own} for its own neighbours)." if own else ".")))
+        events.append(Event("oriflamme.lord_gains", {"actor": label, "amount": won, "base": gd.number("lord", "gain"),
+                                                     "own": own}))
     elif ability == "shapeshifter":
         model = pos.top(state, choice["model_pos"])
-        copied = gd.card(model["card"]).name
-        events.append(Event(f"{label} copies {card_name(gd, model)} (the {copied}'s ability, not its name)."))
+        events.append(Event("oriflamme.copies", {"actor": label, "model": actor(model), "copy": model["card"]}))
+        as_copy = {**label, "copy": model["card"]}
         if choice["sub"] is None:
-            events.append(Event(f"{label} (as {copied}) has nothing it can act on."))
+            events.append(Event("oriflamme.copy_idle", {"actor": as_copy}))
         else:
-            _apply(state, gd, choice["copy"], i, actor, choice["sub"], events, label=f"{label} (as {copied})")
+            _apply(state, gd, choice["copy"], i, card, choice["sub"], events, label=as_copy)
     elif ability == "royal-decree":
         j, to = choice["target"], choice["to"]
-        moved = describe(state, gd, j)
+        moved = seen(state, j)
         below = len(state["queue"][j]) > 1
         pos.insert_stack(state, to - 1, pos.remove_top(state, j))
-        events.append(Event(f"{label} moves {moved} from position {j + 1} to position {to}"
-                            + (" (its place)." if not below and to == j + 1 else ".")))
+        events.append(Event("oriflamme.moves", {"actor": label, "card": moved, "origin": j + 1, "to": to,
+                                                "own_place": not below and to == j + 1}))
         if below:  # the stack it left stays, shifted by one if the card went in front of it
             _uncovered(state, gd, j + 1 if to - 1 <= j else j, events)
 
@@ -345,36 +345,30 @@ def _apply(state: dict, gd: GameData, ability: str, i: int, actor: dict, choice:
 def _uncovered(state: dict, gd: GameData, k: int, events: list[Event]) -> None:
     """Stack ``k`` lost its top card to another card's effect: its new top resolves this round only if
     the stack is still ahead of the resolution (README, decision 5)."""
-    ahead = k > state["cursor"]
-    events.append(Event(f"{describe(state, gd, k)} at position {k + 1} is uncovered"
-                        + (" and resolves in its turn this round." if ahead else
-                           "; it is behind the resolution and resolves next round.")))
+    events.append(Event("oriflamme.uncovered", {"card": seen(state, k), "position": k + 1, "ahead": k > state["cursor"]}))
 
 
-def eliminate(state: dict, gd: GameData, j: int, actor: dict, events: list[Event], label: str) -> None:
-    """``actor`` (the resolving card) eliminates the top card of stack ``j``: +1 to the actor's owner;
-    a face-down victim is turned face up and its influence returns to the supply; an opponent's
-    Ambush discards the actor and gives its owner 4."""
+def eliminate(state: dict, gd: GameData, j: int, card: dict, events: list[Event], label: dict) -> None:
+    """``card`` (the resolving card) eliminates the top card of stack ``j``: +1 to its owner; a
+    face-down victim is turned face up (so its name is told) and its influence returns to the
+    supply; an opponent's Ambush discards the attacking card and gives its owner 4."""
     victim = pos.top(state, j)
     below = len(state["queue"][j]) > 1
     was_down, tokens = not victim["up"], victim["tokens"]
     pos.remove_top(state, j)
     pos.discard(state, victim)
     reward = gd.game.elimination_reward
-    pos.gain(state, actor["owner"], reward)
-    vname = card_name(gd, victim)
-    detail = ""
-    if was_down:
-        detail = " (face down: it is revealed" + (f" and its {tokens} influence return to the supply)" if tokens else ")")
-    itself = victim is actor
-    events.append(Event(f"{label} eliminates {'itself' if itself else vname}{detail}; {display(actor['owner'])} gains {reward}."))
+    pos.gain(state, card["owner"], reward)
+    itself = victim is card
+    events.append(Event("oriflamme.eliminates", {"actor": label, "victim": None if itself else actor(victim),
+                                                 "down": was_down, "tokens": tokens, "reward": reward}))
     if below and not itself:  # (the actor's own stack: see resolve)
         _uncovered(state, gd, j, events)
-    if gd.card(victim["card"]).ability == "ambush" and victim["owner"] != actor["owner"]:
-        trap = gd.number("ambush", "trap_gain")
+    if gd.card(victim["card"]).ability == "ambush" and victim["owner"] != card["owner"]:
+        trap = gd.number(victim["card"], "trap_gain")
         pos.gain(state, victim["owner"], trap)
-        where = pos.top_index(state, actor["owner"], actor["card"])
+        where = pos.top_index(state, card["owner"], card["card"])
         if where is not None:
             pos.discard(state, pos.remove_top(state, where))
-        events.append(Event(f"{display(victim['owner'])}'s Ambush springs: {card_name(gd, actor)} is discarded and "
-                            f"{display(victim['owner'])} gains {trap}."))
+        events.append(Event("oriflamme.ambush_springs", {"owner": victim["owner"], "card": victim["card"],
+                                                         "actor": actor(card), "gain": trap}))

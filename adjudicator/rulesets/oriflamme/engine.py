@@ -15,15 +15,20 @@ when it is called takes its documented default:
 
 A TARGET line on file that does not select the outcome that happens is dropped with a private
 note to its owner, whether the card had a choice or the rules left it one outcome or none.
+
+Everything the engine says is a message (``oriflamme.*`` keys with card ids, player ids and
+numbers; the catalogues ``templates/<lang>/oriflamme/messages.yaml`` make the sentences), so that
+each player reads it in their own language; a public message never carries a face-down card's id.
 """
 
 from __future__ import annotations
 
+from ...messages import Msg
 from ...ruleset import Event, Owed
-from . import effects
+from . import effects, lines
 from . import position as pos
 from .gamedata import GameData
-from .position import BACK, FRONT, ON, display
+from .position import BACK, FRONT, ON
 
 
 def question(state: dict, gd: GameData) -> dict | None:
@@ -42,19 +47,19 @@ def question(state: dict, gd: GameData) -> dict | None:
     return None
 
 
-def placement_problem(state: dict, gd: GameData, player: str, line: dict) -> str | None:
+def placement_problem(state: dict, gd: GameData, player: str, line: dict) -> Msg | None:
     """Why a PLACE line cannot be used for the placement now (None: it can)."""
     if line["card"] not in state["hands"][player]:
-        return f"your {gd.card(line['card']).name} is not in your hand"
+        return Msg("oriflamme.why.not_in_hand", card=line["card"])
     if line["where"] == ON:
         if state["round"] == 1:
-            return "in round 1 a card goes to the FRONT or the BACK (stacks start in round 2)"
+            return Msg("oriflamme.why.round_one")
         if pos.top_index(state, player, line["on"]) is None:
-            return f"your {gd.card(line['on']).name} is not on top of a stack in the queue"
+            return Msg("oriflamme.why.not_on_top", card=line["on"])
     return None
 
 
-def answer(state: dict, gd: GameData, q: dict) -> tuple[object | None, str | None]:
+def answer(state: dict, gd: GameData, q: dict) -> tuple[object | None, Msg | None]:
     """The decision on file for question ``q``: (the answer, None), (None, None) when there is none
     or it is incomplete, (None, why) when the line on file cannot be used now."""
     plan = pos.plan(state, q["player"])
@@ -78,7 +83,7 @@ def answer(state: dict, gd: GameData, q: dict) -> tuple[object | None, str | Non
     found = effects.matching(state, gd, q["pos"], spec, q["options"])
     if len(found) == 1:
         return found[0], None
-    return (None, None) if found else (None, "it does not fit the queue now")
+    return (None, None) if found else (None, Msg("oriflamme.why.does_not_fit"))
 
 
 def pending(state: dict, gd: GameData) -> list[Owed]:
@@ -89,31 +94,29 @@ def pending(state: dict, gd: GameData) -> list[Owed]:
     return [Owed(q["player"], describe(state, gd, q), kind, answer(state, gd, q)[0] is not None)]
 
 
-def describe(state: dict, gd: GameData, q: dict) -> str:
+def describe(state: dict, gd: GameData, q: dict) -> Msg:
     """The question as everyone may read it (the status of a game is public: no secret here)."""
     if q["kind"] == "place":
-        where = "FRONT | BACK" + (" | ON <your card>" if state["round"] > 1 else "")
-        return f"place a card (round {state['round']}): PLACE <card> {where}"
+        return Msg("oriflamme.owed.place", round=state["round"], on=state["round"] > 1)
     if q["kind"] == "reveal":
-        return f"your face-down card at position {q['pos'] + 1}: REVEAL or WAIT"
-    name = gd.card(q["card"]).name
-    if q["card"] == "royal-decree":
-        return (f"the target of your Royal Decree at position {q['pos'] + 1}: TARGET Royal Decree: "
-                f"<position of a card> -> FRONT | BACK | <its new position>")
-    if q["card"] == "assassination":
-        return (f"the target of your Assassination at position {q['pos'] + 1}: TARGET Assassination: "
-                f"<position 1-{len(state['queue'])}>")
-    options = " | ".join(effects.option_text(state, gd, q["pos"], o) for o in q["options"])
-    return f"the target of your {name} at position {q['pos'] + 1}: TARGET {name}: {options}"
+        return Msg("oriflamme.owed.reveal", position=q["pos"] + 1)
+    ability = gd.card(q["card"]).ability
+    if ability == "royal-decree":
+        return Msg("oriflamme.owed.target_decree", card=q["card"], position=q["pos"] + 1)
+    if ability == "assassination":
+        return Msg("oriflamme.owed.target_assassination", card=q["card"], position=q["pos"] + 1,
+                   size=len(state["queue"]))
+    return Msg("oriflamme.owed.target", card=q["card"], position=q["pos"] + 1,
+               options=[effects.option(state, o) for o in q["options"]])
 
 
-def _private(player: str, text: str) -> Event:
-    return Event(text, (player,))
+def _dropped(player: str, line: Msg, why: Msg) -> Event:
+    """A line on file that no longer fits, dropped: a private note to its owner."""
+    return Event("oriflamme.line_dropped", {"line": line, "why": why}, to=(player,))
 
 
-def _canonical_place(gd: GameData, line: dict) -> str:
-    where = f"ON {gd.card(line['on']).name}" if line["where"] == ON else line["where"].upper()
-    return f"PLACE {gd.card(line['card']).name} {where}"
+def _place_line(line: dict) -> Msg:
+    return lines.place(line["card"], line["where"], line.get("on") if line["where"] == ON else None)
 
 
 def advance(state: dict, gd: GameData, force: bool) -> list[Event]:
@@ -142,49 +145,47 @@ def _place_next(state: dict, gd: GameData, may_default: bool, events: list[Event
     line, problem = answer(state, gd, {"kind": "place", "player": player})
     if problem:
         dropped = plan["place"].pop(0)
-        events.append(_private(player, f"Your line {_canonical_place(gd, dropped)} cannot be used now ({problem}); "
-                                       "it is dropped."))
+        events.append(_dropped(player, _place_line(dropped), problem))
     at_random = line is None
     if at_random:
         if not may_default:
             return False
         card = pos.rng(state).choice(sorted(state["hands"][player], key=gd.ids.index))
         line = {"card": card, "where": BACK}
-        events.append(Event(f"{display(player)} sent no placement; by default a random card of its hand goes to the back."))
+        events.append(Event("oriflamme.placement_default", {"player": player}))
     else:
         plan["place"].pop(0)
     place(state, gd, player, line, events, at_random)
     state["placer"] += 1
     if state["placer"] >= len(state["players"]):
         state["phase"], state["cursor"] = "resolve", 0
-        events.append(Event(f"Round {state['round']}: every card is placed; the resolution begins at position 1."))
+        events.append(Event("oriflamme.placement_done", {"round": state["round"]}))
     return True
 
 
 def place(state: dict, gd: GameData, player: str, line: dict, events: list[Event], at_random: bool = False) -> None:
     state["hands"][player].remove(line["card"])
     card = {"owner": player, "card": line["card"], "up": False, "tokens": 0}
-    who = display(player)
     if line["where"] == FRONT:
         state["queue"].insert(0, [card])
-        text = f"{who} places a card face down at the front of the queue (position 1)."
+        at = 1
     elif line["where"] == BACK:
         state["queue"].append([card])
-        text = f"{who} places a card face down at the back of the queue (position {len(state['queue'])})."
+        at = len(state["queue"])
     else:
         j = pos.top_index(state, player, line["on"])
         state["queue"][j].append(card)
-        text = f"{who} places a card face down onto its stack at position {j + 1}, covering its card there."
-    events.append(Event(text))
-    where = {FRONT: "at the front", BACK: "at the back"}.get(line["where"]) or f"on your {gd.card(line.get('on', '')).name}"
-    how = " (chosen at random)" if at_random else ""
-    events.append(_private(player, f"You placed your {gd.card(line['card']).name}{how} {where}."))
+        at = j + 1
+    events.append(Event("oriflamme.placed", {"player": player, "where": line["where"], "position": at}))
+    events.append(Event("oriflamme.you_placed", {"card": line["card"], "where": line["where"],
+                                                 "on": line.get("on") if line["where"] == ON else None,
+                                                 "random": at_random}, to=(player,)))
 
 
 def _resolve_next(state: dict, gd: GameData, may_default: bool, events: list[Event]) -> bool:
     i = state["cursor"]
     card = pos.top(state, i)
-    player, who = card["owner"], display(card["owner"])
+    player = card["owner"]
     plan = pos.plan(state, player)
     if not card["up"]:
         decision, _ = answer(state, gd, {"kind": "reveal", "player": player, "card": card["card"]})
@@ -192,16 +193,15 @@ def _resolve_next(state: dict, gd: GameData, may_default: bool, events: list[Eve
             if not may_default:
                 return False
             decision = "wait"
-            events.append(Event(f"{who} sent no decision for its face-down card at position {i + 1}; "
-                                "by default it stays face down."))
+            events.append(Event("oriflamme.reveal_default", {"player": player, "position": i + 1}))
         if decision == "reveal":
             effects.reveal(state, gd, i, events)
             return True
         if decision == "wait":
             plan["decide"].pop(card["card"], None)
         card["tokens"] += gd.game.wait_influence
-        events.append(Event(f"{who} leaves its card at position {i + 1} face down and puts "
-                            f"{gd.game.wait_influence} influence on it ({card['tokens']} now)."))
+        events.append(Event("oriflamme.waits", {"player": player, "position": i + 1, "added": gd.game.wait_influence,
+                                                "total": card["tokens"]}))
         state["cursor"] = i + 1
         return True
     options = effects.choices(state, gd, i)
@@ -209,8 +209,7 @@ def _resolve_next(state: dict, gd: GameData, may_default: bool, events: list[Eve
     choice, problem = answer(state, gd, q)
     if problem:  # also when the rules leave one outcome or none and the line names another
         spec = plan["target"].pop(card["card"])
-        events.append(_private(player, f"Your line TARGET {gd.card(card['card']).name}: {spec_text(gd, spec)} cannot be "
-                                       f"used now ({problem}); it is dropped."))
+        events.append(_dropped(player, lines.target(card["card"], lines.spec(spec)), problem))
     if len(options) <= 1:
         effects.resolve(state, gd, i, options[0] if options else None, events)
         return True
@@ -218,35 +217,15 @@ def _resolve_next(state: dict, gd: GameData, may_default: bool, events: list[Eve
         if not may_default:
             return False
         choice = effects.default(state, gd, i, options)
-        events.append(Event(f"{who} sent no target for its {gd.card(card['card']).name} at position {i + 1}; by default: "
-                            f"{effects.answer_text(state, gd, i, choice)}."))
+        events.append(Event("oriflamme.target_default", {"player": player, "card": card["card"], "position": i + 1,
+                                                         "answer": effects.answer(choice)}))
     effects.resolve(state, gd, i, choice, events)
     return True
 
 
-def spec_text(gd: GameData, spec: dict) -> str:
-    """A stored target spec in the mail grammar (the part after ``TARGET <card>:``)."""
-    if "ref" in spec and "to" in spec:
-        return f"{ref_text(gd, spec['ref'])} -> {str(spec['to']).upper()}"
-    if "ref" in spec:
-        return ref_text(gd, spec["ref"])
-    if "side" in spec:
-        then = spec.get("then")
-        return spec["side"].upper() + (f", {(then.get('side') or then.get('end')).upper()}" if then else "")
-    return str(spec.get("end", "")).upper()
-
-
-def ref_text(gd: GameData, ref: dict) -> str:
-    if "pos" in ref:
-        return str(ref["pos"])
-    if "end" in ref:
-        return ref["end"].upper()
-    return f"{display(ref['owner'])} {gd.card(ref['card']).name}"
-
-
 def end_round(state: dict, gd: GameData, events: list[Event]) -> None:
-    scores = ", ".join(f"{display(p)} {state['influence'][p]}" for p in state["players"])
-    events.append(Event(f"Round {state['round']} ends. Influence: {scores}."))
+    scores = [{"player": p, "influence": state["influence"][p]} for p in state["players"]]
+    events.append(Event("oriflamme.round_ends", {"round": state["round"], "scores": scores}))
     if state["round"] >= gd.game.rounds:
         finish(state, gd, events)
         return
@@ -254,7 +233,7 @@ def end_round(state: dict, gd: GameData, events: list[Event]) -> None:
     state["round"] += 1
     state["first"] = players[(players.index(state["first"]) + 1) % len(players)]
     state["phase"], state["placer"], state["cursor"] = "place", 0, 0
-    events.append(Event(f"Round {state['round']}: {display(state['first'])} is the first player and places first."))
+    events.append(Event("oriflamme.round_begins", {"round": state["round"], "player": state["first"]}))
 
 
 def finish(state: dict, gd: GameData, events: list[Event]) -> None:
@@ -265,13 +244,13 @@ def finish(state: dict, gd: GameData, events: list[Event]) -> None:
     if len(leaders) > 1:
         counts = {p: pos.cards_in_queue(state, p) for p in leaders}
         most = max(counts.values())
-        events.append(Event(f"{pos.listing(leaders)} are tied at {best} influence; cards in the "
-                            "queue: " + ", ".join(f"{display(p)} {n}" for p, n in counts.items()) + "."))
+        events.append(Event("oriflamme.tied", {"players": leaders, "influence": best,
+                                               "cards": [{"player": p, "cards": n} for p, n in counts.items()]}))
         leaders = [p for p in leaders if counts[p] == most]
     state["phase"] = "over"
     state["winners"] = leaders
     state["winner"] = leaders[0] if len(leaders) == 1 else "draw"
     if len(leaders) == 1:
-        events.append(Event(f"The game is over: {display(leaders[0])} wins with {best} influence."))
+        events.append(Event("oriflamme.won", {"player": leaders[0], "influence": best}))
     else:
-        events.append(Event(f"The game is over: {pos.listing(leaders)} share the victory."))
+        events.append(Event("oriflamme.shared", {"players": leaders}))

@@ -6,8 +6,17 @@ new version directory) never changes a running game under its players. Every loa
 counts and cross references and raises :class:`~adjudicator.yamlio.YamlFileError` naming the
 file. Everything returned is immutable and cached per version.
 
-Card names: players write the English or the Czech name, any alias of the data, or a unique
-start of 3+ letters of any of them; case and diacritics do not matter (:func:`fold`).
+Card names live in one place, the message catalogues ``templates/<lang>/oriflamme/messages.yaml``
+(``names: card:``), because a name is a word of a language: the reports print it from there in
+each language and the case a sentence needs, and the grammar reads every language's names from
+there too (the nominative and the accusative a command puts them in), so that what a mail prints
+can always be written back, and a new language's names are read as soon as its catalogue has
+them. ``cards.yaml`` keeps the rules (kind, ability, numbers) and, as ``alt_names``, spellings
+players may write that no catalogue prints ("Murder", "Decree"). ``Card.name`` is the English
+name: the canonical lines' notation (:mod:`.lines`).
+
+Players write any of those names, or a unique start of 3+ letters of one; case and diacritics do
+not matter (:func:`fold`).
 """
 
 from __future__ import annotations
@@ -20,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
-from adjudicator import yamlio
+from adjudicator import messages, yamlio
 from adjudicator.mailbody import strip_accents
 from adjudicator.paths import GAMES_DIR
 from adjudicator.yamlio import YamlFileError
@@ -52,22 +61,20 @@ def fold(text: str) -> str:
 
 
 class UnknownName(ValueError):
-    """A card name the data does not know; ``suggestion`` is the closest real name, if any."""
+    """A card name the data does not know: ``message`` says why (a message), ``suggestion`` is the
+    closest real name in the canonical notation (English), if any."""
 
-    def __init__(self, message: str, suggestion: str | None = None):
+    def __init__(self, message: messages.Msg, suggestion: str | None = None):
         super().__init__(message)
-        self.suggestion = suggestion
+        self.message, self.suggestion = message, suggestion
 
 
 @dataclass(frozen=True)
 class Card:
     id: str
-    name: str
-    name_cz: str
+    name: str  # English (the English catalogue's): the canonical lines' notation
     kind: str  # character | intrigue
     ability: str
-    effect: str
-    effect_cz: str
     numbers: Mapping[str, int]
     alt_names: tuple[str, ...] = ()
 
@@ -100,6 +107,10 @@ class GameData:
     def card(self, card_id: str) -> Card:
         return self.by_id[card_id]
 
+    def name(self, card_id: str, language: str) -> str:
+        """The card's name in ``language`` (nominative), from its catalogue."""
+        return _names_of(language)[card_id][0]
+
     def number(self, card_id: str, key: str) -> int:
         return int(self.by_id[card_id].numbers[key])
 
@@ -111,7 +122,7 @@ class GameData:
         """What a player wrote -> a card id; :class:`UnknownName` (with a suggestion) otherwise."""
         key = fold(text).strip(" .,;:!'\"")
         if not key:
-            raise UnknownName("a card name is missing")
+            raise UnknownName(messages.Msg("oriflamme.error.card_missing"))
         if key in self.names:
             return self.names[key]
         if len(key) >= PREFIX_MIN:
@@ -119,12 +130,12 @@ class GameData:
             if len(found) == 1:
                 return found.pop()
             if len(found) > 1:
-                options = ", ".join(sorted(self.by_id[c].name for c in found))
-                raise UnknownName(f'"{text.strip()}" could be {options}: write more of the name')
+                raise UnknownName(messages.Msg("oriflamme.error.card_ambiguous", text=text.strip(),
+                                               cards=sorted(found, key=lambda c: self.by_id[c].name)))
         close = difflib.get_close_matches(key, list(self.names), 1, 0.6)
-        suggestion = self.by_id[self.names[close[0]]].name if close else None
-        hint = f"; did you mean {suggestion}?" if suggestion else ""
-        raise UnknownName(f'unknown card "{text.strip()}"{hint}', suggestion)
+        suggestion = self.names[close[0]] if close else None
+        raise UnknownName(messages.Msg("oriflamme.error.card_unknown", text=text.strip(), suggestion=suggestion),
+                          self.by_id[suggestion].name if suggestion else None)
 
 
 def _fail(path: Path, message: str):
@@ -167,7 +178,7 @@ def load_gamedata_from(folder: Path, version: str = DATA_VERSION) -> GameData:
         where = f"cards[{n}]"
         if not isinstance(raw, dict):
             _fail(path, f"{where}: expected a mapping")
-        for key in ("id", "name", "name_cz", "kind", "ability", "effect", "effect_cz"):
+        for key in ("id", "kind", "ability"):
             if not isinstance(raw.get(key), str) or not raw[key].strip():
                 _fail(path, f"{where}: {key} missing or empty")
         if not _ID.fullmatch(raw["id"]):
@@ -185,8 +196,10 @@ def load_gamedata_from(folder: Path, version: str = DATA_VERSION) -> GameData:
         alt = raw.get("alt_names") or []
         if not isinstance(alt, list) or not all(isinstance(a, str) and a.strip() for a in alt):
             _fail(path, f"{where} ({raw['id']}): alt_names must be a list of names")
-        cards.append(Card(raw["id"], raw["name"], raw["name_cz"], raw["kind"], raw["ability"], " ".join(raw["effect"].split()),
-                          " ".join(raw["effect_cz"].split()), MappingProxyType(dict(numbers)), tuple(alt)))
+        if raw["id"] not in _names_of("en"):
+            _fail(path, f"{where} ({raw['id']}): no name in templates/en/oriflamme/messages.yaml")
+        cards.append(Card(raw["id"], _names_of("en")[raw["id"]][0], raw["kind"], raw["ability"],
+                          MappingProxyType(dict(numbers)), tuple(alt)))
     if sorted(c.ability for c in cards) != sorted(ABILITIES):
         _fail(path, f"cards: expected one card for each ability ({', '.join(ABILITIES)})")
     if len({c.id for c in cards}) != len(cards):
@@ -194,9 +207,14 @@ def load_gamedata_from(folder: Path, version: str = DATA_VERSION) -> GameData:
     if game.set_aside + game.hand != len(cards) or not 1 <= game.rounds <= game.hand:
         _fail(path, f"game: set_aside + hand must be the {len(cards)} cards and rounds at most the hand")
 
+    for language in messages.LANGUAGES:
+        unnamed = [c.id for c in cards if c.id not in _names_of(language)]
+        if unnamed:
+            _fail(path, f"cards {', '.join(unnamed)}: no name in templates/{language}/oriflamme/messages.yaml")
     names: dict[str, str] = {}
     for card in cards:
-        for name in (card.id.replace("-", " "), card.name, card.name_cz, *card.alt_names):
+        written = [n for language in messages.LANGUAGES for n in _names_of(language)[card.id]]
+        for name in (card.id.replace("-", " "), *written, *card.alt_names):
             key = fold(name)
             if names.get(key, card.id) != card.id:
                 _fail(path, f"cards: the name {name!r} is used by {names[key]} and {card.id}")
@@ -205,6 +223,17 @@ def load_gamedata_from(folder: Path, version: str = DATA_VERSION) -> GameData:
     if reserved:
         _fail(path, f"game.families: {', '.join(sorted(reserved))} is also a card name")
     return GameData(version, game, tuple(cards), MappingProxyType({c.id: c for c in cards}), MappingProxyType(names))
+
+
+def _names_of(language: str) -> dict[str, tuple[str, ...]]:
+    """Card id -> the names players write in ``language``: the nominative first, then the accusative
+    (``VYLOŽ Lučištnici``), from the language's catalogue."""
+    table = messages.catalogue(language, "oriflamme").names.get("card") or {}
+    out = {}
+    for card_id, entry in table.items():
+        forms = [entry.get("nom"), entry.get("acc")] if isinstance(entry, Mapping) else [entry]
+        out[str(card_id)] = tuple(dict.fromkeys(str(f) for f in forms if f))
+    return out
 
 
 @functools.cache

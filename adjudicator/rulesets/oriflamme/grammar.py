@@ -5,7 +5,8 @@ a comment, blank lines are ignored, the sign-on line (``JUDGE <game> <player> <p
 skipped. Card names in English or Czech (with or without diacritics, Czech accusative forms,
 any unique start of 3+ letters); positions by number (1 = the first card to resolve) or by
 FRONT/BACK (FIRST/LAST). Czech keywords are aliases of the English ones. Every rejected line
-gets the reason and a valid example.
+gets the reason (a message: ``oriflamme.error.*`` in the catalogues) and a valid example (a
+canonical line, which the reply renders in the player's language: :mod:`.lines`).
 
 The grammar is state-free: it knows words, card names and the players' names, never the queue.
 Whether a card is in the sender's hand, whether a position holds the sender's card: that is
@@ -34,6 +35,7 @@ from typing import Final
 
 from ...mailbody import logical_lines, text_problem
 from ...mailcommands import MAIL_WORDS
+from ...messages import Msg
 from .commands import (ALL, Clear, Command, Help, OrdersQuery, Place, Press, Ref, Reveal, Spec, Status, Target,
                        Wait)
 from .gamedata import GameData, UnknownName, fold
@@ -81,9 +83,13 @@ MAX_NUMBER: Final = 99
 
 
 class LineError(ValueError):
-    def __init__(self, message: str, example: str | None = None):
+    def __init__(self, message: Msg, example: str | None = None):
         super().__init__(message)
         self.message, self.example = message, example
+
+
+def _error(which: str, /, **params) -> Msg:
+    return Msg(f"oriflamme.error.{which}", params)
 
 
 @dataclass(frozen=True)
@@ -94,7 +100,7 @@ class ParsedLine:
     raw: str
     keyword: str | None = None
     command: Command | None = None
-    error: str | None = None
+    error: Msg | None = None
     example: str | None = None
 
 
@@ -127,11 +133,10 @@ def parse_command(body: str, gd: GameData, players: tuple[str, ...]) -> Command:
     keyword = COMMAND_WORDS.get(head)
     if keyword is None or keyword == "JUDGE":
         close = difflib.get_close_matches(head, [w for w in COMMAND_WORDS if w != "judge"], 1, 0.75)
-        hint = f"; did you mean {COMMAND_WORDS[close[0]]}?" if close else ""
-        example = EXAMPLES[COMMAND_WORDS[close[0]]] if close else EXAMPLES["PLACE"]
-        what = "the sign-on line belongs first in the mail" if keyword == "JUDGE" else f'unknown command "{body.split()[0]}"'
-        raise LineError(f"{what}{hint} (commands: PLACE, REVEAL, WAIT, TARGET, CLEAR, HELP, STATUS, ORDERS?, PRESS)",
-                        example)
+        suggestion = COMMAND_WORDS[close[0]] if close else None
+        example = EXAMPLES[suggestion] if suggestion else EXAMPLES["PLACE"]
+        word = None if keyword == "JUDGE" else body.split()[0]  # None: the sign-on line, not first
+        raise LineError(_error("command", word=word, suggestion=suggestion), example)
     return _PARSERS[keyword](rest.strip(), gd, players)
 
 
@@ -149,9 +154,13 @@ def _head(body: str) -> tuple[str, str]:
 
 
 def _check_text(raw: str) -> None:
-    problem = text_problem(raw, MAX_LINE_CHARS)
-    if problem:
-        raise LineError(problem, EXAMPLES["LONG"] if problem.startswith("line too long") else EXAMPLES["HELP"])
+    """The judge's test of a line of text (mailbody.text_problem), said in this ruleset's messages."""
+    if text_problem(raw, MAX_LINE_CHARS) is None:
+        return
+    if len(raw) > MAX_LINE_CHARS:
+        raise LineError(_error("too_long", length=len(raw), limit=MAX_LINE_CHARS), EXAMPLES["LONG"])
+    bad = next(c for c in raw if text_problem(c, MAX_LINE_CHARS) is not None)
+    raise LineError(_error("unreadable", code=f"U+{ord(bad):04X}"), EXAMPLES["HELP"])
 
 
 # -- pieces ----------------------------------------------------------------------------------------------
@@ -162,7 +171,7 @@ def _card(text: str, gd: GameData, example: str) -> str:
     try:
         return gd.resolve(text)
     except UnknownName as exc:
-        raise LineError(str(exc), example.format(exc.suggestion or "Archer")) from None
+        raise LineError(exc.message, example.format(exc.suggestion or "Archer")) from None
 
 
 def _number(text: str) -> int | None:
@@ -171,7 +180,7 @@ def _number(text: str) -> int | None:
         return None
     n = int(m.group(1))
     if not 1 <= n <= MAX_NUMBER:
-        raise LineError(f"position {n} is not in the queue (positions start at 1)", "REVEAL 1")
+        raise LineError(_error("position_range", position=n), "REVEAL 1")
     return n
 
 
@@ -179,7 +188,7 @@ def own_ref(text: str, gd: GameData, example: str) -> Ref:
     """The sender's own card: its name, or its position in the queue."""
     text = re.sub(r"^(?:my|your|muj|moji|moje)\s+", "", fold_words(text))
     if not text:
-        raise LineError("a card (its name or its position) is missing", example.format("Archer"))
+        raise LineError(_error("card_or_position"), example.format("Archer"))
     n = _number(text)
     if n is not None:
         return Ref(pos=n)
@@ -203,7 +212,7 @@ def card_ref(text: str, gd: GameData, players: tuple[str, ...], example: str) ->
     if len(words) > 1 and owner in players:
         return Ref(owner=owner, card=_card(" ".join(words[1:]), gd, example))
     if words and (owner in players):
-        raise LineError(f"which card of {owner}? (write the card after the player)", example.format("Archer"))
+        raise LineError(_error("which_card", player=owner), example.format("Archer"))
     return Ref(card=_card(text, gd, example))
 
 
@@ -227,7 +236,7 @@ _ON = re.compile(r"^(?P<card>.+?)\s+(?:on|onto|na)\s+(?:top\s+of\s+)?(?P<on>.+)$
 def _p_place(rest: str, gd: GameData, players) -> Place:
     text = fold_words(rest)
     if not text:
-        raise LineError("PLACE needs a card and FRONT, BACK or ON <your card>", EXAMPLES["PLACE"])
+        raise LineError(_error("place_empty"), EXAMPLES["PLACE"])
     m = _FRONT_BACK.match(text)
     if m:
         where = m.group("where").replace("na ", "")
@@ -239,7 +248,7 @@ def _p_place(rest: str, gd: GameData, players) -> Place:
         card = _card(m.group("card"), gd, "PLACE {} FRONT")
         on = own_ref(m.group("on"), gd, "PLACE " + gd.card(card).name + " ON {}")
         if on.card == card:
-            raise LineError("a card cannot go onto itself", f"PLACE {gd.card(card).name} FRONT")
+            raise LineError(_error("onto_itself"), f"PLACE {gd.card(card).name} FRONT")
         return Place(card, ON, on)
     card = None
     words = text.split()
@@ -250,7 +259,7 @@ def _p_place(rest: str, gd: GameData, players) -> Place:
         except UnknownName:
             continue
     example = f"PLACE {gd.card(card).name} BACK" if card else EXAMPLES["PLACE"]
-    raise LineError("PLACE needs where the card goes: FRONT, BACK or ON <your card> (never between two cards)", example)
+    raise LineError(_error("place_where"), example)
 
 
 def _p_reveal(rest: str, gd: GameData, players) -> Reveal:
@@ -262,8 +271,7 @@ def _p_reveal(rest: str, gd: GameData, players) -> Reveal:
 def _p_wait(rest: str, gd: GameData, players) -> Wait:
     text, round_ = split_round(rest)
     if round_ is not None:
-        raise LineError("WAIT is for the card's next turn only; to wait until a round, write REVEAL ... IN ROUND <n>",
-                        "REVEAL Archer IN ROUND 3")
+        raise LineError(_error("wait_round"), "REVEAL Archer IN ROUND 3")
     return Wait(own_ref(text, gd, "WAIT {}"))
 
 
@@ -280,20 +288,20 @@ def _p_target(rest: str, gd: GameData, players) -> Target:
             return Target(card, parse_spec(" ".join(words[k:]), gd, players))
         except LineError:
             continue
-    raise LineError("TARGET needs your card, a colon and the target", EXAMPLES["TARGET"])
+    raise LineError(_error("target_colon"), EXAMPLES["TARGET"])
 
 
 def parse_spec(text: str, gd: GameData, players: tuple[str, ...]) -> Spec:
     text = fold_words(text)
     if not text:
-        raise LineError("the target is missing after the colon", EXAMPLES["TARGET"])
+        raise LineError(_error("target_missing"), EXAMPLES["TARGET"])
     parts = re.split(r"\s*->\s*|\s+(?:to|na)\s+", text, maxsplit=1)
     if len(parts) == 2:
         ref = card_ref(parts[0], gd, players, "TARGET Royal Decree: {} -> BACK")
         dest = parts[1].strip()
         n = _number(dest)
         if n is None and dest not in DEST_WORDS:
-            raise LineError(f'where to? "{dest}" is not FRONT, BACK or a position', "TARGET Royal Decree: 2 -> BACK")
+            raise LineError(_error("dest", dest=dest), "TARGET Royal Decree: 2 -> BACK")
         return Spec(ref=ref, to=n if n is not None else DEST_WORDS[dest])
     words = [w for w in re.split(r"[\s,;]+", text) if w and w not in ("then", "pak", "and", "a")]
     if words[0] in SIDE_WORDS:
@@ -302,8 +310,7 @@ def parse_spec(text: str, gd: GameData, players: tuple[str, ...]) -> Spec:
         if len(words) == 2 and (words[1] in SIDE_WORDS or words[1] in END_WORDS):
             then = Spec(side=SIDE_WORDS[words[1]]) if words[1] in SIDE_WORDS else Spec(end=END_WORDS[words[1]])
             return Spec(side=SIDE_WORDS[words[0]], then=then)
-        raise LineError("after BEFORE or AFTER only the copied ability's target may follow (a Shapeshifter)",
-                        "TARGET Shapeshifter: BEFORE, FIRST")
+        raise LineError(_error("side_extra", card="shapeshifter"), "TARGET Shapeshifter: BEFORE, FIRST")
     if len(words) == 1 and words[0] in END_WORDS:
         return Spec(end=END_WORDS[words[0]])
     return Spec(ref=card_ref(text, gd, players, "TARGET Assassination: {}"))
@@ -311,7 +318,7 @@ def parse_spec(text: str, gd: GameData, players: tuple[str, ...]) -> Spec:
 
 def _p_clear(rest: str, gd: GameData, players) -> Clear:
     if rest.strip():
-        raise LineError("CLEAR takes nothing after it (it clears everything you have on file)", EXAMPLES["CLEAR"])
+        raise LineError(_error("clear_extra"), EXAMPLES["CLEAR"])
     return Clear()
 
 
@@ -330,21 +337,21 @@ def _p_orders_query(rest: str, gd: GameData, players) -> OrdersQuery:
 def _p_press(rest: str, gd: GameData, players) -> Press:
     m = re.match(r"\s*(anon(?:ymous|ymne|ymně)?\s+)?([^:]*):(.*)$", rest, flags=re.I | re.S)
     if m is None:
-        raise LineError('PRESS needs "<player>: <message>" or "ALL: <message>"', EXAMPLES["PRESS"])
+        raise LineError(_error("press_form"), EXAMPLES["PRESS"])
     anon, to_text, text = bool(m.group(1)), m.group(2).strip(), m.group(3).strip()
     if fold(to_text) in PRESS_ALL:
         to: tuple[str, ...] | str = ALL
     else:
         names = [fold(w) for w in re.split(r"[,;\s]+", to_text) if w and fold(w) not in ("and", "a")]
         if not names:
-            raise LineError("PRESS needs the player to write to, or ALL", EXAMPLES["PRESS"])
+            raise LineError(_error("press_to"), EXAMPLES["PRESS"])
         unknown = [n for n in names if n not in players]
         if unknown:
-            raise LineError(f"no player {unknown[0]!r} in this game (players: {', '.join(players)})",
+            raise LineError(_error("press_player", name=unknown[0], players=list(players)),
                             f"PRESS {players[0]}: shall we talk?")
         to = tuple(dict.fromkeys(names))
     if not text:
-        raise LineError("empty PRESS message", EXAMPLES["PRESS"])
+        raise LineError(_error("press_empty"), EXAMPLES["PRESS"])
     return Press(to, text, anon)
 
 

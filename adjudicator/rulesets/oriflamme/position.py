@@ -49,13 +49,9 @@ def rng(state: dict) -> random.Random:
 
 
 def display(player: str) -> str:
+    """A player as the canonical lines and the board write it (``Red``); the catalogues write a
+    player id the same way (``| capitalize``)."""
     return player[:1].upper() + player[1:]
-
-
-def listing(players: list[str]) -> str:
-    """"Red", "Red and Blue", "Red, Blue and Green"."""
-    names = [display(p) for p in players]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def turn_order(state: dict) -> list[str]:

@@ -6,14 +6,19 @@ modules: ``engine`` (the step machine) and ``effects`` (the ten abilities); mail
 through ``bot`` and ``invariants``; reports through ``display`` and the templates
 ``templates/<lang>/oriflamme/``. The rules decisions are in the README section
 "Oriflamme (Krvavý trůn)" and in the game's HELP.
+
+The ruleset speaks in messages (``oriflamme.*`` keys, catalogues
+``templates/<lang>/oriflamme/messages.yaml``): events, owed decisions, errors, notes and the
+summary; canonical lines are rendered in a player's language by :meth:`Oriflamme.line`.
 """
 
 from __future__ import annotations
 
 import copy
 
+from ...messages import Msg
 from ...ruleset import Event, Owed, RulesetError, Submission, register
-from . import bot, caseposition, engine, grammar, invariants, submission
+from . import bot, caseposition, engine, grammar, invariants, lines, submission
 from . import position as pos
 from .gamedata import DATA_VERSION, load_gamedata
 from .newgame import initial_state
@@ -47,24 +52,29 @@ class Oriflamme:
     def result(self, state: dict) -> str | None:
         return state["winner"]
 
-    def summary(self, state: dict) -> str:
+    def summary(self, state: dict) -> Msg:
         gd = gamedata_of(state)
         if state["phase"] == "over":
             if state["winner"] == "draw":
-                return f"game over after round {state['round']}: {pos.listing(state['winners'])} share the victory"
-            return f"game over after round {state['round']}: {pos.display(state['winner'])} wins"
-        text = f"round {state['round']} of {gd.game.rounds}, "
+                return Msg("oriflamme.summary.shared", round=state["round"], players=list(state["winners"]))
+            return Msg("oriflamme.summary.won", round=state["round"], player=state["winner"])
+        at = {"round": state["round"], "rounds": gd.game.rounds}
         if state["phase"] == "place":
-            return text + f"placement: {pos.display(pos.placer(state))} places"
+            return Msg("oriflamme.summary.placement", at, player=pos.placer(state))
         n = len(state["queue"])
         if state["cursor"] >= n:
-            return text + "resolution: done"
-        return text + f"resolution: position {state['cursor'] + 1} of {n}"
+            return Msg("oriflamme.summary.resolved", at)
+        return Msg("oriflamme.summary.resolution", at, position=state["cursor"] + 1, size=n)
 
     def on_file(self, state: dict, player: str) -> list[str]:
         if player not in state["players"]:
             return []
         return submission.on_file(state, gamedata_of(state), player)
+
+    def line(self, text: str, language: str) -> str:
+        """A canonical line in ``language``'s command words and card names (``PLACE Archer BACK`` ->
+        ``VYLOŽ Lučištnici NA KONEC``), which the grammar reads back as the same command."""
+        return lines.in_language(text, language, load_gamedata(DATA_VERSION))
 
     def view(self, state: dict, player: str | None) -> dict:
         """What ``player`` may see (None: the GM sees everything).
@@ -87,7 +97,7 @@ class Oriflamme:
         q = engine.question(state, gd)
         view["step"] = q["kind"] if q else None
         view["question"] = None if q is None else {
-            "kind": q["kind"], "player": q["player"], "what": engine.describe(state, gd, q),
+            "kind": q["kind"], "player": q["player"], "what": engine.describe(state, gd, q).as_dict(),
             "position": (q["pos"] + 1) if "pos" in q else None}
         view["placing"] = pos.placer(state)
         view["rounds"] = gd.game.rounds
@@ -110,7 +120,7 @@ class Oriflamme:
         return problems
 
     def selfplay_summary(self, state: dict, events: list[Event]) -> str:
-        eliminations = sum(1 for e in events if e.to is None and " eliminates " in e.text)
+        eliminations = sum(1 for e in events if e.to is None and e.key == "oriflamme.eliminates")
         winner = state["winner"] or "none"
         if winner == "draw":
             winner = "shared by " + "+".join(state["winners"])

@@ -14,13 +14,18 @@ target, ON in round 1); a line that may fit later is kept and checked again when
 (then dropped with a private note if it does not fit). A line answering the question asked now
 is checked against the queue as it stands. Mail-level commands (HELP, STATUS, ORDERS?, PRESS)
 come back as ``Submission.requests``.
+
+Errors and notes are messages (``oriflamme.error.*``, ``oriflamme.note.*``); accepted lines are
+echoed, and examples given, as canonical lines (:mod:`.lines`), which the reply renders in the
+player's language.
 """
 
 from __future__ import annotations
 
 from ... import mailcommands
+from ...messages import Msg
 from ...ruleset import LineResult, Parsed, Submission
-from . import effects, engine
+from . import effects, engine, lines
 from . import position as pos
 from .commands import ALL, Clear, Help, OrdersQuery, Place, Press, Ref, Reveal, Spec, Status, Target, Wait
 from .gamedata import GameData
@@ -29,16 +34,17 @@ from .position import ON, display
 
 TARGET_EXAMPLES = {"archer": "LAST", "soldier": "AFTER", "spy": "BEFORE", "shapeshifter": "BEFORE, FIRST",
                    "assassination": "2", "royal-decree": "2 -> BACK"}
-TARGET_FORMS = {"archer": "FIRST or LAST", "soldier": "BEFORE or AFTER", "spy": "BEFORE or AFTER",
-                "shapeshifter": "BEFORE or AFTER (the card it copies), then optionally the copied ability's target",
-                "assassination": "a card: its position, FIRST, LAST or <player> <card>",
-                "royal-decree": "a card and where it goes: <card> -> FRONT | BACK | <new position>"}
+"""A valid target per ability, in the canonical notation (the example of a refused TARGET line)."""
 
 
 class Refused(Exception):
-    def __init__(self, message: str, example: str):
+    def __init__(self, message: Msg, example: str):
         super().__init__(message)
         self.message, self.example = message, example
+
+
+def _error(which: str, /, **params) -> Msg:
+    return Msg(f"oriflamme.error.{which}", params)
 
 
 def submit(state: dict, gd: GameData, player: str, text: str) -> Submission:
@@ -90,42 +96,46 @@ class _Checker:
     def __init__(self, state: dict, gd: GameData, player: str):
         self.state, self.gd, self.player = state, gd, player
         self.placed: list[str] = []  # cards placed by this mail's PLACE lines (since a CLEAR)
-        self.notes: list[str] = []
+        self.notes: list[Msg] = []
         self.question = engine.question(state, gd)
 
     def name(self, card: str) -> str:
         return self.gd.card(card).name
 
     def check(self, command) -> tuple[str, object]:
+        """The command's canonical line and what it stores, or :class:`Refused`."""
+        line, stored = self.read(command)
+        return lines.canonical(line, self.gd), stored
+
+    def read(self, command) -> tuple[Msg, object]:
         if isinstance(command, Place):
             return self.place(command)
         if isinstance(command, Reveal):
             card = self.own_face_down(command.card, "REVEAL")
             round_ = command.round
             if round_ is not None and not self.state["round"] <= round_ <= self.gd.game.rounds:
-                raise Refused(f"round {round_} is not to come (this is round {self.state['round']} of "
-                              f"{self.gd.game.rounds})", f"REVEAL {self.name(card)}")
+                raise Refused(_error("round_past", round=round_, current=self.state["round"], rounds=self.gd.game.rounds),
+                              f"REVEAL {self.name(card)}")
             if round_ is not None and round_ <= self.state["round"]:
                 round_ = None  # this round already: reveal at its next turn
-            text = f"REVEAL {self.name(card)}" + (f" IN ROUND {round_}" if round_ else "")
-            return text, (card, {"do": "reveal", "round": round_})
+            return lines.reveal(card, round_), (card, {"do": "reveal", "round": round_})
         if isinstance(command, Wait):
             card = self.own_face_down(command.card, "WAIT")
-            return f"WAIT {self.name(card)}", (card, {"do": "wait"})
+            return lines.wait(card), (card, {"do": "wait"})
         if isinstance(command, Target):
             return self.target(command)
         if isinstance(command, Clear):
             self.placed = []
-            return "CLEAR", None
+            return lines.clear(), None
         if isinstance(command, Help):
-            return "HELP" + (f" {command.topic}" if command.topic else ""), None
+            return lines.help_(command.topic), None
         if isinstance(command, Status):
-            return "STATUS", None
+            return lines.status(), None
         if isinstance(command, OrdersQuery):
-            return "ORDERS?", None
+            return lines.orders(), None
         if isinstance(command, Press):
-            to = "ALL" if command.to == ALL else ", ".join(display(p) for p in command.to)
-            return f"PRESS {'ANON ' if command.anonymous else ''}{to}: {command.text}", None
+            to = ALL if command.to == ALL else [display(p) for p in command.to]
+            return lines.press(to, command.text, command.anonymous), None
         raise AssertionError(command)
 
     # -- own cards --------------------------------------------------------------------------------------
@@ -136,20 +146,17 @@ class _Checker:
         if ref.pos is not None:
             n = len(state["queue"])
             if not 1 <= ref.pos <= n:
-                raise Refused(f"there is no position {ref.pos} (the queue has {n} card{'s' if n != 1 else ''})",
-                              self.own_example(keyword, example_tail))
+                raise Refused(_error("no_position", position=ref.pos, size=n), self.own_example(keyword, example_tail))
             card = pos.top(state, ref.pos - 1)
             if card["owner"] != self.player:
-                raise Refused(f"the card at position {ref.pos} is {display(card['owner'])}'s, not yours",
+                raise Refused(_error("not_yours", position=ref.pos, owner=card["owner"]),
                               self.own_example(keyword, example_tail))
             return card["card"]
         where = pos.where_is(state, self.player, ref.card)
         if where == "aside":
-            raise Refused(f"your {self.name(ref.card)} was set aside at the start: it is out of this game",
-                          self.own_example(keyword, example_tail))
+            raise Refused(_error("set_aside", card=ref.card), self.own_example(keyword, example_tail))
         if where == "discards":
-            raise Refused(f"your {self.name(ref.card)} has left the queue (it lies before you, face up)",
-                          self.own_example(keyword, example_tail))
+            raise Refused(_error("left_queue", card=ref.card), self.own_example(keyword, example_tail))
         return ref.card
 
     def own_example(self, keyword: str, tail: str = "") -> str:
@@ -167,11 +174,11 @@ class _Checker:
         card = self.own(ref, keyword)
         where = pos.where_is(self.state, self.player, card)
         if where == "up":
-            raise Refused(f"your {self.name(card)} is already face up", self.own_example(keyword))
+            raise Refused(_error("face_up", card=card, covered=False), self.own_example(keyword))
         if where == "covered":
             found = pos.locate(self.state, self.player, card)
             if self.state["queue"][found[0]][-1 - found[1]]["up"]:
-                raise Refused(f"your {self.name(card)} is already face up (and covered)", self.own_example(keyword))
+                raise Refused(_error("face_up", card=card, covered=True), self.own_example(keyword))
         return card
 
     # -- PLACE ------------------------------------------------------------------------------------------
@@ -183,71 +190,66 @@ class _Checker:
             return state["round"]
         return state["round"] + 1
 
-    def place(self, command: Place) -> tuple[str, dict]:
+    def place(self, command: Place) -> tuple[Msg, dict]:
         state, gd = self.state, self.gd
         card = command.card
         round_ = self.next_round() + len(self.placed)
         example = self.own_example("PLACE", " BACK")
         if round_ > gd.game.rounds:
             left = max(0, gd.game.rounds - self.next_round() + 1)
-            raise Refused(f"you have only {left} placement{'s' if left != 1 else ''} left in this game (one PLACE line each)",
-                          "CLEAR")
+            raise Refused(_error("placements_left", left=left), "CLEAR")
         where = pos.where_is(state, self.player, card)
         if card in self.placed:
-            raise Refused(f"your {self.name(card)} is already placed by an earlier PLACE line of this mail", example)
+            raise Refused(_error("placed_twice", card=card), example)
         if where != "hand":
-            why = {"aside": "was set aside at the start", "discards": "has left the queue"}.get(where, "is in the queue")
-            raise Refused(f"your {self.name(card)} is not in your hand (it {why})", example)
+            raise Refused(_error("not_in_hand", card=card, where=where), example)
         stored: dict = {"card": card, "where": command.where}
-        text = f"PLACE {self.name(card)} {command.where.upper()}"
+        line = lines.place(card, command.where)
         if command.where == ON:
             if round_ == 1:
-                raise Refused("in round 1 a card goes to the FRONT or the BACK (stacks start in round 2)",
-                              f"PLACE {self.name(card)} FRONT")
+                raise Refused(Msg("oriflamme.why.round_one"), f"PLACE {self.name(card)} FRONT")
             if command.on.pos is not None:
                 n = len(state["queue"])
                 if not 1 <= command.on.pos <= n or pos.top(state, command.on.pos - 1)["owner"] != self.player:
-                    owner = display(pos.top(state, command.on.pos - 1)["owner"]) + "'s" if 1 <= command.on.pos <= n else "no"
-                    raise Refused(f"position {command.on.pos} holds {owner} card: a card goes only onto your own cards",
+                    owner = pos.top(state, command.on.pos - 1)["owner"] if 1 <= command.on.pos <= n else None
+                    raise Refused(_error("not_your_stack", position=command.on.pos, owner=owner),
                                   f"PLACE {self.name(card)} BACK")
                 on = pos.top(state, command.on.pos - 1)["card"]
             else:
                 on = self.own(command.on, "PLACE", " BACK")
                 if pos.top_index(state, self.player, on) is None and on not in self.placed:
-                    raise Refused(f"your {self.name(on)} is not on top of a stack in the queue (nor placed by an earlier "
-                                  "line of this mail)", f"PLACE {self.name(card)} BACK")
+                    raise Refused(_error("not_on_top", card=on), f"PLACE {self.name(card)} BACK")
                 if on == card:
-                    raise Refused("a card cannot go onto itself", f"PLACE {self.name(card)} BACK")
+                    raise Refused(_error("onto_itself"), f"PLACE {self.name(card)} BACK")
             stored["on"] = on
-            text = f"PLACE {self.name(card)} ON {self.name(on)}"
+            line = lines.place(card, ON, on)
         self.placed.append(card)
         if round_ > self.next_round():
-            self.notes.append(f"{text}: for your placement in round {round_}.")
-        return text, stored
+            self.notes.append(Msg("oriflamme.note.later_placement", line=line, round=round_))
+        return line, stored
 
     # -- TARGET -----------------------------------------------------------------------------------------
 
-    def target(self, command: Target) -> tuple[str, tuple[str, dict]]:
+    def target(self, command: Target) -> tuple[Msg, tuple[str, dict]]:
         gd = self.gd
         card = self.own(command.card, "TARGET", ": FIRST")
         ability = gd.card(card).ability
         name = self.name(card)
-        if ability not in TARGET_FORMS:
-            raise Refused(f"the {name} chooses nothing: it has no target", "TARGET Archer: LAST")
-        spec = self.spec_for(ability, command.spec, name)
-        text = f"TARGET {name}: {engine.spec_text(gd, spec)}"
+        if ability not in TARGET_EXAMPLES:
+            raise Refused(_error("no_target", card=card), "TARGET Archer: LAST")
+        spec = self.spec_for(ability, command.spec, card)
         q = self.question
         if q and q["kind"] == "target" and q["player"] == self.player and q["card"] == card:
             found = effects.matching(self.state, gd, q["pos"], spec, q["options"])
             if len(found) != 1:
-                options = " | ".join(effects.option_text(self.state, gd, q["pos"], o) for o in q["options"])
-                why = "does not fit the queue now" if not found else "is not complete"
-                raise Refused(f"this target {why}; choose one of: {options}",
-                              f"TARGET {name}: {effects.answer_text(self.state, gd, q['pos'], q['options'][0])}")
-        return text, (card, spec)
+                raise Refused(_error("target_now", found=bool(found),
+                                     options=[effects.option(self.state, o) for o in q["options"]]),
+                              f"TARGET {name}: {effects.answer_text(gd, q['options'][0])}")
+        return lines.target(card, lines.spec(spec)), (card, spec)
 
-    def spec_for(self, ability: str, spec: Spec, name: str) -> dict:
-        bad = Refused(f"the {name}'s target is {TARGET_FORMS[ability]}", f"TARGET {name}: {TARGET_EXAMPLES[ability]}")
+    def spec_for(self, ability: str, spec: Spec, card: str) -> dict:
+        name = self.name(card)
+        bad = Refused(_error("target_form", card=card, ability=ability), f"TARGET {name}: {TARGET_EXAMPLES[ability]}")
         if ability == "archer":
             if spec.end is None or spec.side or spec.ref or spec.to is not None:
                 raise bad
@@ -273,7 +275,7 @@ class _Checker:
                 raise bad
             ref = spec.ref.as_dict(self.player)
             if ref.get("owner") == self.player and ref.get("card") == "royal-decree":
-                raise Refused("the Royal Decree cannot move itself", f"TARGET {name}: {TARGET_EXAMPLES[ability]}")
+                raise Refused(_error("decree_itself", card=card), f"TARGET {name}: {TARGET_EXAMPLES[ability]}")
             return {"ref": ref, "to": spec.to}
         raise bad
 
@@ -281,17 +283,12 @@ class _Checker:
 def on_file(state: dict, gd: GameData, player: str) -> list[str]:
     """What the judge holds for ``player``, as canonical lines."""
     plan = pos.plan(state, player)
-    out = []
-    for line in plan["place"]:
-        where = f"ON {gd.card(line['on']).name}" if line["where"] == ON else line["where"].upper()
-        out.append(f"PLACE {gd.card(line['card']).name} {where}")
+    out = [lines.place(line["card"], line["where"], line.get("on") if line["where"] == ON else None)
+           for line in plan["place"]]
     for card in sorted(plan["decide"], key=gd.ids.index):
         d = plan["decide"][card]
-        if d["do"] == "wait":
-            out.append(f"WAIT {gd.card(card).name}")
-        else:
-            out.append(f"REVEAL {gd.card(card).name}" + (f" IN ROUND {d['round']}" if d.get("round") else ""))
+        out.append(lines.wait(card) if d["do"] == "wait" else lines.reveal(card, d.get("round")))
     for card in sorted(plan["target"], key=gd.ids.index):
-        out.append(f"TARGET {gd.card(card).name}: {engine.spec_text(gd, plan['target'][card])}")
-    return out
+        out.append(lines.target(card, lines.spec(plan["target"][card])))
+    return [lines.canonical(line, gd) for line in out]
 
