@@ -8,6 +8,11 @@ every event with its audience, plus the board and help as the English templates 
 few points. ``test_claim_english.py`` compares transcripts of seeded games and of a corpus of
 refused mails with the ones stored in ``tests/claim/expected/``, which were written by the code
 before the conversion (``python tests/claim/transcript.py --write``).
+
+:func:`collect` runs the same games and corpus and returns every message they produced (events,
+owed decisions, summaries, errors, notes, the board's data, echoes, examples and lines on file as
+``claim.line.*`` messages): ``test_claim_czech.py`` checks each key against both catalogues and
+renders each message in Czech.
 """
 
 from __future__ import annotations
@@ -21,19 +26,39 @@ from adjudicator import messages, reports
 from adjudicator import ruleset as rulesets
 
 EXPECTED = Path(__file__).parent / "expected"
+SEEN: list | None = None
+"""While :func:`collect` runs: every message (or board data holding messages) written."""
 GAMES = [("claim2", 2, 11), ("claim2", 3, 12), ("claim2", 4, 13), ("claim", 2, 21), ("claim", 3, 22), ("claim", 4, 23)]
 """(ruleset, players, seed) of the stored seeded games."""
 
 
 def en(value) -> str:
     """In English, whatever it is: a message, a plain string (before the conversion) or None."""
+    if SEEN is not None and value is not None:
+        SEEN.append(value)
     return "" if value is None else messages.render(value, "en")
+
+
+def _line_seen(text: str | None) -> None:
+    """A canonical line (echo, example, on file) as the message a player's language renders."""
+    if SEEN is not None and text:
+        from adjudicator.rulesets.claim import lines
+        from adjudicator.rulesets.claim.gamedata import load_gamedata
+
+        found = lines.message(load_gamedata(), text)
+        SEEN.append(found if found is not None else text)
+
+
+def _event(event) -> str:
+    return f"event: {en(event)}" + (f"  [to {', '.join(event.to)}]" if event.to is not None else "")
 
 
 def _board(rs, state, viewer) -> list[str]:
     from adjudicator.rulesets.claim import display
 
     board = display.board(rs.view(state, viewer), viewer)
+    if SEEN is not None:
+        SEEN.append(board)
     text = reports.environment("en").get_template(f"{rs.name}/board.txt.j2").render(board=board, player=viewer,
                                                                                     ruleset=rs.name)
     return [f"  | {line}".rstrip() for line in text.splitlines()]
@@ -50,6 +75,8 @@ def _help(rs, state) -> list[str]:
 def lines_of(sub) -> list[str]:
     out = []
     for ln in sub.parsed.lines:
+        _line_seen(ln.canonical)
+        _line_seen(ln.example)
         if ln.ok:
             out.append(f"  {ln.lineno:3d} ok  {ln.canonical}")
         else:
@@ -86,11 +113,11 @@ def game(ruleset: str, players: int, seed: int, *, boards: int = 10, silence: fl
                 state = sub.state
         for player in names:
             for line in rs.on_file(state, player):
+                _line_seen(line)
                 out.append(f"on file {player}: {line}")
         complete = all(o.done for o in rs.pending(state))
         state, events = rs.advance(state, force=not complete)
-        for event in events:
-            out.append(f"event: {event.text}" + (f"  [to {', '.join(event.to)}]" if event.to is not None else ""))
+        out += [_event(event) for event in events]
     out.append(f"-- end: {en(rs.summary(state))}; result {rs.result(state)}")
     out += _board(rs, state, names[0]) + _board(rs, state, None)
     return "\n".join(out) + "\n"
@@ -172,7 +199,7 @@ def refusals() -> str:
     out.append(f"owed: {[en(o.what) for o in rs.pending(state)]}; summary: {en(rs.summary(state))}")
     state = rs.submit(state, "bob", "TAKE DECK").state
     state, events = rs.advance(state, force=False)
-    out += [f"event: {e.text}" + (f"  [to {', '.join(e.to)}]" if e.to is not None else "") for e in events]
+    out += [_event(e) for e in events]
     out.append(f"owed: {[en(o.what) for o in rs.pending(state)]}; summary: {en(rs.summary(state))}")
     for text in ("TAKE Dragon 1", "TAKE DECK", "TAKE Troll 0", "TAKE Gnome 7"):
         out.append(f"# claim2 second-pick alice: {text!r}")
@@ -180,7 +207,7 @@ def refusals() -> str:
     end = _state(rs, {"players": ["alice", "bob"], "phase": 2, "hands": {"alice": ["Gnome 1"], "bob": ["Giant 1"]}})
     end, events = rs.advance(end, force=True)
     end, more = rs.advance(end, force=True)
-    out += [f"event: {e.text}" for e in events + more]
+    out += [f"event: {en(e)}" for e in events + more]
     out.append(f"summary: {en(rs.summary(end))}")
     for text in ("PLAY LOWEST", "TAKE PRIZE", "STATUS"):
         out.append(f"# claim2 over alice: {text!r}")
@@ -214,11 +241,38 @@ def cases() -> str:
             out.append(f"summary: {en(rs.summary(state))}; owed: {[en(o.what) for o in rs.pending(state)]}")
             complete = all(o.done for o in rs.pending(state))
             state, events = rs.advance(state, force=not complete)
-            out += [f"event: {e.text}" + (f"  [to {', '.join(e.to)}]" if e.to is not None else "") for e in events]
+            out += [_event(e) for e in events]
             if rs.case_done(start, state, until):
                 break
         out.append(f"end: {en(rs.summary(state))}")
     return "\n".join(out) + "\n"
+
+
+def collect() -> list:
+    """Every message the transcripts' games and corpus produce (see the module docstring)."""
+    global SEEN
+    SEEN = []
+    try:
+        all_transcripts()
+        _dropped_take()
+        return SEEN
+    finally:
+        SEEN = None
+
+
+def _dropped_take() -> None:
+    """A TAKE on file that fits no pick at the deadline (the one event no transcript shows)."""
+    rs = rulesets.get("claim2")
+    state = rs.case_state({"players": ["a", "b", "c"], "hands": {"a": ["Seer 2", "Gnome 1"], "b": ["Seer 9", "Gnome 3"],
+                                                                "c": ["Troll 9", "Gnome 5"]},
+                           "prizes": ["Dragon 1", "Giant 7"], "deck": ["Troll 0"]})
+    for player, text in (("a", "PLAY Seer 2\nTAKE DECK"), ("b", "PLAY Seer 9\nTAKE DECK"), ("c", "PLAY Troll 9")):
+        state = rs.submit(state, player, text).state
+    while all(o.done for o in rs.pending(state)):
+        state, events = rs.advance(state, force=False)
+        [en(e) for e in events]
+    state, events = rs.advance(state, force=True)
+    [en(e) for e in events]
 
 
 def all_transcripts() -> dict[str, str]:

@@ -195,7 +195,7 @@ def parse_line(body: str, names: Names) -> object:
         raise LineError(Msg("claim.error.unknown_command", word=word[:40]), example("PLAY", names))
     if keyword == "JUDGE":
         raise LineError(Msg("claim.error.judge_not_first"),
-                        f"JUDGE game1 alice {example_text('claim.example.password')}")
+                        f"JUDGE {example_text('claim.example.game')} alice {example_text('claim.example.password')}")
     if keyword == "PLAY":
         return Play(_alternatives(rest, names, "PLAY"))
     if keyword == "TAKE":

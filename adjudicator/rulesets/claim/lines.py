@@ -9,7 +9,8 @@ language's (``templates/<lang>/claim/messages.yaml``). The English catalogue ren
 canonical line unchanged.
 
 The free text of an example the grammar invents (the PRESS message of ``PRESS alice: shall we
-talk?``, the password of the sign-on example) is a catalogue text too, shown in the language.
+talk?``, the game and password of the sign-on example) is a catalogue text too, shown in the
+language.
 Anything that is not a canonical line (a mail-level line the mail service answered, say) is
 returned as it stands.
 """
@@ -26,12 +27,14 @@ from .grammar import Cancel, LineError, Names, Play, Take, example_text, parse_l
 
 _PRESS = re.compile(r"PRESS (ANON )?([^:]*): (.*)$", re.S)
 _JUDGE = re.compile(r"JUDGE (\S+) (\S+) (\S+)$")
-EXAMPLE_TEXTS = ("claim.example.press", "claim.example.press_long", "claim.example.password")
+EXAMPLE_TEXTS = ("claim.example.press", "claim.example.press_long", "claim.example.game", "claim.example.password")
 """Catalogue texts the grammar's examples carry in English (see ``grammar.example_text``)."""
 
 
 def message(gd: GameData, text: str) -> Msg | None:
     """The canonical line ``text`` as a ``claim.line.*`` message, or None if it is none."""
+    if not text.strip():
+        return None
     if text.startswith("PRESS "):
         m = _PRESS.match(text)
         if m is None:
@@ -40,7 +43,7 @@ def message(gd: GameData, text: str) -> Msg | None:
         return Msg("claim.line.press", anonymous=bool(m.group(1)), to=to, text=_example(m.group(3)))
     if text.startswith("JUDGE "):
         m = _JUDGE.match(text)
-        return None if m is None else Msg("claim.line.judge", game=m.group(1), player=m.group(2),
+        return None if m is None else Msg("claim.line.judge", game=_example(m.group(1)), player=m.group(2),
                                           password=_example(m.group(3)))
     try:
         command = parse_line(text, Names(gd, tuple(gd.factions)))
