@@ -214,10 +214,11 @@ def parse_line(body: str, names: Names) -> object:
 
 
 def example(keyword: str, names: Names) -> str:
+    """A valid canonical line for ``keyword``."""
+    if keyword == "PRESS":
+        return f"PRESS {names.players[0] if names.players else 'ALL'}: {example_text('claim.example.press')}"
     return {"PLAY": f"PLAY {names.example_card()}", "TAKE": "TAKE PRIZE", "CANCEL": "CANCEL", "HELP": "HELP",
-            "STATUS": "STATUS", "ORDERS?": "ORDERS?",
-            "PRESS": f"PRESS {names.players[0] if names.players else 'ALL'}: {example_text('claim.example.press')}"
-            }.get(keyword, "HELP")
+            "STATUS": "STATUS", "ORDERS?": "ORDERS?"}.get(keyword, "HELP")
 
 
 def _looks_like_card(body: str, names: Names) -> bool:
