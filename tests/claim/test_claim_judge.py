@@ -10,6 +10,7 @@ import pytest
 
 from adjudicator import reports
 from adjudicator import ruleset as rulesets
+from adjudicator.messages import Msg, render
 from adjudicator.ruleset import RulesetError
 from adjudicator.rulesets.claim import invariants
 from adjudicator.rulesets.claim.gamedata import load_gamedata
@@ -27,6 +28,11 @@ def name(card: str) -> str:
     return GD.card_name(card)
 
 
+def czech(card: str) -> str:
+    """A card as a Czech player reads it (the Czech catalogue's name)."""
+    return render(Msg("claim.card", faction=GD.faction_of(card), value=GD.value_of(card)), "cs")
+
+
 @pytest.fixture
 def game(judge):
     judge.new_game("t", "claim2", seats(2, bob="cs"), seed=11, options={"leader": "alice"})
@@ -34,7 +40,8 @@ def game(judge):
 
 
 def errors(outcome):
-    return [(ln.lineno, ln.error, ln.example) for ln in outcome.parsed.lines if not ln.ok]
+    """(line, the error in English, the example) of each refused line."""
+    return [(ln.lineno, str(ln.error), ln.example) for ln in outcome.parsed.lines if not ln.ok]
 
 
 # -- new games ---------------------------------------------------------------------------------
@@ -49,7 +56,7 @@ def test_a_new_claim2_game_deals_13_each_and_reveals_the_first_prize(game):
     assert len(state["prizes"]) == 1 and len(state["deck"]) == 25
     assert (state["phase"], state["trick"], state["step"], state["leader"], state["turn"]) == (1, 1, "play", "alice", "alice")
     assert state["teams"] is None
-    assert [(o.player, o.what, o.done) for o in present.owed()] == [("alice", "a card for trick 1 of phase 1 (to lead)", False)]
+    assert [(o.player, str(o.what), o.done) for o in present.owed()] == [("alice", "a card for trick 1 of phase 1 (to lead)", False)]
     assert invariants.violations(state, GD) == []
 
 
@@ -119,8 +126,7 @@ def test_the_same_seed_deals_the_same_game(judge):
 def test_a_play_is_echoed_canonically_and_adjudicated_at_once(game):
     state = game.present("t").state
     card = state["hands"]["alice"][0]
-    f = GD.factions[GD.faction_of(card)]
-    outcome = game.submit("t", "alice", f"JUDGE t alice pw\nhraj {f.singular_cs} {GD.value_of(card)}\n")
+    outcome = game.submit("t", "alice", f"JUDGE t alice pw\nhraj {czech(card)}\n")
     assert outcome.applied
     assert [ln.canonical for ln in outcome.parsed.lines] == [f"PLAY {name(card)}"]
     assert [e.text for e in outcome.events] == [f"alice leads {name(card)}."]
@@ -139,7 +145,7 @@ def test_must_follow_is_refused_with_the_legal_plays_and_changes_nothing(game):
     outcome = game.submit("t", "bob", f"STATUS\nPLAY {name(off)}\n")
     assert not outcome.applied
     [(line, error, example)] = errors(outcome)
-    led = GD.factions[GD.faction_of(lead)].name
+    led = render(Msg("claim.faction", faction=GD.faction_of(lead)), "en")
     assert line == 2
     assert error == f"you must follow {led}: you hold {', '.join(map(name, legal))}; legal plays: {', '.join(map(name, legal))}"
     assert example == f"PLAY {name(legal[0])}"
@@ -187,7 +193,7 @@ def test_plays_sent_ahead_are_on_file_secret_and_used_in_order(game):
     assert "plans" not in bob_view and bob_view["plan"] == {"play": [], "take": []}
     assert invariants.leaks(bob_view, present.state, "bob") == []
     again = game.submit("t", "alice", "PLAY LOWEST\n")
-    assert again.notes == ["These PLAY lines replace the plays you had on file."]
+    assert [str(note) for note in again.notes] == ["These PLAY lines replace the plays you had on file."]
     assert game.present("t").ruleset.on_file(game.present("t").state, "alice") == ["PLAY LOWEST"]
 
 
@@ -280,7 +286,7 @@ def test_reports_help_and_views_render(judge, ruleset, language):
     assert "decisions marked *" in helptext or "rozhodnutí rozhodčího" in helptext
     assert ("Your hand" if language == "en" else "Vaše ruka") in reply
     assert ("Hands:" if language == "en" else "Ruce:") in gm
-    bob_hand = ", ".join(name(c) if language == "en" else GD.factions[GD.faction_of(c)].singular_cs + f" {GD.value_of(c)}"
+    bob_hand = ", ".join(name(c) if language == "en" else czech(c)
                          for c in sorted(present.state["hands"]["bob"], key=GD.sort_key))
     assert bob_hand in report and bob_hand not in reply
 
@@ -295,7 +301,7 @@ def test_a_finished_game_reports_the_result(judge):
     present = judge.present("end")
     text = reports.render_report(present, "alice", present.events, 1)
     assert "Game over" in text and "factions" in text
-    assert present.ruleset.summary(present.state).startswith("game over:")
+    assert str(present.ruleset.summary(present.state)).startswith("game over:")
     assert judge.replay("end") == []
 
 
@@ -344,10 +350,10 @@ def test_a_play_on_file_that_no_longer_fits_is_told_privately_and_asked_for():
     assert [(e.text, e.to) for e in events if e.to] == [
         ("Your play on file (PLAY Dragon 9) fits no legal card for trick 12: the judge asks you for a card.", ("b",))]
     [owed] = rs.pending(state)
-    assert (owed.player, owed.what, owed.done) == ("b", "a card for trick 12 of phase 2", False)
+    assert (owed.player, str(owed.what), owed.done) == ("b", "a card for trick 12 of phase 2", False)
     assert rs.on_file(state, "b") == ["PLAY Dragon 9"]
     sub = rs.submit(state, "b", "PLAY Dragon 9")
-    assert not sub.applied and "you must follow Seers: you hold Seer 3" in sub.parsed.lines[0].error
+    assert not sub.applied and "you must follow Seers: you hold Seer 3" in str(sub.parsed.lines[0].error)
     state = rs.submit(sub.state, "b", "PLAY Seer 3").state
     assert rs.pending(state)[0].done and rs.on_file(state, "b") == ["PLAY Seer 3"]
 
@@ -369,7 +375,7 @@ def test_a_take_on_file_that_fits_no_pick_is_told_privately_and_asked_for():
     assert notices == [("Your choice on file (TAKE DECK) fits none of your options for trick 11 "
                         "(Dragon 1 or Giant 7): the judge asks you for a pick.", ("a",))]
     [owed] = rs.pending(state)
-    assert (owed.player, owed.what, owed.done) == ("a", "a pick of the prizes of trick 11: TAKE Dragon 1 or Giant 7",
+    assert (owed.player, str(owed.what), owed.done) == ("a", "a pick of the prizes of trick 11: TAKE Dragon 1 or Giant 7",
                                                    False)
     assert rs.on_file(state, "a") == ["TAKE DECK"]
     _, events = rs.advance(copy.deepcopy(state), force=True)  # the deadline: the line is dropped, the default picks

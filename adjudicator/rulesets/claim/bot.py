@@ -10,18 +10,26 @@ from __future__ import annotations
 
 import random
 
+from ...messages import catalogue
 from . import position as pos
 from .gamedata import GameData
 
 CZ_PLAY = ("HRAJ", "zahraj")
 
 
+def _names(language: str, faction: str) -> tuple[str, str]:
+    """The faction's names players read in ``language`` (the catalogue's): singular, plural."""
+    entry = catalogue(language, "claim").names["faction"][faction]
+    return entry["one"], entry["few" if language == "cs" else "other"]
+
+
 def _name(gd: GameData, card: str, rng: random.Random, czech: bool) -> str:
     f = gd.factions[gd.faction_of(card)]
     value = gd.value_of(card)
     if czech:
-        return rng.choice([f"{f.singular_cs} {value}", f"{f.name_cs.lower()} {value}", f"{value} {f.singular_cs}"])
-    return rng.choice([f"{f.singular} {value}", f"{f.name.lower()} {value}", f"{f.singular.upper()}-{value}"])
+        one, many = _names("cs", f.id)
+        return rng.choice([f"{one} {value}", f"{many.lower()} {value}", f"{value} {one}"])
+    return rng.choice([f"{f.singular} {value}", f"{_names('en', f.id)[1].lower()} {value}", f"{f.singular.upper()}-{value}"])
 
 
 def mail_for(state: dict, gd: GameData, player: str, rng: random.Random) -> str | None:

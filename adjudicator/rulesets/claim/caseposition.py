@@ -38,11 +38,13 @@ from __future__ import annotations
 import re
 
 from ...cases import diff_values
+from ...messages import render
 from ...ruleset import RulesetError
 from . import engine, newgame, scoring
 from . import position as pos
 from .gamedata import DATA_VERSION, GameData, UnknownName, load_gamedata
 from .submission import on_file
+from .terms import faction_msg
 
 _CARD = re.compile(r"\s*([^\W\d_]+)\s*-?\s*(\d+)\s*$")
 
@@ -57,7 +59,7 @@ def parse_card(gd: GameData, text, factions=None) -> tuple[str, int]:
         raise RulesetError(f"{text!r}: {exc}") from None
     value = int(m.group(2))
     if value not in gd.factions[faction].values:
-        raise RulesetError(f"{text!r}: {gd.factions[faction].name} have no card {value}")
+        raise RulesetError(f"{text!r}: {render(faction_msg(faction), 'en')} have no card {value}")  # for the GM
     return faction, value
 
 

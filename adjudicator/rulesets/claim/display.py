@@ -6,21 +6,22 @@ else, so a report can only show what the view holds: other players' hands and fo
 are counts there, their plans are absent, the card a Seer looked at is only in the Seer's view.
 The GM's view (player None) holds everything.
 
-Cards are dicts ``{id, faction, value, name, name_cs}``; the templates choose the language.
+This module builds data, never sentences: cards are dicts ``{id, faction, value, name}`` whose
+``name`` is a message (``claim.card``), faction names are messages (``claim.faction``), plans
+and the commands a player may send are command-line messages (``claim.line.*``); the templates
+render them in the reader's language with the ``say`` filter.
 """
 
 from __future__ import annotations
 
 from . import position as pos
-from . import scoring
+from . import scoring, terms
 from .gamedata import DATA_VERSION, GameData, load_gamedata
 
 
 def _card(gd: GameData, card_id: str) -> dict:
     card = gd.card(card_id)
-    f = gd.factions[card.faction]
-    return {"id": card_id, "faction": card.faction, "value": card.value, "name": f"{f.singular} {card.value}",
-            "name_cs": f"{f.singular_cs} {card.value}"}
+    return {"id": card_id, "faction": card.faction, "value": card.value, "name": terms.card_msg(card.faction, card.value)}
 
 
 def _cards(gd: GameData, ids) -> list[dict]:
@@ -28,13 +29,21 @@ def _cards(gd: GameData, ids) -> list[dict]:
 
 
 def _by_faction(gd: GameData, ids) -> list[dict]:
-    """A pile grouped by faction: ``[{faction, name, name_cs, values: [...]}]`` in data order."""
+    """A pile grouped by faction: ``[{faction, name, values: [...]}]`` in data order."""
     out = []
     for f in gd.factions.values():
         values = sorted(gd.value_of(c) for c in ids if gd.faction_of(c) == f.id)
         if values:
-            out.append({"faction": f.id, "name": f.name, "name_cs": f.name_cs, "values": values})
+            out.append({"faction": f.id, "name": terms.faction_msg(f.id), "values": values})
     return out
+
+
+def _play_example(gd: GameData, legal) -> object:
+    """``PLAY <the first legal card>`` as a command-line message (None when nothing is legal)."""
+    if not legal:
+        return None
+    first = min(legal, key=gd.sort_key)
+    return terms.line_msg("play", [f"{gd.faction_of(first)} {gd.value_of(first)}"])
 
 
 def board(view: dict, player: str | None) -> dict:
@@ -57,17 +66,19 @@ def board(view: dict, player: str | None) -> dict:
     joined = (view.get("result") or {}).get("factions") or scoring.standings(gd, view)
     standings = []
     for fid in view["factions"]:
-        f = gd.factions[fid]
-        standings.append({"faction": fid, "name": f.name, "name_cs": f.name_cs, "side": joined.get(fid),
+        standings.append({"faction": fid, "name": terms.faction_msg(fid), "side": joined.get(fid),
                           "counts": [{"side": s, "count": scoring.faction_key(gd, cards, fid)[0],
                                       "values": list(scoring.faction_key(gd, cards, fid)[1])}
                                      for s, cards in piles.items()]})
     choice = view.get("choice")
     shown_choice = None
     if choice:
-        options = [_card(gd, c) for c in dict.fromkeys(view["prizes"])]
+        prizes = list(dict.fromkeys(view["prizes"]))
         shown_choice = {"player": choice["player"], "kind": choice["kind"], "mine": choice["player"] == player,
-                        "options": options, "deck": bool(choice.get("peek") or choice.get("looked")),
+                        "options": [_card(gd, c) for c in prizes],
+                        "take": [terms.line_msg("take", [f"{gd.faction_of(c)} {gd.value_of(c)}"]) for c in prizes],
+                        "take_deck": terms.line_msg("take", ["deck"]),
+                        "deck": bool(choice.get("peek") or choice.get("looked")),
                         "peek": _card(gd, choice["peek"]) if choice.get("peek") else None}
     last = view.get("last")
     shown_last = None
@@ -83,7 +94,7 @@ def board(view: dict, player: str | None) -> dict:
     result = view.get("result")
     return {
         "ruleset": view["ruleset"],
-        "title": defaults.title if defaults else view["ruleset"],
+        "title": defaults.title if defaults else view["ruleset"],  # the edition's names (game data)
         "title_cs": defaults.title_cs if defaults else view["ruleset"],
         "phase": view["phase"],
         "trick": view["trick"],
@@ -95,8 +106,7 @@ def board(view: dict, player: str | None) -> dict:
         "winner": view["winner"],
         "tied": list((result or {}).get("tied") or []),
         "teams": ["+".join(t) for t in view.get("teams") or []],
-        "factions": [{"id": f, "name": gd.factions[f].name, "name_cs": gd.factions[f].name_cs}
-                     for f in view["factions"]],
+        "factions": [{"id": f, "name": terms.faction_msg(f)} for f in view["factions"]],
         "players": players,
         "prizes": [_card(gd, c) for c in view["prizes"]],
         "table": [{"player": p["player"], "card": _card(gd, p["card"])} for p in view["table"]],
@@ -112,8 +122,9 @@ def board(view: dict, player: str | None) -> dict:
         "my_hand": _cards(gd, mine) if isinstance(mine, list) else [],
         "my_followers": _cards(gd, my_followers) if isinstance(my_followers, list) else [],
         "legal": _cards(gd, view.get("legal") or []),
+        "example": _play_example(gd, view.get("legal") or []),
         "my_turn": player is not None and view["step"] == "play" and view.get("turn") == player,
-        "plan": [pos.line_text(gd, "PLAY", a) for a in plan["play"]] + [pos.line_text(gd, "TAKE", a) for a in plan["take"]],
+        "plan": [terms.line_msg("play", a) for a in plan["play"]] + [terms.line_msg("take", a) for a in plan["take"]],
         "hands": {p: _cards(gd, h) for p, h in view["hands"].items() if isinstance(h, list) and player is None},
         "all_followers": {p: _cards(gd, f) for p, f in view["followers"].items()
                           if isinstance(f, list) and player is None},

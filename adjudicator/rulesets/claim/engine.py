@@ -8,13 +8,19 @@ and sets up the next trick, so that a step never waits on nobody.
 Defaults when the deadline passes: the lowest legal card (equal values: the faction listed
 first in the game data); the prize of higher value (equal values: the one revealed first),
 which for a Seer means keeping the prize on the table rather than the card looked at.
+
+Everything it tells players is a message (``claim.*`` keys, ``templates/<lang>/claim/messages.yaml``)
+whose parameters are plain data: players, numbers, cards as ``{faction, value}`` (``terms.py``) and
+command lines as ``claim.line.*`` messages, so that each language names the cards in the forms
+its phrases need.
 """
 
 from __future__ import annotations
 
+from ...messages import Msg
 from ...ruleset import Event, Owed
 from . import position as pos
-from . import rules, scoring
+from . import rules, scoring, terms
 from .gamedata import GameData
 
 
@@ -29,18 +35,16 @@ def pending(state: dict, gd: GameData) -> list[Owed]:
     if state["step"] == "play":
         player = state["turn"]
         done = pos.planned_play(state, gd, player) is not None
-        what = f"a card for trick {state['trick']} of phase {state['phase']}"
-        if not state["table"]:
-            what += " (to lead)"
+        what = Msg("claim.owed.card", trick=state["trick"], phase=state["phase"], lead=not state["table"])
         # (public in every status block: nothing here may tell whether plays were sent ahead)
         return [Owed(player, what, "step", done)]
     choice = state["choice"]
     player = choice["player"]
     done = pos.planned_take(state, gd, player) is not None
     if choice["kind"] == "seer":
-        what = f"the Seer's choice for trick {state['trick']}: TAKE PRIZE or TAKE DECK"
+        what = Msg("claim.owed.seer", trick=state["trick"])
     else:
-        what = f"a pick of the prizes of trick {state['trick']}: TAKE {_options_text(state, gd)}"
+        what = Msg("claim.owed.pick", trick=state["trick"], **_options(state, gd))
     return [Owed(player, what, "step", done)]
 
 
@@ -61,21 +65,23 @@ def advance(state: dict, gd: GameData, force: bool) -> list[Event]:
         player = state["turn"]
         lines = pos.plan(state, player)["play"]
         if lines and pos.play_for(state, gd, player, lines[0]) is None:
-            events.append(Event(f"Your play on file ({pos.line_text(gd, 'PLAY', lines[0])}) fits no legal card for "
-                                f"trick {state['trick']}: the judge asks you for a card.", to=(player,)))
+            events.append(Event("claim.plan.play_unfit", {"line": terms.line_msg("play", lines[0]),
+                                                          "trick": state["trick"]}, to=(player,)))
     elif state["step"] == "take":
         player = state["choice"]["player"]
         lines = pos.plan(state, player)["take"]
         if lines and pos.take_for(state, gd, player, lines[0]) is None:
-            events.append(Event(f"Your choice on file ({pos.line_text(gd, 'TAKE', lines[0])}) fits none of your "
-                                f"options for trick {state['trick']} ({_options_text(state, gd)}): the judge asks "
-                                "you for a pick.", to=(player,)))
+            events.append(Event("claim.plan.take_unfit", {"line": terms.line_msg("take", lines[0]),
+                                                          "trick": state["trick"], **_options(state, gd)},
+                                to=(player,)))
     return events
 
 
-def _options_text(state: dict, gd: GameData) -> str:
-    """The chooser's options, as a TAKE line may name them: ``Dragon 1 or Giant 7 or DECK``."""
-    return " or ".join("DECK" if o == "deck" else gd.card_name(o) for o in pos.take_options(state))
+def _options(state: dict, gd: GameData) -> dict:
+    """The chooser's options, as a TAKE line may name them: ``options`` (the prize cards) and
+    ``deck`` (whether the card a Seer looked at is one)."""
+    options = pos.take_options(state)
+    return {"options": terms.in_order(gd, [o for o in options if o != "deck"]), "deck": "deck" in options}
 
 
 def _advance_play(state: dict, gd: GameData, events: list[Event]) -> None:
@@ -87,11 +93,10 @@ def _advance_play(state: dict, gd: GameData, events: list[Event]) -> None:
     else:
         if lines:
             dropped = lines.pop(0)
-            events.append(Event(f"Your play on file ({pos.line_text(gd, 'PLAY', dropped)}) fits no legal card for "
-                                f"trick {state['trick']}; it is dropped.", to=(player,)))
+            events.append(Event("claim.plan.play_dropped", {"line": terms.line_msg("play", dropped),
+                                                            "trick": state["trick"]}, to=(player,)))
         card = rules.lowest(gd, pos.legal(state, gd, player))
-        events.append(Event(f"{player} sent no card for trick {state['trick']}: the judge plays "
-                            f"{player}'s lowest legal card (default)."))
+        events.append(Event("claim.default.play", player=player, trick=state["trick"]))
     play(state, gd, player, card, events)
 
 
@@ -100,7 +105,7 @@ def play(state: dict, gd: GameData, player: str, card: str, events: list[Event])
     state["hands"][player].remove(card)
     first = not state["table"]
     state["table"].append({"player": player, "card": card})
-    events.append(Event(f"{player} {'leads' if first else 'plays'} {gd.card_name(card)}."))
+    events.append(Event("claim.leads" if first else "claim.plays", player=player, card=terms.card(gd, card)))
     if len(state["table"]) == len(state["players"]):
         _resolve(state, gd, events)
     else:
@@ -117,11 +122,10 @@ def _advance_take(state: dict, gd: GameData, events: list[Event]) -> None:
     else:
         if lines:
             dropped = lines.pop(0)
-            events.append(Event(f"Your choice on file ({pos.line_text(gd, 'TAKE', dropped)}) fits none of your "
-                                f"options for trick {state['trick']}; it is dropped.", to=(player,)))
+            events.append(Event("claim.plan.take_dropped", {"line": terms.line_msg("take", dropped),
+                                                            "trick": state["trick"]}, to=(player,)))
         option = rules.best_prize(gd, state["prizes"])
-        events.append(Event(f"{player} sent no choice for trick {state['trick']}: the judge takes the prize "
-                            f"{gd.card_name(option)} for {player} (default)."))
+        events.append(Event("claim.default.take", player=player, trick=state["trick"], card=terms.card(gd, option)))
     take(state, gd, option, events)
 
 
@@ -138,19 +142,16 @@ def _resolve(state: dict, gd: GameData, events: list[Event]) -> None:
     leader = rules.next_leader(gd, plays, winner)
     state["last"] = {"phase": state["phase"], "trick": state["trick"], "prizes": list(state["prizes"]),
                      "plays": [dict(p) for p in plays], "ranking": ranked, "winner": winner, "leader": leader}
-    text = f"{winner} wins trick {state['trick']} with {gd.card_name(winning)}."
-    if len(plays) > 2 and state["phase"] == 1:
-        text += " Ranking: " + ", ".join(ranked) + "."
-    if leader != winner:
-        text += f" {leader} played the last Dragon and leads the next trick."
-    events.append(Event(text))
+    events.append(Event("claim.trick.won", winner=winner, trick=state["trick"], card=terms.card(gd, winning),
+                        ranking=list(ranked) if len(plays) > 2 and state["phase"] == 1 else [],
+                        leader=leader if leader != winner else None))  # the last Dragon's player leads
     state["table"] = []
     state["leader"] = leader
     if state["phase"] == 1:
         undead = [p["card"] for p in plays if gd.faction_of(p["card"]) == "undead"]
         if undead:
             state["score"][winner] += undead
-            events.append(Event(f"The Undead played ({pos.cards_text(gd, undead)}) go to {winner}'s score pile."))
+            events.append(Event("claim.undead", player=winner, cards=terms.cards(gd, undead)))
         state["discard"] += [p["card"] for p in plays if p["card"] not in undead]
         _prizes(state, gd, ranked, winning, events)
     else:
@@ -170,8 +171,8 @@ def _prizes(state: dict, gd: GameData, ranked: list[str], winning: str, events: 
         state["choice"] = {"player": winner, "kind": "seer" if len(ranked) == 2 else "first", "peek": peek,
                            "ranking": ranked}
         state["step"] = "take"
-        events.append(Event(f"{winner} won with a Seer and looks at the top card of the deck."))
-        events.append(Event(f"The top card of the deck is {gd.card_name(peek)}.", to=(winner,)))
+        events.append(Event("claim.seer.looks", player=winner))
+        events.append(Event("claim.seer.peek", {"card": terms.card(gd, peek)}, to=(winner,)))
         return
     if len(ranked) > 2 and _distinct(gd, state["prizes"]):
         state["choice"] = {"player": winner, "kind": "first", "peek": None, "ranking": ranked}
@@ -193,8 +194,8 @@ def take(state: dict, gd: GameData, option: str, events: list[Event]) -> None:
     if option == "deck":
         card = state["deck"].pop(0)
         state["followers"][player].append(card)
-        events.append(Event(f"{player} takes the top card of the deck instead of a prize."))
-        events.append(Event(f"You take {gd.card_name(card)}.", to=(player,)))
+        events.append(Event("claim.take.deck", player=player))
+        events.append(Event("claim.take.deck_card", {"card": terms.card(gd, card)}, to=(player,)))
         rest = ranked[at + 1:]
         prizes = list(state["prizes"])
         if len(prizes) > 1 and _distinct(gd, prizes):
@@ -218,14 +219,14 @@ def take(state: dict, gd: GameData, option: str, events: list[Event]) -> None:
 def _give(state: dict, gd: GameData, player: str, prize: str, events: list[Event]) -> None:
     state["prizes"].remove(prize)
     state["followers"][player].append(prize)
-    events.append(Event(f"{player} takes the prize {gd.card_name(prize)}."))
+    events.append(Event("claim.take.prize", player=player, card=terms.card(gd, prize)))
 
 
 def _draw(state: dict, gd: GameData, player: str, events: list[Event]) -> None:
     card = state["deck"].pop(0)
     state["followers"][player].append(card)
-    events.append(Event(f"{player} draws a card blind."))
-    events.append(Event(f"You draw {gd.card_name(card)} blind.", to=(player,)))
+    events.append(Event("claim.draw", player=player))
+    events.append(Event("claim.draw.card", {"card": terms.card(gd, card)}, to=(player,)))
 
 
 def _claim(state: dict, gd: GameData, plays: list[dict], ranked: list[str], events: list[Event]) -> None:
@@ -237,25 +238,23 @@ def _claim(state: dict, gd: GameData, plays: list[dict], ranked: list[str], even
         # 2 players: the loser; 3-4 players: the lowest card, equal values the later player.
         to = ranked[1] if len(plays) == 2 else rules.lowest_player(gd, plays)
         state["score"][to] += dwarves
-        events.append(Event(f"{to} takes the Dwarves ({pos.cards_text(gd, dwarves)}) to the score pile."))
+        events.append(Event("claim.dwarves", player=to, cards=terms.cards(gd, dwarves)))
     trolls = [c for c in cards if gd.faction_of(c) == "trolls"] + state["trolls_aside"]
     rest = [c for c in cards if c not in dwarves and gd.faction_of(c) != "trolls"]
     if trolls:
         best = rules.highest(gd, trolls)
         state["score"][winner].append(best)
         state["trolls_aside"] = [t for t in trolls if t != best]
-        text = f"{winner} scores {gd.card_name(best)} (one Troll a trick)"
-        if state["trolls_aside"]:
-            text += f"; set aside for the next trick: {pos.cards_text(gd, state['trolls_aside'])}"
-        events.append(Event(text + "."))
+        events.append(Event("claim.trolls.score", player=winner, card=terms.card(gd, best),
+                            aside=terms.cards(gd, state["trolls_aside"])))
     kept = [c for c in rest if gd.faction_of(c) == "gnomes"]
     scored = [c for c in rest if c not in kept]
     state["gnomes"][winner] += kept
     state["score"][winner] += scored
     if scored:
-        events.append(Event(f"{winner} scores {pos.cards_text(gd, scored)}."))
+        events.append(Event("claim.scores", player=winner, cards=terms.cards(gd, scored)))
     if kept:
-        events.append(Event(f"{winner} keeps {pos.cards_text(gd, kept)} face up in front."))
+        events.append(Event("claim.gnomes.kept", player=winner, cards=terms.cards(gd, kept)))
     for giant in (c for c in cards if gd.faction_of(c) == "giants"):
         value = gd.value_of(giant)
         for victim in pos.opponents(state, winner):
@@ -263,10 +262,10 @@ def _claim(state: dict, gd: GameData, plays: list[dict], ranked: list[str], even
             if gnome is not None:
                 state["gnomes"][victim].remove(gnome)
                 state["crushed"].append(gnome)
-                events.append(Event(f"{gd.card_name(giant)} crushes {victim}'s {gd.card_name(gnome)}."))
+                events.append(Event("claim.giant.crushes", giant=terms.card(gd, giant), victim=victim,
+                                    gnome=terms.card(gd, gnome)))
     if state["trolls_aside"] and not any(state["hands"].values()):
-        events.append(Event(f"{winner} won the last trick and scores the Trolls set aside: "
-                            f"{pos.cards_text(gd, state['trolls_aside'])}."))
+        events.append(Event("claim.trolls.last", player=winner, cards=terms.cards(gd, state["trolls_aside"])))
         state["score"][winner] += state["trolls_aside"]
         state["trolls_aside"] = []
 
@@ -286,8 +285,7 @@ def _finish_trick(state: dict, gd: GameData, events: list[Event]) -> None:
             state["followers"][player] = []
             pos.plan(state, player)["play"] = []  # plays sent ahead expire with the phase
         state["phase"], state["trick"] = 2, 1
-        events.append(Event(f"Phase 1 is over: every player takes their {len(state['hands'][state['leader']])} "
-                            "followers into hand."))
+        events.append(Event("claim.phase_over", count=len(state["hands"][state["leader"]])))
     else:
         state["trick"] += 1
     start_trick(state, gd, events)
@@ -297,13 +295,11 @@ def start_trick(state: dict, gd: GameData, events: list[Event] | None) -> None:
     """Set up the trick ``state['trick']``: the leader's turn and, in phase 1, the prizes revealed."""
     state["turn"] = state["leader"]
     state["table"] = []
-    text = f"Phase {state['phase']}, trick {state['trick']}: {state['leader']} leads."
     if state["phase"] == 1:
         state["prizes"] = [state["deck"].pop(0) for _ in range(state["revealed"])]
-        text += (" The prize is " if len(state["prizes"]) == 1 else " The prizes are ") + \
-            " and ".join(gd.card_name(c) for c in state["prizes"]) + "."
     if events is not None:
-        events.append(Event(text))
+        events.append(Event("claim.trick.start", phase=state["phase"], trick=state["trick"], leader=state["leader"],
+                            prizes=terms.in_order(gd, state["prizes"]) if state["phase"] == 1 else []))
 
 
 def _end(state: dict, gd: GameData, events: list[Event]) -> None:
@@ -317,13 +313,11 @@ def _end(state: dict, gd: GameData, events: list[Event]) -> None:
     state["turn"] = None
     piles = scoring.piles(state)
     for faction in state["factions"]:
-        side = result["factions"][faction]
-        counts = ", ".join(f"{s} {scoring.faction_key(gd, cards, faction)[0]}" for s, cards in piles.items())
-        name = gd.factions[faction].name
-        events.append(Event(f"The {name} join {side} ({counts})." if side else f"The {name} join nobody ({counts})."))
-    rows = "; ".join(f"{s}: {len(r['factions'])} factions, {r['cards']} cards, {r['points']} points"
-                     for s, r in result["sides"].items())
+        counts = [{"side": s, "count": scoring.faction_key(gd, cards, faction)[0]} for s, cards in piles.items()]
+        events.append(Event("claim.faction.joins", faction=faction, side=result["factions"][faction], counts=counts))
+    rows = [{"side": s, "factions": len(r["factions"]), "cards": r["cards"], "points": r["points"]}
+            for s, r in result["sides"].items()]
     if winner == "draw":
-        events.append(Event(f"The game is over: a draw between {' and '.join(result['tied'])} ({rows})."))
+        events.append(Event("claim.over.draw", tied=list(result["tied"]), rows=rows))
     else:
-        events.append(Event(f"The game is over: {winner} wins on {scoring.decided_by(result, winner)} ({rows})."))
+        events.append(Event("claim.over.win", winner=winner, by=scoring.decided_by(result, winner), rows=rows))

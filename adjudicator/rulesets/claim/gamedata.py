@@ -7,6 +7,12 @@ data correction (a new version directory) never changes a running game under its
 Cards are ids ``<faction>-<value>`` with a letter for each copy where a faction has several
 cards of one value (``gnomes-5a``, ``gnomes-5b``, ``gnomes-5c``, ``dragons-7``). Copies are
 identical for the rules; a player names a card by faction and value only.
+
+The data holds what the rules and the grammar need: factions, values, the words players may
+write for a faction (``aliases``, English and Czech) and the canonical word command lines use
+(``singular``: ``PLAY Gnome 5``). What players *read* -- faction names in every language, with
+the plural and case forms a phrase asks for -- lives in the message catalogues
+(``templates/<lang>/claim/messages.yaml``), next to the phrases that choose the forms.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from pathlib import Path
 
 from adjudicator import yamlio
 from adjudicator.mailbody import strip_accents
+from adjudicator.messages import Msg, render
 from adjudicator.paths import GAMES_DIR
 from adjudicator.yamlio import YamlFileError
 
@@ -30,22 +37,24 @@ KNOWN = ("gnomes", "giants", "dragons", "trolls", "seers", "goblins", "knights",
 
 
 class UnknownName(ValueError):
-    """A faction name nobody knows; ``suggestion`` is the closest known faction id, if any."""
+    """A faction name nobody knows: ``message`` says why (a ``claim.error.*`` message, which the
+    grammar shows the player in their language); ``suggestion`` is the closest known faction id,
+    if any. As a string (the GM's errors: options, rules cases) it is the English message."""
 
-    def __init__(self, message: str, suggestion: str | None = None):
-        super().__init__(message)
-        self.suggestion = suggestion
+    def __init__(self, message: Msg, suggestion: str | None = None):
+        super().__init__(message.key)
+        self.message, self.suggestion = message, suggestion
+
+    def __str__(self) -> str:
+        return render(self.message, "en")
 
 
 @dataclass(frozen=True)
 class Faction:
     id: str
     game: str  # claim | claim2
-    name: str  # "Gnomes"
-    singular: str  # "Gnome"
-    name_cs: str
-    singular_cs: str
-    aliases: tuple[str, ...]
+    singular: str  # "Gnome": the canonical word of command lines and rules cases (PLAY Gnome 5)
+    aliases: tuple[str, ...]  # folded words players may write for it (English and Czech)
     values: tuple[int, ...]  # one entry per card, ascending (gnomes: 1, 1, 1, 3, ...)
 
 
@@ -95,6 +104,7 @@ class GameData:
         return self.cards[card_id].value
 
     def card_name(self, card_id: str) -> str:
+        """The canonical label (``Gnome 5``): command lines and rules cases, not players' prose."""
         card = self.cards[card_id]
         return f"{self.factions[card.faction].singular} {card.value}"
 
@@ -120,7 +130,7 @@ class GameData:
     def _aliases(self) -> dict:
         out = {}
         for f in self.factions.values():
-            for word in (f.id, fold(f.name), fold(f.singular), fold(f.name_cs), fold(f.singular_cs), *f.aliases):
+            for word in (f.id, fold(f.singular), *f.aliases):
                 out[word.replace(" ", "")] = f.id
         return out
 
@@ -140,12 +150,12 @@ class GameData:
             suggestion = self._aliases[close[0]] if close else None
             if suggestion is not None and in_play is not None and suggestion not in in_play:
                 suggestion = None
-            names = ", ".join(self.factions[f].name for f in (in_play or self.factions))
-            hint = f"; did you mean {self.factions[suggestion].singular}?" if suggestion else ""
-            raise UnknownName(f'unknown faction "{text.strip()[:40]}"{hint} (factions: {names})', suggestion)
+            factions = list(in_play or self.factions)
+            raise UnknownName(Msg("claim.error.unknown_faction", text=text.strip()[:40], suggestion=suggestion,
+                                  factions=factions), suggestion)
         if in_play is not None and found not in in_play:
-            names = ", ".join(self.factions[f].name for f in in_play)
-            raise UnknownName(f"there are no {self.factions[found].name} in this game (factions: {names})")
+            factions = list(in_play)
+            raise UnknownName(Msg("claim.error.faction_not_in_game", faction=found, factions=factions))
         return found
 
 
@@ -176,8 +186,7 @@ def load_gamedata_from(folder: Path, version: str = DATA_VERSION) -> GameData:
             _fail(fpath, f"faction {fid}: expected a mapping")
         try:
             copies = {int(v): int(n) for v, n in (entry["cards"] or {}).items()}
-            faction = Faction(fid, str(entry["game"]), str(entry["name"]), str(entry["singular"]),
-                              str(entry["name_cs"]), str(entry["singular_cs"]),
+            faction = Faction(fid, str(entry["game"]), str(entry["singular"]),
                               tuple(fold(str(a)).replace(" ", "") for a in entry.get("aliases") or ()),
                               tuple(v for v in sorted(copies) for _ in range(copies[v])))
         except (KeyError, TypeError, ValueError) as exc:

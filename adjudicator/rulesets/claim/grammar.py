@@ -17,6 +17,10 @@ singular or plural, or by a unique start of 3+ letters::
 The grammar is state-free: it knows the game's factions and players, not the hands. Whether a
 player holds the card, whether it follows faction, whether a prize is on the table: the
 submission (``submission.py``) checks that against the position.
+
+Errors are messages (``claim.error.*``) in the player's language; the example of a refused line
+and the canonical echo of an accepted one are canonical lines in the grammar's own words
+(English), which ``Ruleset.line`` (``lines.py``) renders in the player's command words.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import re
 from dataclasses import dataclass, field
 
 from ...mailbody import logical_lines, text_problem
+from ...messages import Msg, render
 from .gamedata import GameData, UnknownName, fold
 from .position import line_text
 from ...mailcommands import MAIL_WORDS, Help, OrdersQuery, Press, Status  # noqa: F401  (one set for every ruleset)
@@ -51,7 +56,7 @@ WORDS = {
     "lowest": "lowest", "low": "lowest", "min": "lowest", "nejnizsi": "lowest", "nejmensi": "lowest",
     "highest": "highest", "high": "highest", "max": "highest", "nejvyssi": "highest", "nejvetsi": "highest",
     "deck": "deck", "top": "deck", "balicek": "deck", "balik": "deck",
-    "prize": "prize", "table": "prize", "stul": "prize", "odmena": "prize", "cena": "prize",
+    "prize": "prize", "table": "prize", "stul": "prize", "odmena": "prize", "odmenu": "prize", "cena": "prize",
 }
 """Alternatives that are not a card (folded) -> the plan word."""
 
@@ -76,14 +81,6 @@ class Cancel:
     pass
 
 
-
-
-
-
-
-
-
-
 @dataclass
 class Line:
     """One line of a mail: a command with its canonical echo, or an error with a valid example."""
@@ -92,14 +89,33 @@ class Line:
     raw: str
     command: object = None
     canonical: str | None = None
-    error: str | None = None
+    error: Msg | None = None
     example: str | None = None
 
 
 class LineError(ValueError):
-    def __init__(self, message: str, example: str | None = None, fix: tuple[str, str] | None = None):
-        super().__init__(message)
+    """A refused line: ``message`` says why (a ``claim.error.*`` message), ``example`` is a valid
+    canonical line, ``fix`` a (wrong, right) pair of words the example may be made from."""
+
+    def __init__(self, message: Msg, example: str | None = None, fix: tuple[str, str] | None = None):
+        super().__init__(message.key)
         self.message, self.example, self.fix = message, example, fix
+
+
+def example_text(key: str) -> str:
+    """The English text of an example's free part (a PRESS message, a password), from the
+    catalogue: ``lines.py`` shows the same example's text in the player's language."""
+    return render(Msg(key), "en")
+
+
+def _text_problem(raw: str) -> Msg | None:
+    """Why ``raw`` is no line of text a player wrote (``mailbody.text_problem``), as a message."""
+    if not text_problem(raw, MAX_LINE_CHARS):
+        return None
+    if len(raw) > MAX_LINE_CHARS:
+        return Msg("claim.error.line_too_long", length=len(raw), max=MAX_LINE_CHARS)
+    bad = next((c for c in raw if text_problem(c, MAX_LINE_CHARS)), "\ufffd")
+    return Msg("claim.error.unreadable", char=f"U+{ord(bad):04X}")
 
 
 @dataclass
@@ -128,10 +144,10 @@ def parse_mail(text: str, names: Names) -> list[Line]:
             continue  # the sign-on, checked by the mail layer
         first = False
         try:
-            problem = text_problem(raw, MAX_LINE_CHARS)
+            problem = _text_problem(raw)
             if problem:
-                raise LineError(problem, "PRESS ALL: split a long message over several PRESS lines"
-                                if problem.startswith("line too long") else "HELP")
+                raise LineError(problem, f"PRESS ALL: {example_text('claim.example.press_long')}"
+                                if problem.key == "claim.error.line_too_long" else "HELP")
             command = parse_line(body, names)
         except LineError as exc:
             example = _fixed_example(body, exc, names) or exc.example or "HELP"
@@ -169,24 +185,24 @@ def parse_line(body: str, names: Names) -> object:
     seer_card = head in SEER_WORDS and re.match(r"\d", rest) is not None
     if keyword is None or seer_card:
         if seer_card or _looks_like_card(body, names):
-            raise LineError(f'a card needs the command PLAY in front: "PLAY {body.strip()[:40]}"',
+            raise LineError(Msg("claim.error.needs_play", text=body.strip()[:40]),
                             example("PLAY", names), fix=(body.strip(), "PLAY " + body.strip()))
         close = difflib.get_close_matches(head, [k for k in COMMAND_WORDS if k != "judge"], 1, 0.75)
         if close:
             good = COMMAND_WORDS[close[0]]
-            raise LineError(f'unknown command "{word[:40]}"; did you mean {good}?', example(good, names),
-                            fix=(word, good))
-        raise LineError(f'unknown command "{word[:40]}"; commands are PLAY, TAKE, CANCEL, HELP, STATUS, ORDERS?, '
-                        "PRESS", example("PLAY", names))
+            raise LineError(Msg("claim.error.did_you_mean", word=word[:40], command=good.rstrip("?").lower()),
+                            example(good, names), fix=(word, good))
+        raise LineError(Msg("claim.error.unknown_command", word=word[:40]), example("PLAY", names))
     if keyword == "JUDGE":
-        raise LineError("the sign-on line JUDGE must be the first line of the mail", "JUDGE game1 alice password")
+        raise LineError(Msg("claim.error.judge_not_first"),
+                        f"JUDGE {example_text('claim.example.game')} alice {example_text('claim.example.password')}")
     if keyword == "PLAY":
         return Play(_alternatives(rest, names, "PLAY"))
     if keyword == "TAKE":
         return Take(_alternatives(rest, names, "TAKE"))
     if keyword == "CANCEL":
         if rest.strip():
-            raise LineError("CANCEL takes nothing after it", "CANCEL")
+            raise LineError(Msg("claim.error.cancel_extra"), "CANCEL")
         return Cancel()
     if keyword == "HELP":
         return Help(" ".join(rest.split()) or None)
@@ -198,9 +214,11 @@ def parse_line(body: str, names: Names) -> object:
 
 
 def example(keyword: str, names: Names) -> str:
+    """A valid canonical line for ``keyword``."""
+    if keyword == "PRESS":
+        return f"PRESS {names.players[0] if names.players else 'ALL'}: {example_text('claim.example.press')}"
     return {"PLAY": f"PLAY {names.example_card()}", "TAKE": "TAKE PRIZE", "CANCEL": "CANCEL", "HELP": "HELP",
-            "STATUS": "STATUS", "ORDERS?": "ORDERS?",
-            "PRESS": f"PRESS {names.players[0] if names.players else 'ALL'}: shall we talk?"}.get(keyword, "HELP")
+            "STATUS": "STATUS", "ORDERS?": "ORDERS?"}.get(keyword, "HELP")
 
 
 def _looks_like_card(body: str, names: Names) -> bool:
@@ -213,17 +231,15 @@ def _looks_like_card(body: str, names: Names) -> bool:
 def _alternatives(rest: str, names: Names, keyword: str) -> tuple[str, ...]:
     items = [i.strip() for i in _SEPARATOR.split(rest.strip())] if rest.strip() else []
     if not items or not all(items):
-        what = "a card (faction and value), LOWEST or HIGHEST" if keyword == "PLAY" else \
-            "a prize (faction and value), PRIZE, DECK, HIGHEST or LOWEST"
-        raise LineError(f"{keyword} needs {what}; alternatives are joined by OR", example(keyword, names))
+        raise LineError(Msg("claim.error.needs_alternatives", command=keyword.lower()), example(keyword, names))
     if len(items) > MAX_ALTERNATIVES:
-        raise LineError(f"at most {MAX_ALTERNATIVES} alternatives on one line", example(keyword, names))
+        raise LineError(Msg("claim.error.too_many_alternatives", max=MAX_ALTERNATIVES), example(keyword, names))
     alts = []
     for item in items:
         word = WORDS.get(fold(item).replace(" ", ""))
         if word is not None:
             if keyword == "PLAY" and word not in ("lowest", "highest"):
-                raise LineError(f'"{item}" is for TAKE; PLAY takes a card, LOWEST or HIGHEST', example("PLAY", names))
+                raise LineError(Msg("claim.error.take_word_in_play", item=item), example("PLAY", names))
             alts.append(word)
         else:
             alts.append(_card(item, names, keyword))
@@ -243,20 +259,18 @@ def _card(item: str, names: Names, keyword: str) -> str:
     else:
         m = _CARD_REVERSED.match(text)
         if not m:
-            extra = ", LOWEST or HIGHEST" if keyword == "PLAY" else ", PRIZE, DECK, HIGHEST or LOWEST"
-            raise LineError(f'cannot read "{text[:40]}" as a card: write the faction and the value{extra}',
+            raise LineError(Msg("claim.error.not_a_card", text=text[:40], command=keyword.lower()),
                             example(keyword, names))
         value, word = m.group(1), m.group(2)
     try:
         faction = names.gd.resolve_faction(word, names.factions)
     except UnknownName as exc:
         fix = (word, names.gd.factions[exc.suggestion].singular) if exc.suggestion else None
-        raise LineError(str(exc), example(keyword, names), fix=fix) from None
+        raise LineError(exc.message, example(keyword, names), fix=fix) from None
     values = names.gd.factions[faction].values
     if int(value) not in values:
-        shown = ", ".join(str(v) for v in dict.fromkeys(values))
         f = names.gd.factions[faction]
-        raise LineError(f"{f.name} have only the values {shown}",
+        raise LineError(Msg("claim.error.values", faction=faction, values=list(dict.fromkeys(values))),
                         f"{keyword} {f.singular} {values[-1]}", fix=(text, f"{f.singular} {values[-1]}"))
     return f"{faction} {int(value)}"
 
@@ -264,25 +278,25 @@ def _card(item: str, names: Names, keyword: str) -> str:
 def _press(rest: str, names: Names) -> Press:
     m = re.match(r"\s*(anon(?:ymous|ymne|ymně)?\s+)?([^:]*):(.*)$", rest, flags=re.I | re.S)
     if m is None:
-        raise LineError('PRESS needs "<player>: <message>" or "ALL: <message>"', example("PRESS", names))
+        raise LineError(Msg("claim.error.press_format"), example("PRESS", names))
     anonymous, to_text, text = bool(m.group(1)), m.group(2).strip(), m.group(3).strip()
     if fold(to_text) in ALL_WORDS:
         to: tuple[str, ...] | str = "ALL"
     else:
         words = [w for w in re.split(r"[,;\s]+", to_text) if w and fold(w) not in ("and", "a")]
         if not words:
-            raise LineError("PRESS needs the player to write to, or ALL", example("PRESS", names))
+            raise LineError(Msg("claim.error.press_nobody"), example("PRESS", names))
         found = []
         for w in words:
             if fold(w) not in names.players:
                 close = difflib.get_close_matches(fold(w), list(names.players), 1, 0.6)
-                hint = f"; did you mean {close[0]}?" if close else ""
-                raise LineError(f'no player "{w[:40]}" in this game{hint} (players: {", ".join(names.players)})',
+                raise LineError(Msg("claim.error.press_player", name=w[:40], suggestion=close[0] if close else None,
+                                    players=list(names.players)),
                                 example("PRESS", names), fix=(w, close[0]) if close else None)
             found.append(fold(w))
         to = tuple(dict.fromkeys(found))
     if not text:
-        raise LineError("empty PRESS message", example("PRESS", names))
+        raise LineError(Msg("claim.error.press_empty"), example("PRESS", names))
     return Press(to, text, anonymous)
 
 

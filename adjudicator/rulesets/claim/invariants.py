@@ -48,7 +48,7 @@ def violations(state: dict, gd: GameData) -> list[str]:
             card = p["card"]
             if gd.faction_of(card) not in (led, rules.DOPPELGANGERS) and any(
                     gd.faction_of(c) == led for c in state["hands"][p["player"]]):
-                out.append(f"{p['player']} played {gd.card_name(card)} while holding {gd.factions[led].name}")
+                out.append(f"{p['player']} played {gd.card_name(card)} while holding {led}")
     over = state["step"] == "over"
     if over != (state["winner"] is not None):
         out.append(f"step {state['step']} with winner {state['winner']}")

@@ -164,7 +164,8 @@ def planned_take(state: dict, gd: GameData, player: str) -> str | None:
 
 
 def alt_text(gd: GameData, alt: str) -> str:
-    """An alternative as the canonical echo writes it: ``Gnome 5``, ``LOWEST``, ``DECK``."""
+    """An alternative as the canonical echo writes it: ``Gnome 5``, ``LOWEST``, ``DECK`` (the
+    grammar's own words; players read it through ``Ruleset.line``, see ``lines.py``)."""
     named = split_alt(alt)
     if named:
         return f"{gd.factions[named[0]].singular} {named[1]}"
@@ -173,10 +174,6 @@ def alt_text(gd: GameData, alt: str) -> str:
 
 def line_text(gd: GameData, keyword: str, alts) -> str:
     return f"{keyword} " + " OR ".join(alt_text(gd, a) for a in alts)
-
-
-def cards_text(gd: GameData, cards) -> str:
-    return ", ".join(gd.card_name(c) for c in sorted(cards, key=gd.sort_key)) or "none"
 
 
 def side_of(state: dict, player: str) -> str:

@@ -8,13 +8,19 @@ the same options, so either can play the other box's game or any combined deck
 This module is the glue between the judge's interface (``adjudicator/ruleset.py``) and the pure
 modules: ``engine`` (steps, tricks, phases), ``rules`` (follow, ranking, lead), ``scoring``,
 ``submission`` and ``grammar`` (mail), ``caseposition`` (rules cases), ``bot`` and
-``invariants`` (self-play), ``display`` (reports).
+``invariants`` (self-play), ``display`` (reports), ``terms`` and ``lines`` (what players read).
+
+Both speak in message keys (``claim.*``, one catalogue per language for the two rulesets:
+``templates/<lang>/claim/messages.yaml``): events, owed decisions, errors, notes and summaries are
+rendered in each player's language; ``line`` turns a canonical command line into a language's
+command words and card names.
 """
 
 from __future__ import annotations
 
+from ...messages import Msg
 from ...ruleset import Event, Owed, RulesetError, Submission, register
-from . import bot, caseposition, engine, grammar, invariants, submission
+from . import bot, caseposition, engine, grammar, invariants, lines, submission, terms
 from . import position as pos
 from .gamedata import DATA_VERSION, load_gamedata
 from .newgame import initial_state
@@ -58,24 +64,24 @@ class Claim:
     def result(self, state: dict) -> str | None:
         return state["winner"]
 
-    def summary(self, state: dict) -> str:
+    def summary(self, state: dict) -> Msg:
         gd = gamedata_of(state)
         if state["winner"] is not None:
             if state["winner"] == "draw":
-                return "game over: a draw between " + " and ".join((state.get("result") or {}).get("tied") or [])
+                return Msg("claim.summary.draw", tied=list((state.get("result") or {}).get("tied") or []))
             row = ((state.get("result") or {}).get("sides") or {}).get(state["winner"]) or {}
-            return f"game over: {state['winner']} wins with {len(row.get('factions', []))} factions"
-        text = f"phase {state['phase']}, trick {state['trick']} of {state['deal']}"
+            return Msg("claim.summary.win", winner=state["winner"], factions=len(row.get("factions", [])))
+        where = {"phase": state["phase"], "trick": state["trick"], "tricks": state["deal"]}
         if state["step"] == "take":
-            return text + f": {state['choice']['player']} chooses a prize"
-        text += f": {state['turn']} to play"
-        if state["prizes"]:
-            text += (" (prize " if len(state["prizes"]) == 1 else " (prizes ") + \
-                " and ".join(gd.card_name(c) for c in state["prizes"]) + ")"
-        return text
+            return Msg("claim.summary.choose", where, player=state["choice"]["player"])
+        return Msg("claim.summary.play", where, player=state["turn"], prizes=terms.in_order(gd, state["prizes"]))
 
     def on_file(self, state: dict, player: str) -> list[str]:
         return submission.on_file(state, gamedata_of(state), player)
+
+    def line(self, text: str, language: str) -> str:
+        """A canonical line (echo, example, on file) in ``language``'s command words and names."""
+        return lines.line(load_gamedata(DATA_VERSION), text, language)
 
     def view(self, state: dict, player: str | None) -> dict:
         """What ``player`` may see (None: the GM sees everything).
@@ -126,7 +132,7 @@ class Claim:
     def selfplay_summary(self, state: dict, events: list[Event]) -> str:
         result = state.get("result") or {}
         rows = ", ".join(f"{side} {len(r['factions'])}" for side, r in (result.get("sides") or {}).items())
-        dragons = sum(1 for e in events if "played the last Dragon" in e.text)
+        dragons = sum(1 for e in events if e.key == "claim.trick.won" and e.params.get("leader"))
         return f"winner {state['winner'] or 'none'}, factions {rows or '-'}, {dragons} dragon leads"
 
     # rules cases (adjudicator/cases.py)

@@ -73,14 +73,15 @@ def outcome(gd: GameData, state: dict) -> tuple[str, dict]:
 
 
 def decided_by(result: dict, winner: str) -> str:
-    """Which tie-break decided the game, for the event log."""
+    """Which tie-break decided the game, for the event log (``claim.over.win``): ``factions``,
+    ``cards`` (in the factions won), ``points`` (the sum of those cards' values) or ``tie``."""
     if winner == "draw":
-        return "a complete tie"
+        return "tie"
     rows = result["sides"]
     mine = rows[winner]
     others = [r for s, r in rows.items() if s != winner]
     if all(len(r["factions"]) < len(mine["factions"]) for r in others):
         return "factions"
     if all((len(r["factions"]), r["cards"]) < (len(mine["factions"]), mine["cards"]) for r in others):
-        return "cards in the factions won"
-    return "the sum of those cards' values"
+        return "cards"
+    return "points"
