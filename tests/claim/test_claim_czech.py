@@ -139,7 +139,8 @@ CONNECTIVES = {"nebo", "anonymne"}  # NEBO joins alternatives; ANONYMNĚ marks a
 def test_the_czech_command_words_are_words_the_grammar_reads():
     words = set()
     for key, text in CS.messages.items():
-        words |= set(CAPS.findall(text))
+        if key.startswith("claim."):  # the judge's own messages (mail.*) have words of their own
+            words |= set(CAPS.findall(text))
     words |= {str(v) for v in CS.names["keyword"].values()}
     readable = set(grammar.COMMAND_WORDS) | set(grammar.WORDS) | set(grammar.ALL_WORDS) | CONNECTIVES
     assert sorted(w for w in words if fold(w) not in readable) == []
