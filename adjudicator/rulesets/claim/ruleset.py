@@ -64,6 +64,10 @@ class Claim:
     def result(self, state: dict) -> str | None:
         return state["winner"]
 
+    def phase(self, state: dict) -> str:
+        """One trick: the player whose turn it is hears at once, the others when the trick is over."""
+        return f"{state['phase']} {state['trick']}"
+
     def summary(self, state: dict) -> Msg:
         gd = gamedata_of(state)
         if state["winner"] is not None:

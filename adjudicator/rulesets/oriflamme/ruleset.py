@@ -52,6 +52,10 @@ class Oriflamme:
     def result(self, state: dict) -> str | None:
         return state["winner"]
 
+    def phase(self, state: dict) -> str:
+        """A round's placement, then its resolution: reports come as one digest per phase."""
+        return f"{state['round']} {state['phase']}"
+
     def summary(self, state: dict) -> Msg:
         gd = gamedata_of(state)
         if state["phase"] == "over":
