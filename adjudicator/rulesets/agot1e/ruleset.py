@@ -39,6 +39,10 @@ class Agot1e:
     def result(self, state: dict) -> str | None:
         return state["winner"]
 
+    def phase(self, state: dict) -> str:
+        """A round's Westeros, planning or action phase: reports come as one digest per phase."""
+        return f"{state['round']} {state['phase']}"
+
     def summary(self, state: dict) -> str:
         if state["winner"] is not None:
             return f"game over after round {min(state['round'], 10)}: " + (
