@@ -70,7 +70,7 @@ def test_a_three_house_game_is_played_through_a_full_round_by_mail_alone(tmp_pat
     reports_ = {h: sorted((m for m in mails if _house(m) == h and "kind=report" in str(m["X-Judge-State"])),
                           key=lambda m: int(reports.parse_header(text_of(m))["version"])) for h in HOUSES}
     for house, own in reports_.items():
-        assert len(own) >= 5
+        assert len(own) >= 3  # digests: when the house must act, and when a phase ends
         texts = [text_of(m) for m in own]
         for text, message in zip(texts, own):
             header = reports.parse_header(text)
