@@ -46,14 +46,3 @@ def png_from_svg(svg: str, *, zoom: float = 1.0) -> bytes:
     except (ValueError, RuntimeError) as exc:
         raise PictureError(f"the picture could not be drawn: {exc}") from None
     return bytes(data)
-
-
-def write(path: Path, svg: str) -> None:
-    """Write ``svg`` to ``path`` as ``.svg`` or ``.png`` (by its suffix)."""
-    suffix = path.suffix.lower()
-    if suffix == ".svg":
-        path.write_text(svg, encoding="utf-8")
-    elif suffix == ".png":
-        path.write_bytes(png_from_svg(svg))
-    else:
-        raise PictureError(f"{path.name}: write a .png or a .svg file")

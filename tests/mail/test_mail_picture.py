@@ -12,8 +12,8 @@ import email.policy
 import struct
 from pathlib import Path
 
+from adjudicator import layered
 from adjudicator.judge import Judge
-from adjudicator.mail import process
 from adjudicator.mail.process import Postmaster
 from adjudicator.mail.settings import MailSettings
 from adjudicator.store import Store
@@ -84,7 +84,8 @@ def test_a_report_goes_out_without_the_picture_when_drawing_fails(tmp_path, monk
     def broken(svg, **kwargs):
         raise RuntimeError("no renderer today")
 
-    monkeypatch.setattr(process.picture, "png_from_svg", broken)
+    layered.clear_caches()  # nothing drawn earlier may stand in for the renderer
+    monkeypatch.setattr(layered, "png_from_svg", broken)
     mails = {}
     for house in HOUSES:
         mails.update(game.mail(house, ORDERS[house]))
