@@ -21,7 +21,10 @@ in the full picture; each is then cached by its markup (the same chip or unit is
 process). The PNG is written here with no row filter and fast zlib: flat-coloured boards compress
 as well as with resvg's encoder, in about a third of the time.
 
-A ruleset's template writes its sprites as markup (:func:`parse_sprites`)::
+A picture template draws itself in four layers (:func:`from_template`): ``all`` (the SVG file),
+``under`` and ``over`` (given only ``S``, the model of what never changes, so that a static layer
+cannot show a player's view) and ``sprites`` (given ``S`` and ``D``, the view's part), where the
+macro ``sprite`` of ``templates/pictures/layers.svg.j2`` writes each sprite as (:func:`parse_sprites`)::
 
     <svg ...root attributes...>
     <!--sprite U X Y LEFT TOP RIGHT BOTTOM-->fragment drawn around the origin<!--/sprite-->
@@ -41,6 +44,8 @@ from dataclasses import dataclass
 from typing import Callable, Hashable, Sequence
 
 from PIL import Image
+
+import jinja2
 
 from .picture import PictureError, png_from_svg
 
@@ -77,7 +82,7 @@ class Layers:
     width: int
     height: int
     key: Hashable
-    static: Callable[[], tuple[str, str]]
+    static: Callable[[], tuple[str, str | None]]  # over may be None: nothing is drawn above the tints
     sprites: Sequence[Sprite]
     root: str = ""
 
@@ -115,6 +120,16 @@ def clear_caches() -> None:
     """Forget every static layer and sprite (tests; a long-running process never needs it)."""
     _static.clear()
     _sprites.clear()
+
+
+def from_template(template: jinja2.Template, model: dict, key: Hashable) -> Layers:
+    """The layers of ``template`` drawn from ``model`` = ``{"S": static, "D": dynamic}``; ``S`` holds
+    the picture's ``width`` and ``height``, and ``key`` must name everything ``S`` depends on."""
+    static = model["S"]
+    root, sprites = parse_sprites(template.render(layer="sprites", **model))
+    return Layers(width=round(static["width"]), height=round(static["height"]), key=key,
+                  static=lambda: (template.render(layer="under", S=static), template.render(layer="over", S=static)),
+                  sprites=sprites, root=root)
 
 
 def parse_sprites(markup: str) -> tuple[str, list[Sprite]]:
@@ -159,8 +174,12 @@ def _static_layers(layers: Layers) -> tuple[Image.Image, Image.Image]:
     if cached is None:
         under_svg, over_svg = layers.static()
         under = _decode(png_from_svg(under_svg), (layers.width, layers.height))
-        over = _decode(png_from_svg(over_svg), (layers.width, layers.height))
-        cached = (Image.alpha_composite(under, over).convert("RGB"), over)
+        if over_svg is None:
+            over = Image.new("RGBA", under.size, (0, 0, 0, 0))
+            cached = (under.convert("RGB"), over)
+        else:
+            over = _decode(png_from_svg(over_svg), (layers.width, layers.height))
+            cached = (Image.alpha_composite(under, over).convert("RGB"), over)
         _static.put(layers.key, cached)
     return cached
 
@@ -185,8 +204,12 @@ def _draw_missing(layers: Layers, over: Image.Image) -> dict:
         return {}
     places, width, height = _pack([s.box for s in missing.values()])
     parts = [f'<svg xmlns="{SVG_NS}" width="{width}" height="{height}" viewBox="0 0 {width} {height}" {layers.root}>']
-    for sprite, (ax, ay) in zip(missing.values(), places):
-        parts.append(f'<g transform="translate({ax - sprite.box[0]},{ay - sprite.box[1]})">{sprite.markup}</g>')
+    for i, (sprite, (ax, ay)) in enumerate(zip(missing.values(), places)):
+        # clipped to its box: ink beyond it must not spill onto a neighbour, which would be cached so
+        w, h = sprite.box[2] - sprite.box[0], sprite.box[3] - sprite.box[1]
+        parts.append(f'<clipPath id="s{i}"><rect x="{ax}" y="{ay}" width="{w}" height="{h}"/></clipPath>'
+                     f'<g clip-path="url(#s{i})"><g transform="translate({ax - sprite.box[0]},{ay - sprite.box[1]})">'
+                     f'{sprite.markup}</g></g>')
     parts.append("</svg>")
     atlas = _decode(png_from_svg("\n".join(parts)), (width, height))
     drawn = {}

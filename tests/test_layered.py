@@ -77,3 +77,15 @@ def test_packing_never_overlaps():
     for i, a in enumerate(rects):
         for b in rects[i + 1:]:
             assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+
+
+def test_a_sprite_spilling_out_of_its_box_does_not_spoil_its_neighbours():
+    """Ink beyond a sprite's box is cut off; the sprites beside it on the atlas stay as drawn alone."""
+    layered.clear_caches()
+    long = '<text font-size="11" fill="#2b2418">a line far too long for its little box</text>'
+    small = '<text font-size="12" font-weight="bold" fill="#2b2418">2</text>'
+    together = layered.image(_layers([layered.Sprite(long, 20, 40, (-2, -14, 30, 5)),
+                                      layered.Sprite(small, 60, 80, (-2, -14, 12, 5))]))
+    layered.clear_caches()
+    alone = layered.image(_layers([layered.Sprite(small, 60, 80, (-2, -14, 12, 5))]))
+    assert together.crop((50, 60, 80, 90)).tobytes() == alone.crop((50, 60, 80, 90)).tobytes()

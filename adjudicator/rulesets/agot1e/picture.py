@@ -20,9 +20,8 @@ from collections import Counter
 from functools import cache
 from typing import Any
 
-import jinja2
-
 from ... import layered, yamlio
+from ...picture import template
 from ...paths import TEMPLATES_DIR
 from . import position as pos
 from .context import ctx_for
@@ -32,13 +31,6 @@ from .mapshapes import FRAME, Shapes, shapes_for
 PANEL_WIDTH = 300
 UNIT_STEP = 14  # pixels between the units of one area
 TRACKS = ("iron_throne", "fiefdoms", "kings_court")
-
-
-@cache
-def _template() -> jinja2.Template:
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES_DIR / "pictures"),
-                             undefined=jinja2.StrictUndefined, autoescape=True, trim_blocks=True, lstrip_blocks=True)
-    return env.get_template("agot1e/board.svg.j2")
 
 
 @cache
@@ -66,14 +58,12 @@ def png(view: dict, player: str | None, language: str = "en", *, caption: str = 
 def layers(view: dict, player: str | None, language: str = "en", *, caption: str = "") -> layered.Layers:
     """The picture as static layers (keyed by data version, language and number of houses, and
     drawn from those alone) and the sprites of what ``view`` holds; they compose to :func:`svg`."""
-    full = model(view, player, language, caption=caption)
-    static = full["S"]
-    root, sprites = layered.parse_sprites(_render("sprites", full))
     key = ("agot1e", view["data_version"], language, len(view["houses"]))
-    return layered.Layers(
-        width=round(static["width"]), height=round(static["height"]), key=key,
-        static=lambda: (_render("under", {"S": static}), _render("over", {"S": static})),
-        sprites=sprites, root=root)
+    return layered.from_template(_template(), model(view, player, language, caption=caption), key)
+
+
+def _template():
+    return template("agot1e/board.svg.j2")
 
 
 def _render(layer: str, context: dict) -> str:
