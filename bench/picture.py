@@ -11,7 +11,9 @@ version (``Postmaster.report_new_versions``): view -> the picture's model and sp
   Czech, each run with a new caption (as each version has), so at least one sprite is new each time;
 - a game's versions: every step of rounds 2 to 4 of the same game, each drawn for all five houses,
   as the reports of those versions would be: units move, tokens change, new sprites are drawn;
-- for comparison, the same picture as one SVG rendered whole by resvg (the way before layers).
+- for comparison, the same picture as one SVG rendered whole by resvg (the way before layers);
+- the table pictures of Oriflamme (4 families, round 4, resolving) and Claim 2 (3 players, a trick
+  under way): the first picture, then a report picture each run as above.
 
 Each figure is wall time, with the process's CPU time beside it: on a machine shared with other
 work the wall time grows, the CPU time much less.
@@ -30,6 +32,8 @@ from adjudicator import layered
 from adjudicator.picture import png_from_svg
 from adjudicator.ruleset import get
 from adjudicator.rulesets.agot1e import picture
+from adjudicator.rulesets.claim import picture as claim_picture
+from adjudicator.rulesets.oriflamme import picture as oriflamme_picture
 from adjudicator.selfplay import play
 
 HOUSES = ["stark", "lannister", "baratheon", "greyjoy", "tyrell"]
@@ -103,6 +107,23 @@ def main() -> None:
     print(f"a game's versions ({len(versions)} steps x {len(HOUSES)} houses): median {per_version.median()}, "
           f"max {_ms(max(per_version.wall))}")
     print(f"for comparison, the SVG rendered whole by resvg: median {whole.median()}")
+    tables = (
+        ("Oriflamme", "oriflamme", oriflamme_picture, ["red", "blue", "green", "yellow"],
+         lambda s: s["round"] == 4 and s["phase"] == "resolve"),
+        ("Claim 2", "claim2", claim_picture, ["alice", "bob", "carol"],
+         lambda s: s["phase"] == 1 and s["trick"] == 5 and len(s["table"]) == 2),
+    )
+    for title, name, module, players, stop in tables:
+        rs = get(name)
+        table = play(rs, players, 5, stop=stop).state
+        first, runs = _Timer(), _Timer()
+        first(lambda: module.png(rs.view(table, players[0]), players[0], "en", caption="bench"))
+        for i in range(args.runs):
+            player = players[i % len(players)]
+            language = "cs" if i % 2 else "en"
+            runs(lambda: module.png(rs.view(table, player), player, language, caption=f"bench v{i + 1}"))
+        print(f"{title} table picture: first {first.last()}; {args.runs} runs: median {runs.median()}, "
+              f"max {_ms(max(runs.wall))}")
 
 if __name__ == "__main__":
     main()

@@ -303,8 +303,9 @@ def test_a_ruleset_without_a_picture_draws_nothing(tmp_path):
     from adjudicator.store import Store
 
     judge = Judge(Store(tmp_path / "d", fsync=False))
-    judge.new_game("k", "oriflamme", {p: {"address": f"{p}@example.org"} for p in ("red", "blue", "green")}, seed=1)
-    assert reports.picture_of(judge.present("k"), "red") is None
+    judge.new_game("k", "toy", {p: {"address": f"{p}@example.org"} for p in ("alice", "bob")}, seed=1)
+    assert reports.picture_of(judge.present("k"), "alice") is None
+    assert reports.picture_png_of(judge.present("k"), "alice") is None
 
 
 def test_chains_never_run_along_the_frame_inside_the_board(shapes):
