@@ -43,9 +43,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Callable, Hashable, Sequence
 
-from PIL import Image
-
 import jinja2
+from PIL import Image
 
 from .picture import PictureError, png_from_svg
 
@@ -151,22 +150,22 @@ def image(layers: Layers) -> Image.Image:
     """The picture of ``layers`` as an RGB image (see :func:`png`)."""
     static, over = _static_layers(layers)
     canvas = static.copy()
-    drawn = _draw_missing(layers, over)
+    drawn = _drawn_sprites(layers, over)
     for sprite in layers.sprites:
         left, top = sprite.x + sprite.box[0], sprite.y + sprite.box[1]
-        key = _key(layers, sprite)
-        cached = drawn[key] if key in drawn else _sprites.get(key)
+        value = drawn[_key(layers, sprite)]
         if sprite.under:
-            patch, mask = cached
+            patch, mask = value
             canvas.paste(patch, (left, top), mask)
         else:
-            canvas.paste(cached, (left, top), cached)
+            canvas.paste(value, (left, top), value)
     return canvas
 
 
 def _key(layers: Layers, sprite: Sprite) -> tuple:
-    # an under-sprite's patch holds the over layer, so it belongs to its static key
-    return (layers.key if sprite.under else None, layers.root, sprite.markup, sprite.box, sprite.under)
+    # an under-sprite's patch holds the over layer where it stands: it belongs to its static key and place
+    where = (layers.key, sprite.x, sprite.y) if sprite.under else None
+    return (where, layers.root, sprite.markup, sprite.box, sprite.under)
 
 
 def _static_layers(layers: Layers) -> tuple[Image.Image, Image.Image]:
@@ -193,15 +192,22 @@ def _decode(data: bytes, size: tuple[int, int]) -> Image.Image:
     return image
 
 
-def _draw_missing(layers: Layers, over: Image.Image) -> dict:
-    """Render every sprite not yet cached, all on one atlas; cache them and return them by key."""
+def _drawn_sprites(layers: Layers, over: Image.Image) -> dict:
+    """Every sprite of ``layers`` drawn, by key: from the cache, the others rendered all on one
+    atlas (and cached)."""
+    drawn: dict[tuple, object] = {}
     missing: dict[tuple, Sprite] = {}
     for sprite in layers.sprites:
         key = _key(layers, sprite)
-        if key not in missing and _sprites.get(key) is None:
+        if key in drawn or key in missing:
+            continue
+        value = _sprites.get(key)
+        if value is None:
             missing[key] = sprite
+        else:
+            drawn[key] = value
     if not missing:
-        return {}
+        return drawn
     places, width, height = _pack([s.box for s in missing.values()])
     parts = [f'<svg xmlns="{SVG_NS}" width="{width}" height="{height}" viewBox="0 0 {width} {height}" {layers.root}>']
     for i, (sprite, (ax, ay)) in enumerate(zip(missing.values(), places)):
@@ -212,7 +218,6 @@ def _draw_missing(layers: Layers, over: Image.Image) -> dict:
                      f'{sprite.markup}</g></g>')
     parts.append("</svg>")
     atlas = _decode(png_from_svg("\n".join(parts)), (width, height))
-    drawn = {}
     for (key, sprite), (ax, ay) in zip(missing.items(), places):
         left, top, right, bottom = sprite.box
         piece = atlas.crop((ax, ay, ax + right - left, ay + bottom - top))

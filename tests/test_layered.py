@@ -89,3 +89,16 @@ def test_a_sprite_spilling_out_of_its_box_does_not_spoil_its_neighbours():
     layered.clear_caches()
     alone = layered.image(_layers([layered.Sprite(small, 60, 80, (-2, -14, 12, 5))]))
     assert together.crop((50, 60, 80, 90)).tobytes() == alone.crop((50, 60, 80, 90)).tobytes()
+
+
+def test_the_same_under_sprite_in_two_places_keeps_what_lies_over_each():
+    """A tint's patch holds the over layer where it stands: the same tint elsewhere is another patch."""
+    layered.clear_caches()
+    square = '<rect width="40" height="30" fill="#f0b8ad" shape-rendering="crispEdges"/>'
+    sprites = [layered.Sprite(square, 90, 70, (-1, -1, 41, 31), under=True),
+               layered.Sprite(square, 150, 100, (-1, -1, 41, 31), under=True)]
+    got = _rgb(layered.png(_layers(sprites)))
+    whole = _doc(UNDER + '<g transform="translate(90,70)">' + square + '</g><g transform="translate(150,100)">'
+                 + square + "</g>" + OVER)
+    diff = ImageChops.difference(got, _rgb(png_from_svg(whole)))
+    assert max(high for _, high in diff.getextrema()) <= 4
