@@ -233,12 +233,16 @@ def map_(ctx, game, player, number, language, output):
         click.echo(f"WARNING: {problem}; drawing the last good version", err=True)
     state = present.state if number is None else judge.version(game, number)["state"]
     view = present.ruleset.view(state, player)
-    svg = reports.picture_of(present, player, language or reports.language_of(present, player), view=view,
-                             version=number)
-    if svg is None:
-        raise click.ClickException(f"{game}: the ruleset {present.ruleset.name} draws no picture")
+    language = language or reports.language_of(present, player)
+    draw = reports.picture_of if output.suffix.lower() == ".svg" else reports.picture_png_of
     try:
-        picture.write(output, svg)
+        drawn = draw(present, player, language, view=view, version=number)
+        if drawn is None:
+            raise click.ClickException(f"{game}: the ruleset {present.ruleset.name} draws no picture")
+        if isinstance(drawn, str):
+            output.write_text(drawn, encoding="utf-8")
+        else:
+            output.write_bytes(drawn)
     except (picture.PictureError, OSError) as exc:
         raise click.ClickException(f"{output}: {exc}") from None
     click.echo(f"Wrote {output} ({'GM' if player is None else player}, version {number or present.version}).")

@@ -2,7 +2,9 @@
 
 A ruleset that can draw itself ships a module ``picture`` next to its ruleset module with
 ``svg(view, player, language) -> str``, drawn from ``ruleset.view(state, player)`` only (see
-:func:`adjudicator.reports.picture_of`, which finds it the way it finds ``display``).
+:func:`adjudicator.reports.picture_of`, which finds it the way it finds ``display``), and
+optionally ``png(...) -> bytes``, the same picture drawn fast in layers (:mod:`.layered`). Its
+template lives in ``templates/pictures/<ruleset>/`` (:func:`template`).
 
 PNG comes from resvg (the ``resvg-py`` wheel: a self-contained Rust renderer, no system cairo or
 fonts needed). System fonts are never loaded: the SVG names the family ``DejaVu Sans`` and the
@@ -13,7 +15,12 @@ developer's machine.
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
+
+import jinja2
+
+from .paths import TEMPLATES_DIR
 
 FONTS_DIR = Path(__file__).resolve().parent / "fonts"
 FONT_FAMILY = "DejaVu Sans"
@@ -22,6 +29,15 @@ FONT_FILES = ("DejaVuSansCondensed.ttf", "DejaVuSansCondensed-Bold.ttf")
 
 class PictureError(Exception):
     """The SVG could not be turned into a PNG (bad SVG, renderer missing)."""
+
+
+@cache
+def template(name: str) -> jinja2.Template:
+    """A picture template of ``templates/pictures/`` (StrictUndefined: a missing value is an error,
+    never a blank; autoescaped: names and words are text in the SVG)."""
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES_DIR / "pictures"),
+                             undefined=jinja2.StrictUndefined, autoescape=True, trim_blocks=True, lstrip_blocks=True)
+    return env.get_template(name)
 
 
 def font_files() -> list[str]:
@@ -46,14 +62,3 @@ def png_from_svg(svg: str, *, zoom: float = 1.0) -> bytes:
     except (ValueError, RuntimeError) as exc:
         raise PictureError(f"the picture could not be drawn: {exc}") from None
     return bytes(data)
-
-
-def write(path: Path, svg: str) -> None:
-    """Write ``svg`` to ``path`` as ``.svg`` or ``.png`` (by its suffix)."""
-    suffix = path.suffix.lower()
-    if suffix == ".svg":
-        path.write_text(svg, encoding="utf-8")
-    elif suffix == ".png":
-        path.write_bytes(png_from_svg(svg))
-    else:
-        raise PictureError(f"{path.name}: write a .png or a .svg file")

@@ -22,7 +22,8 @@ and card names stay as on the board, event texts come from the engine in English
 A ruleset may ship a module ``display`` next to its ruleset module with ``board(view, player)
 -> dict``: display-ready data for its ``board.txt.j2`` (``rulesets/agot1e/display.py``), and a
 module ``picture`` with ``svg(view, player, language, caption=...) -> str``: the board drawn from
-the same view (:func:`picture_of`; ``rulesets/agot1e/picture.py``, PNG in ``adjudicator/picture.py``).
+the same view (:func:`picture_of`; ``rulesets/agot1e/picture.py``, PNG in ``adjudicator/picture.py``),
+and optionally ``png(...) -> bytes``, the same picture drawn fast for mail (:func:`picture_png_of`).
 
 Every mail about a game starts with one machine-readable line (:func:`header`)::
 
@@ -39,7 +40,7 @@ from typing import Any, Iterable
 import jinja2
 from zoneinfo import ZoneInfo
 
-from . import clock, localtime, messages, yamlio
+from . import clock, localtime, messages, picture, yamlio
 from . import ruleset as rulesets
 from .judge import Outcome, Present
 from .mail import preferences
@@ -134,8 +135,27 @@ def picture_of(present: Present, player: str | None, language: str = DEFAULT_LAN
     if module is None or not hasattr(module, "svg"):
         return None
     view = present.ruleset.view(present.state, player) if view is None else view
-    caption = f"{present.game_id} v{present.version if version is None else version}"
-    return module.svg(view, player, language, caption=caption)
+    return module.svg(view, player, language, caption=_caption(present, version))
+
+
+def picture_png_of(present: Present, player: str | None, language: str = DEFAULT_LANGUAGE, *,
+                   view: dict | None = None, version: int | None = None) -> bytes | None:
+    """The same picture as a PNG (what a report mail carries), or None if the ruleset draws none.
+
+    A ruleset's ``picture.png`` draws it fast (in layers, :mod:`adjudicator.layered`); without
+    one, the SVG is rendered whole."""
+    module = _picture_for(type(present.ruleset).__module__)
+    if module is None or not hasattr(module, "svg"):
+        return None
+    view = present.ruleset.view(present.state, player) if view is None else view
+    caption = _caption(present, version)
+    if hasattr(module, "png"):
+        return module.png(view, player, language, caption=caption)
+    return picture.png_from_svg(module.svg(view, player, language, caption=caption))
+
+
+def _caption(present: Present, version: int | None) -> str:
+    return f"{present.game_id} v{present.version if version is None else version}"
 
 
 # ---------------------------------------------------------------------------------------

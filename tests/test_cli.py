@@ -75,6 +75,10 @@ def test_submit_from_stdin_and_file_prints_the_reply(cli, game, tmp_path):
     mail = tmp_path / "bob.txt"
     mail.write_text("BID 4  # more\n")
     result = cli("submit", "g", "--as", "bob", str(mail))
+    assert "Vyhodnoceno:\n" in result.output  # the reply is in the player's language (bob reads Czech) ...
+    result = cli("rollback", "g", "--to", "1")
+    result = cli("submit", "g", "--as", "alice", input="BID 3\n")
+    result = cli("submit", "g", "--as", "bob", "--language", "en", str(mail))  # ... or the one asked for
     assert "Adjudicated:\n  Bids: alice 3, bob 4\n  bob wins round 1" in result.output
 
 

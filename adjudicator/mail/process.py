@@ -58,7 +58,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 
-from .. import clock, mailbody, messages, passwords, picture, reports, yamlio
+from .. import clock, mailbody, messages, passwords, reports, yamlio
 from ..messages import Msg
 from .. import ruleset as rulesets
 from ..judge import Judge, JudgeError, Outcome, Present, Tick
@@ -860,10 +860,9 @@ def _attach_picture(message, present, player: str, language: str) -> None:
     A ruleset without a picture adds nothing; if drawing fails the report still goes out, without
     the picture, and the failure is logged."""
     try:
-        svg = reports.picture_of(present, player, language)
-        if svg is None:
+        png = reports.picture_png_of(present, player, language)
+        if png is None:
             return
-        png = picture.png_from_svg(svg)
     except Exception:  # noqa: BLE001  a drawing bug must not stop the report
         log.exception("game %s: the board picture for %s could not be drawn; report sent without it",
                       present.game_id, player)

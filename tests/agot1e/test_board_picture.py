@@ -17,7 +17,6 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator import picture as pic
 from adjudicator import yamlio
 from adjudicator.paths import GAMES_DIR
 from adjudicator.ruleset import get
@@ -46,11 +45,11 @@ def mid_game():
     return play(get("agot1e"), FIVE, 3, stop=lambda s: s["round"] == 4 and s["step"] == "march").state
 
 
-def _artefact(name: str, svg: str) -> Path:
+def _artefact(name: str, view: dict, player: str | None, language: str = "en", caption: str = "") -> Path:
+    """The PNG a report mail would carry (drawn in layers), for eyes."""
     ARTEFACTS.mkdir(parents=True, exist_ok=True)
     path = ARTEFACTS / name
-    png = pic.png_from_svg(svg)
-    path.write_bytes(png)
+    path.write_bytes(picture.png(view, player, language, caption=caption))
     return path
 
 
@@ -245,7 +244,7 @@ def test_a_player_sees_their_own_planned_orders_and_never_another_houses(tmp_pat
     # the GM sees every plan; the picture of a player never holds the state's secrets
     gm = _groups(_tree(picture.svg(rs.view(state, None), None)), "order")
     assert len(gm) == sum(len(p["orders"]) for p in state["plans"].values())
-    _artefact("planning-stark-en.png", picture.svg(rs.view(state, "stark"), "stark", "en", caption="planning"))
+    _artefact("planning-stark-en.png", rs.view(state, "stark"), "stark", "en", caption="planning")
 
 
 def test_pictures_in_both_languages_with_czech_words_and_artefacts(mid_game):
@@ -257,8 +256,9 @@ def test_pictures_in_both_languages_with_czech_words_and_artefacts(mid_game):
     assert "Iron Throne" in en_text and "Harrenhal" in en_text and "Stark's view" in en_text
     assert "Železný trůn" in cs_text and "Královský dvůr" in cs_text and "Harrenhal" in cs_text and "King's" in cs_text  # names as on the board
     assert "Game master" in gm
-    for name, svg in (("mid-game-stark-en.png", en), ("mid-game-lannister-cs.png", cs), ("mid-game-gm-en.png", gm)):
-        path = _artefact(name, svg)
+    for name, player, language in (("mid-game-stark-en.png", "stark", "en"), ("mid-game-lannister-cs.png", "lannister", "cs"),
+                                   ("mid-game-gm-en.png", None, "en")):
+        path = _artefact(name, rs.view(mid_game, player), player, language, caption="w1 v42")
         width, height = _png_size(path.read_bytes())
         assert width > 900 and height > 900
 
@@ -303,8 +303,9 @@ def test_a_ruleset_without_a_picture_draws_nothing(tmp_path):
     from adjudicator.store import Store
 
     judge = Judge(Store(tmp_path / "d", fsync=False))
-    judge.new_game("k", "oriflamme", {p: {"address": f"{p}@example.org"} for p in ("red", "blue", "green")}, seed=1)
-    assert reports.picture_of(judge.present("k"), "red") is None
+    judge.new_game("k", "toy", {p: {"address": f"{p}@example.org"} for p in ("alice", "bob")}, seed=1)
+    assert reports.picture_of(judge.present("k"), "alice") is None
+    assert reports.picture_png_of(judge.present("k"), "alice") is None
 
 
 def test_chains_never_run_along_the_frame_inside_the_board(shapes):

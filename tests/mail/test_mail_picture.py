@@ -12,8 +12,8 @@ import email.policy
 import struct
 from pathlib import Path
 
+from adjudicator import layered
 from adjudicator.judge import Judge
-from adjudicator.mail import process
 from adjudicator.mail.process import Postmaster
 from adjudicator.mail.settings import MailSettings
 from adjudicator.store import Store
@@ -34,7 +34,8 @@ class _Game:
     def __init__(self, tmp_path: Path):
         self.judge = Judge(Store(tmp_path / "data", fsync=False), now=FakeClock())
         self.passwords = self.judge.new_game("w", "agot1e", {
-            h: {"address": f"{h}@example.org", "language": "cs" if h == "lannister" else "en"} for h in HOUSES}, seed=3)
+            h: {"address": f"{h}@example.org", "language": "cs" if h == "lannister" else "en",
+                "reports": "every-step"} for h in HOUSES}, seed=3)  # a report to each after every step
         self.postmaster = Postmaster(self.judge, MailSettings(JUDGE, rate_limit=1000))
 
     def mail(self, house: str, body: str) -> dict:
@@ -84,7 +85,8 @@ def test_a_report_goes_out_without_the_picture_when_drawing_fails(tmp_path, monk
     def broken(svg, **kwargs):
         raise RuntimeError("no renderer today")
 
-    monkeypatch.setattr(process.picture, "png_from_svg", broken)
+    layered.clear_caches()  # nothing drawn earlier may stand in for the renderer
+    monkeypatch.setattr(layered, "png_from_svg", broken)
     mails = {}
     for house in HOUSES:
         mails.update(game.mail(house, ORDERS[house]))
