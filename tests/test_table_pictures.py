@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
+from adjudicator import messages
 from adjudicator import layered
 from adjudicator.picture import png_from_svg
 from adjudicator.ruleset import get
@@ -116,7 +117,7 @@ def test_oriflamme_pictures_are_well_formed_and_keep_every_secret(oriflamme):
         gd = oriflamme_data()
         for g, stack in zip(stacks, oriflamme["queue"]):
             top = stack[-1]
-            name = gd.card(top["card"]).name_cz if language == "cs" else gd.card(top["card"]).name
+            name = messages.render(messages.Msg("oriflamme.name", card=top["card"]), language)
             shown = html.unescape(_texts(g))
             assert (name in shown) == (top["up"] or top["owner"] == player), (top, shown)
 

@@ -30,9 +30,9 @@ ARTEFACTS = Path(__file__).resolve().parents[2] / "artefacts" / "pictures"
 def _reports_after_one_step(tmp_path: Path, ruleset: str, players: list[str]) -> tuple[dict, int]:
     """Bots mail whoever is owed a decision until a mail makes a new version; the report mails."""
     judge = Judge(Store(tmp_path / "data", fsync=False), now=FakeClock())
-    passwords = judge.new_game("t", ruleset, {p: {"address": f"{p}@example.org",
+    passwords = judge.new_game("t", ruleset, {p: {"address": f"{p}@example.org", "reports": "every-step",
                                                   "language": "cs" if i == 1 else "en"} for i, p in enumerate(players)},
-                               seed=5)
+                               seed=5)  # a report to every player after every step (not digests)
     postmaster = Postmaster(judge, MailSettings(JUDGE, rate_limit=1000))
     rng = random.Random(1)
     for attempt in range(10):

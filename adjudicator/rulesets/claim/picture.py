@@ -19,10 +19,10 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from ... import layered, yamlio
+from ... import layered, messages, yamlio
 from ...paths import TEMPLATES_DIR
 from ...picture import template
-from . import display
+from . import display, terms
 from .gamedata import DATA_VERSION, load_gamedata
 
 WIDTH = 920
@@ -78,8 +78,8 @@ def static_model(ruleset: str, data_version: str, language: str, players: int, f
     title = (defaults.title_cs if cs else defaults.title) if defaults else ruleset
     rows = [{"key": "hand", "title": w["hand"], "faction": None}, {"key": "followers", "title": w["followers"], "faction": None}]
     for fid in factions:
-        f = gd.factions[fid]
-        rows.append({"key": fid, "title": f.name_cs if cs else f.name, "faction": fid, **style()["factions"][fid]})
+        rows.append({"key": fid, "title": messages.render(terms.faction_msg(fid), language), "faction": fid,
+                     **style()["factions"][fid]})
     if "gnomes" in factions:
         rows.append({"key": "gnomes-kept", "title": w["gnomes_kept"], "faction": None})
     for i, row in enumerate(rows):
@@ -97,18 +97,16 @@ def static_model(ruleset: str, data_version: str, language: str, players: int, f
 def model(view: dict, player: str | None, language: str = "en", *, caption: str = "") -> dict[str, Any]:
     """``S`` (:func:`static_model`) and ``D``, everything :func:`.display.board` makes of ``view``."""
     data_version = view.get("data_version", DATA_VERSION)
-    gd = load_gamedata(data_version)
     board = display.board(view, player)
     w = words(language)
-    cs = language == "cs"
     static = static_model(view["ruleset"], data_version, language, len(view["players"]), tuple(view["factions"]))
     colours = style()["factions"]
 
     def card(c: dict) -> dict:
-        f = gd.factions[c["faction"]]
-        singular = f.singular_cs if cs else f.singular
+        name = messages.render(c["name"], language)  # "Gnome 5" / "gnóm 5": the faction's word, then the value
+        singular = name.rsplit(" ", 1)[0]
         return {"id": c["id"], "faction": c["faction"], "value": c["value"], "band": singular[:1].upper() + singular[1:],
-                "name": c["name_cs"] if cs else c["name"], **colours[c["faction"]]}
+                "name": name, **colours[c["faction"]]}
 
     def names(cards: list[dict]) -> str:
         return ", ".join(card(c)["name"] for c in cards)

@@ -20,7 +20,7 @@ import math
 from functools import cache
 from typing import Any
 
-from ... import layered, yamlio
+from ... import layered, messages, yamlio
 from ...paths import TEMPLATES_DIR
 from ...picture import template
 from . import display
@@ -102,7 +102,7 @@ def model(view: dict, player: str | None, language: str = "en", *, caption: str 
     static = static_model(view["data_version"], language, len(view["players"]), rows)
 
     def name(card: dict | None) -> str:
-        return "" if card is None else (card["name_cz"] if language == "cs" else card["name"])
+        return "" if card is None else messages.render(card["name"], language)
 
     def card(c: dict) -> dict:
         return {"owner": c["owner"], "up": c["up"], "tokens": c["tokens"], "known": c["card"] is not None,
