@@ -155,12 +155,13 @@ def test_the_two_languages_have_the_same_templates():
 class Game:
     """An agot1e game ``w`` with a postmaster; ``mail`` sends one signed mail and returns what was queued."""
 
-    def __init__(self, tmp_path: Path, press: str = "signed", languages: dict | None = None):
+    def __init__(self, tmp_path: Path, press: str = "signed", languages: dict | None = None,
+                 reports: str = "every-step"):
         self.clock = FakeClock()
         self.judge = Judge(Store(tmp_path / "data", fsync=False), now=self.clock)
-        self.passwords = self.judge.new_game("w", "agot1e", {
-            h: {"address": f"{h}@example.org", "language": (languages or {}).get(h, "en")} for h in HOUSES},
-            seed=3, press=press)
+        self.passwords = self.judge.new_game("w", "agot1e", {  # a report after every step, unless asked
+            h: {"address": f"{h}@example.org", "language": (languages or {}).get(h, "en"), "reports": reports}
+            for h in HOUSES}, seed=3, press=press)
         self.postmaster = Postmaster(self.judge, MailSettings(JUDGE, rate_limit=1000))
         self.count = 0
 
