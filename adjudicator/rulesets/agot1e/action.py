@@ -111,13 +111,12 @@ def resolve_raid(state: dict, ctx: Ctx, force: bool) -> list[Event]:
     if house is None:
         return events
     pass_turn(state, house)
-    index = _planned(state, ctx, house, "raids", check_raid)
-    events += _skip_notes(state, ctx, house, "raids", index)
-    if index is None:  # only on force: the deadline passed
+    raid, skipped = _take_planned(state, ctx, house, "raids", check_raid)
+    events += skipped
+    if raid is None:  # only on force: the deadline passed
         area = [a for a in pos.orders_of(state, house, "raid") if raid_targets(state, ctx, a)][0]
         pos.remove_order(state, area)
         return events + [Event(f"{ctx.house(house)} sent no raid decision; default: the raid in {ctx.area(area)} is removed.")]
-    raid = ctx.command(pos.plan(state, house)["raids"].pop(index))
     pos.remove_order(state, raid.src)
     if raid.none:
         return events + [Event(f"{ctx.house(house)} removes the raid in {ctx.area(raid.src)} unused.")]
@@ -132,12 +131,15 @@ def resolve_raid(state: dict, ctx: Ctx, force: bool) -> list[Event]:
     return events + drop_hopeless_raids(state, ctx)
 
 
-def _skip_notes(state: dict, ctx: Ctx, house: str, key: str, index: int | None) -> list[Event]:
-    """Drop the instructions written before the one used (they were illegal now) and say so to the house."""
+def _take_planned(state: dict, ctx: Ctx, house: str, key: str, check) -> tuple[Raid | March | None, list[Event]]:
+    """Take the first instruction under plan[key] that is legal now off the plan (None if there is
+    none), with the instructions written before it, illegal now, dropped with a private note each."""
+    index = _planned(state, ctx, house, key, check)
     lines = pos.plan(state, house)[key]
     skipped = lines[: index if index is not None else len(lines)]
     del lines[: len(skipped)]
-    return [Event(f"Skipped your instruction \"{line}\": not legal now.", (house,)) for line in skipped]
+    notes = [Event(f"Skipped your instruction \"{line}\": not legal now.", (house,)) for line in skipped]
+    return (ctx.command(lines.pop(0)) if index is not None else None), notes
 
 
 # -- marches -------------------------------------------------------------------------------------------
@@ -242,13 +244,11 @@ def resolve_march(state: dict, ctx: Ctx, force: bool) -> list[Event]:
     if house is None:
         return []
     pass_turn(state, house)
-    index = _planned(state, ctx, house, "marches", check_march)
-    events = _skip_notes(state, ctx, house, "marches", index)
-    if index is None:
+    march, events = _take_planned(state, ctx, house, "marches", check_march)
+    if march is None:
         area = pos.orders_of(state, house, "march")[0]
         pos.remove_order(state, area)
         return events + [Event(f"{ctx.house(house)} sent no march decision; default: the march in {ctx.area(area)} is removed.")]
-    march = ctx.command(pos.plan(state, house)["marches"].pop(index))
     return events + execute_march(state, ctx, house, march)
 
 
