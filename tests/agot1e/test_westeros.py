@@ -369,3 +369,23 @@ def test_orders_sent_during_westeros_that_lose_their_stars_are_dropped():
     assert state["tracks"]["kings_court"].index("lannister") == 2  # two stars now
     assert pos.plan(state, "lannister")["orders"] is None
     assert any("no longer hold" in e.text and e.to == ("lannister",) for e in events)
+
+
+def test_a_muster_over_supply_shows_the_armies_as_they_would_be_after_the_muster():
+    """Issue 10: the error listed the armies before the muster (3, 2), which fit supply 3."""
+    state = westeros_position(westeros_cards={"I": "Mustering", "II": "Last Days of Summer", "III": "Last Days of Summer"},
+                              supply={"lannister": 3},
+                              areas={"Riverrun": {"lannister": ["knight", "knight", "knight"]},
+                                     "Harrenhal": {"lannister": ["footman", "footman"]}})
+    run(state, until=lambda s: s["step"] == "muster")
+    [error] = errors(submit(state, "lannister", "MUSTER Riverrun: footman"))
+    assert "supply" in error and "armies 4, 2 against supply 3" in error, error
+
+
+def test_a_march_over_supply_shows_the_armies_as_they_would_be_after_the_march():
+    state = case_state({"step": "action", "supply": {"lannister": 0}, "neutral": {},
+                        "areas": {"Lannisport": {"lannister": ["footman", "knight"]},
+                                  "Stoney Sept": {"lannister": ["footman", "footman"]}},
+                        "orders": {"Lannisport": "march 0"}})
+    [error] = errors(submit(state, "lannister", "MARCH Lannisport -> Stoney Sept: knight"))
+    assert "after this march: armies 3 against supply 0" in error, error

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ...ruleset import Event, Owed
-from . import battle
+from . import battle, bidding
 from . import position as pos
 from .commands import ALL, March, Raid
 from .context import Ctx
@@ -232,7 +232,8 @@ def check_march(state: dict, ctx: Ctx, house: str, march: March) -> str | None:
     if battles > 1:
         return "a march may start at most one battle: only one destination may hold another house's units"
     if not pos.supply_after(state, ctx.gd, house, changes):
-        return "this march would break your supply limit"
+        after = bidding.supply_text(state, ctx, house, pos.areas_after(state, house, changes))
+        return f"this march would break your supply limit (after this march: {after})"
     if march.leave_power and not (present - moving) and board.is_land(march.src):
         if state["power"][house] < 1 and ctx.gd.board.area(march.src).home_of != house:
             return "you have no available power token to leave behind"

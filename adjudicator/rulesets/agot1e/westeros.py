@@ -362,7 +362,8 @@ def _placed(state: dict, ctx: Ctx, house: str, muster: Muster) -> tuple[dict[str
         if counts[unit] > limit:
             return None, f"all your {limit} {UNIT_PLURALS[unit]} are on the board already"
     if not pos.supply_after(state, gd, house, changes):
-        return None, f"this would break your supply limit ({bidding.supply_text(state, ctx, house)})"
+        after = bidding.supply_text(state, ctx, house, pos.areas_after(state, house, changes))
+        return None, f"this would break your supply limit (after this muster: {after})"
     return changes, None
 
 
