@@ -155,3 +155,126 @@ def test_the_lines_sent_ahead_do_get_skipped_and_used():
         skipped += sum(1 for e in events if e.text.startswith("Skipped your instruction"))
         marches += sum(1 for e in events if " marches " in e.text)
     assert skipped >= 5 and marches >= 10
+
+
+# -- item 3: CLEAR what is on file; used lines leave the file -------------------------------------------------
+
+
+def fresh(players=("stark", "lannister", "baratheon", "greyjoy", "tyrell"), seed=3) -> dict:
+    return initial_state(list(players), seed)
+
+
+def test_clear_forgets_everything_on_file_and_the_house_owes_its_orders_again():
+    state = fresh()
+    assert AGOT1E.submit(state, "stark", "ORDERS\nWinterfell: march 0\nMARCH Winterfell -> Castle Black: 1 footman\n"
+                                         "CARD Eddard Stark\nBLADE NEVER\n").applied
+    assert len(AGOT1E.on_file(state, "stark")) == 5
+    assert [o.done for o in AGOT1E.pending(state) if o.player == "stark"] == [True]
+    sub = AGOT1E.submit(state, "stark", "CLEAR")
+    assert sub.applied and [ln.canonical for ln in sub.parsed.lines] == ["CLEAR"]
+    assert AGOT1E.on_file(state, "stark") == []
+    assert pos.plan(state, "stark") == pos.empty_plan()
+    assert [o.done for o in AGOT1E.pending(state) if o.player == "stark"] == [False]
+
+
+@pytest.mark.parametrize("line, left", [
+    ("CLEAR MARCHES", ["ORDERS", "Winterfell: march 0", "White Harbor: support", "SUPPORT White Harbor -> Stark",
+                       "CARD Eddard Stark"]),
+    ("ZRUŠ pochody", ["ORDERS", "Winterfell: march 0", "White Harbor: support", "SUPPORT White Harbor -> Stark",
+                      "CARD Eddard Stark"]),
+    ("cancel cards, supports", ["ORDERS", "Winterfell: march 0", "White Harbor: support",
+                                "MARCH Winterfell -> Castle Black: 1 footman"]),
+    ("CLEAR ORDERS", ["MARCH Winterfell -> Castle Black: 1 footman", "SUPPORT White Harbor -> Stark", "CARD Eddard Stark"]),
+])
+def test_clear_one_kind_keeps_the_rest(line, left):
+    state = fresh()
+    assert AGOT1E.submit(state, "stark", "ORDERS\nWinterfell: march 0\nWhite Harbor: support\n"
+                                         "MARCH Winterfell -> Castle Black: 1 footman\n"
+                                         "SUPPORT White Harbor -> Stark\nCARD Eddard Stark\n").applied
+    assert AGOT1E.submit(state, "stark", line).applied
+    assert AGOT1E.on_file(state, "stark") == left
+
+
+def test_a_clear_line_applies_before_the_lines_after_it_in_the_same_mail():
+    state = fresh()
+    sub = AGOT1E.submit(state, "stark", "ORDERS\nWinterfell: march 0\nWhite Harbor: march -1\n"
+                                        "MARCH Winterfell -> Castle Black: 1 footman\nCLEAR MARCHES\n"
+                                        "MARCH White Harbor -> Widow's Watch: 1 footman\n")
+    assert sub.applied, errors(sub)
+    assert pos.plan(state, "stark")["marches"] == ["MARCH White Harbor -> Widow's Watch: 1 footman"]
+    sub = AGOT1E.submit(state, "stark", "CLEAR\nORDERS\nWinterfell: defense +1\n")
+    assert sub.applied and AGOT1E.on_file(state, "stark") == ["ORDERS", "Winterfell: defense +1"]
+
+
+def test_lines_after_a_clear_are_judged_against_the_file_it_left():
+    """A march fed by a march on file is judged at its turn; once CLEAR MARCHES took the feeding
+    line away, it is judged against the board at once."""
+    state = case_state({"step": "action", "neutral": {},
+                        "areas": {"Lannisport": {"lannister": ["knight"]}, "Stoney Sept": {"lannister": ["footman"]}},
+                        "orders": {"Lannisport": "march 0", "Stoney Sept": "march -1"}})
+    assert AGOT1E.submit(state, "lannister", "MARCH Lannisport -> Stoney Sept: knight").applied
+    relay = "MARCH Stoney Sept -> Blackwater: 1 footman, 1 knight"
+    assert AGOT1E.submit(copy.deepcopy(state), "lannister", relay).applied
+    sub = AGOT1E.submit(state, "lannister", f"CLEAR MARCHES\n{relay}")
+    assert not sub.applied and "Stoney Sept holds only footman" in errors(sub)[2][0]
+
+
+def test_clear_orders_after_the_reveal_is_refused_with_a_valid_example():
+    state = case_state({"step": "action", "neutral": {}, "areas": {"Lannisport": {"lannister": ["knight"]}},
+                        "orders": {"Lannisport": "march 0"}})
+    sub = AGOT1E.submit(state, "lannister", "CLEAR ORDERS")
+    [(error, example)] = errors(sub).values()
+    assert "revealed" in error
+    assert AGOT1E.submit(copy.deepcopy(state), "lannister", example).applied
+
+
+def test_a_used_raven_line_leaves_the_file():
+    state = fresh()
+    raven = pos.holder(state, "messenger_raven")
+    for house in state["houses"]:
+        home = ctx_of(state).area(ctx_of(state).gd.board.home_area(house))
+        text = f"ORDERS\n{home}: defense +1\n" + ("RAVEN PASS\n" if house == raven else "")
+        assert AGOT1E.submit(state, house, text).applied
+    assert "RAVEN PASS" in AGOT1E.on_file(state, raven)
+    run(state, lambda s: s["phase"] == "action")
+    assert "RAVEN PASS" not in AGOT1E.on_file(state, raven) and pos.plan(state, raven)["raven"] is None
+
+
+def test_a_used_tiebreak_line_leaves_the_file_and_unused_westeros_lines_expire_with_the_phase():
+    state = case_state({"step": "westeros", "round": 4,
+                        "westeros_cards": {"I": "Last Days of Summer", "II": "Clash of Kings", "III": "Last Days of Summer"},
+                        "power": {"stark": 2, "tyrell": 2, "lannister": 3, "baratheon": 4, "greyjoy": 0}})
+    decider = pos.holder(state, "iron_throne")
+    for house, bid in {"stark": 1, "tyrell": 1, "lannister": 3, "baratheon": 4}.items():
+        assert AGOT1E.submit(state, house, f"BID THRONE {bid} FIEFDOMS 0 COURT 0").applied
+    assert AGOT1E.submit(state, decider, "TIEBREAK Tyrell, Stark\nTIEBREAK Greyjoy, Lannister, Baratheon, Stark, Tyrell"
+                                          ).applied
+    run(state, lambda s: s["step"] == "bid" and s["westeros"]["track"] == "fiefdoms")
+    assert state["tracks"]["iron_throne"][2:4] == ["tyrell", "stark"]
+    assert [ln for ln in AGOT1E.on_file(state, decider) if ln.startswith("TIEBREAK")] == [
+        "TIEBREAK Greyjoy, Lannister, Baratheon, Stark, Tyrell"]
+    run(state, lambda s: s["phase"] == "planning")
+    assert [ln for ln in AGOT1E.on_file(state, decider) if ln.startswith(("TIEBREAK", "BID"))] == []
+
+
+# -- item 4: one round of errors --------------------------------------------------------------------------------
+
+
+def test_legality_errors_come_with_grammar_errors_in_the_same_reply():
+    state = fresh()
+    sub = AGOT1E.submit(state, "stark", "MARCH White Harbor -> Karhold: knight\nFROBNICATE\nCARD Tywin Lannister\n"
+                                        "ORDERS\nWinterfell: mrach 0\nKarhold: raid\nWhite Harbor: support\n")
+    found = errors(sub)
+    assert "you have no march order in White Harbor" in found[1][0]
+    assert "unknown command" in found[2][0]
+    assert "Lannister card" in found[3][0]
+    assert "ORDERS not accepted" in found[4][0]
+    assert "unknown order" in found[5][0]
+    assert "you have no units in Karhold" in found[6][0]
+    assert 7 not in found
+
+
+def test_a_line_about_an_area_of_a_broken_orders_block_is_not_refused_for_the_broken_line():
+    """The bad order line may be the march order a MARCH line needs: it is judged once the block is fixed."""
+    sub = AGOT1E.submit(fresh(), "stark", "ORDERS\nWinterfell: marhc 0\nMARCH Winterfell -> Castle Black: 1 footman\n")
+    assert set(errors(sub)) == {1, 2}

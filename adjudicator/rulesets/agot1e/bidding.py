@@ -97,12 +97,26 @@ def tie_lines(state: dict, ctx: Ctx, house: str) -> list[tuple[str, ...]]:
     return [ctx.command(line).houses for line in pos.plan(state, house).get("tiebreaks", [])]
 
 
+def _line_index(state: dict, ctx: Ctx, decider: str, group: list[str]) -> int | None:
+    """Index of the first TIEBREAK line of ``decider`` naming every house of ``group``."""
+    for i, houses in enumerate(tie_lines(state, ctx, decider)):
+        if set(group) <= set(houses):
+            return i
+    return None
+
+
 def _line_for(state: dict, ctx: Ctx, decider: str, group: list[str]) -> tuple[str, ...] | None:
     """The first TIEBREAK line of ``decider`` naming every house of ``group``."""
-    for houses in tie_lines(state, ctx, decider):
-        if set(group) <= set(houses):
-            return houses
-    return None
+    i = _line_index(state, ctx, decider, group)
+    return None if i is None else tie_lines(state, ctx, decider)[i]
+
+
+def _drop_used_lines(state: dict, ctx: Ctx, decider: str, groups: list[list[str]]) -> None:
+    """The TIEBREAK lines that ordered this tie are used: they leave the file (one line per tie;
+    a line naming every house of two tied groups of the same bid serves both)."""
+    used = {_line_index(state, ctx, decider, g) for g in groups} - {None}
+    lines = pos.plan(state, decider).get("tiebreaks", [])
+    pos.plan(state, decider)["tiebreaks"] = [line for i, line in enumerate(lines) if i not in used]
 
 
 def _order_group(state: dict, ctx: Ctx, decider: str, group: list[str], default: list[str]) -> tuple[list[str], list[Event]]:
@@ -199,8 +213,10 @@ def resolve_tiebreak(state: dict, ctx: Ctx, force: bool) -> tuple[list[Event], b
             ordered, said = _order_group(state, ctx, decider, group, state["tracks"][slot])
             orders[bids[group[0]]] = ordered
             events += said
+        _drop_used_lines(state, ctx, decider, tie["groups"])
         return events + _place(state, ctx, slot, bids, orders), _next_track(state)
     ordered, events = _order_group(state, ctx, decider, tie["groups"][0], pos.turn_order(state))
+    _drop_used_lines(state, ctx, decider, tie["groups"])
     w.pop("tie")
     pick = ordered[0] if tie["result"] == "won" else ordered[-1]
     return _after_nights_watch(state, ctx, tie["result"], pick, events)

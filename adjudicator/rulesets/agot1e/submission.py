@@ -8,12 +8,14 @@ secret plan as canonical lines, to be used when their moment comes.
 
 from __future__ import annotations
 
+import copy
+
 from ... import mailcommands
 from ...ruleset import LineResult, Parsed, Submission
 from . import action, battle, planning, westeros
 from . import position as pos
-from .commands import (Ability, Bid, BidAll, Blade, Card, Casualties, March, Muster, Orders, Raid, Raven, Reclaim,
-                       Remove, Retreat, Support, Tiebreak)
+from .commands import (CLEAR_KINDS, Ability, Bid, BidAll, Blade, Card, Casualties, Clear, March, Muster, Orders, Raid,
+                       Raven, Reclaim, Remove, Retreat, Support, Tiebreak)
 from .context import Ctx
 from . import grammar
 from .grammar import parse_mail
@@ -31,7 +33,11 @@ Then, sent ahead or when asked:
 Westeros phase (rounds 2-10), sent ahead or when asked:
   BID <n>  (the bid now asked for)                  BID THRONE <n> FIEFDOMS <n> COURT <n>
   TIEBREAK <house>, <house>, ... (first place first) MUSTER <castle>: footman, knight, ship -> <sea>, upgrade
-  REMOVE <area>: <units>                            RECLAIM <house card>"""
+  REMOVE <area>: <units>                            RECLAIM <house card>
+Change your mind (also CANCEL, ZRUŠ; applies before the lines after it in the same mail):
+  CLEAR  (everything on file, orders not yet revealed too)
+  CLEAR <what>[, <what>]  ORDERS RAVEN MARCHES RAIDS SUPPORTS CARDS CASUALTIES RETREATS ABILITIES BLADE
+                          BIDS MUSTERS REMOVES TIEBREAKS RECLAIMS"""
 
 WESTEROS_ONLY = (Bid, BidAll, Tiebreak, Muster, Remove, Reclaim)
 PLAN_KEY = {Raid: "raids", March: "marches", Support: "supports", Card: "cards", Casualties: "casualties",
@@ -40,12 +46,9 @@ PLAN_KEY = {Raid: "raids", March: "marches", Support: "supports", Card: "cards",
 
 def submit(state: dict, ctx: Ctx, house: str, text: str) -> Submission:
     mail = parse_mail(text, ctx.names)
-    errors: dict[int, tuple[str, str | None]] = {}  # index into mail.lines -> (error, example)
-    notes: list[str] = []
-    if mail.ok:
-        _check(state, ctx, house, mail, errors, notes)
+    errors, notes = _legality(state, ctx, house, mail)  # index into mail.lines -> (error, example)
     lines = tuple(
-        LineResult(r.lineno, r.raw, canonical=r.canonical if i not in errors else None,
+        LineResult(r.lineno, r.raw, canonical=r.canonical if i not in errors and r.error is None else None,
                    error=errors[i][0] if i in errors else r.error,
                    example=errors[i][1] if i in errors else r.example)
         for i, r in enumerate(mail.lines)
@@ -53,8 +56,38 @@ def submit(state: dict, ctx: Ctx, house: str, text: str) -> Submission:
     parsed = Parsed(lines, tuple(mail.commands))
     if not parsed.ok:
         return Submission(state, parsed, False, requests=mailcommands.requests(mail.commands))
-    _apply(state, ctx, house, mail.commands, notes)
+    _apply(state, ctx, house, mail.commands)
     return Submission(state, parsed, True, notes, requests=mailcommands.requests(mail.commands))
+
+
+def _legality(state: dict, ctx: Ctx, house: str, mail) -> tuple[dict[int, tuple[str, str | None]], list[str]]:
+    """The legality errors of every line that parsed, whatever the grammar said of the others (one
+    round of errors per mail). A ``CLEAR`` line applies before the lines after it, so the mail is
+    judged in stretches between CLEAR lines, each against the plan as the stretches before left it;
+    within a stretch the lines are judged together (a MARCH line may come before its ORDERS block)."""
+    index = {id(r.command): i for i, r in enumerate(mail.lines) if r.command is not None}
+    items = sorted([(index[id(c)], c) for c in mail.commands] + list(mail.broken_orders.items()),
+                   key=lambda item: item[0])
+    broken = {id(orders) for orders in mail.broken_orders.values()}
+    errors: dict[int, tuple[str, str | None]] = {}
+    notes: list[str] = []
+    scratch = {**state, "plans": copy.deepcopy(state["plans"])}
+    stretch: list[tuple[int, object]] = []
+    for at, command in [*items, (None, None)]:
+        if command is not None and not isinstance(command, Clear):
+            stretch.append((at, command))
+            continue
+        _check(scratch, ctx, house, stretch, index, broken, errors)
+        # what the next stretch is judged against: this one's lines that hold (orders as far as they parsed)
+        _apply(scratch, ctx, house, [c for i, c in stretch if i not in errors or isinstance(c, Orders)])
+        stretch = []
+        if command is not None:
+            problem = _clear_problem(scratch, ctx, house, command)
+            if problem:
+                errors[at] = problem
+            else:
+                _apply(scratch, ctx, house, [command])
+    return errors, notes
 
 
 def _orders_for(state: dict, house: str, mail_orders: dict | None) -> dict:
@@ -65,22 +98,24 @@ def _orders_for(state: dict, house: str, mail_orders: dict | None) -> dict:
     return mail_orders if mail_orders is not None else (pos.plan(state, house)["orders"] or {})
 
 
-def _check(state: dict, ctx: Ctx, house: str, mail, errors: dict, notes: list[str]) -> None:
-    index = {id(r.command): i for i, r in enumerate(mail.lines) if r.command is not None}
+def _check(state: dict, ctx: Ctx, house: str, stretch: list, index: dict, broken: set, errors: dict) -> None:
+    """Check one stretch of the mail (no CLEAR inside) against ``state``; errors by line index."""
+    commands = [c for _, c in stretch]
     mail_orders = None
-    for command in mail.commands:
+    unsure = False  # the mail's ORDERS block did not parse whole: an area missing from it may be in a bad line
+    for command in commands:
         if isinstance(command, Orders):
             mail_orders = {line.area: line.token.canonical() for line in command.lines}
+            unsure = id(command) in broken
     relayed = {m.dest for line in pos.plan(state, house)["marches"] for m in ctx.command(line).moves}
     # A march into a neutral force counts the supports declared for it, those of this very mail too.
-    supports = [c.canonical(ctx.names) for c in mail.commands if isinstance(c, Support)]
+    supports = [c.canonical(ctx.names) for c in commands if isinstance(c, Support)]
     seen = {**state, "plans": {**state["plans"], house: {**pos.plan(state, house),
                                                          "supports": pos.plan(state, house)["supports"] + supports}}}
-    westeros_lines = [c for c in mail.commands if isinstance(c, WESTEROS_ONLY)]
+    westeros_lines = [c for c in commands if isinstance(c, WESTEROS_ONLY)]
     westeros_errors = {id(westeros_lines[i]): e for i, e in
                        westeros.check_commands(state, ctx, house, westeros_lines).items()} if westeros_lines else {}
-    for command in mail.commands:
-        at = index.get(id(command))
+    for at, command in stretch:
         problem = example = None
         if isinstance(command, Orders):
             if (state["phase"], state["step"]) != ("planning", "orders") and state["phase"] != "westeros":
@@ -92,7 +127,9 @@ def _check(state: dict, ctx: Ctx, house: str, mail, errors: dict, notes: list[st
         elif isinstance(command, (Raid, March)):
             kind = "raid" if isinstance(command, Raid) else "march"
             orders = _orders_for(state, house, mail_orders)
-            if not str(orders.get(command.src, "")).startswith(kind):
+            if unsure and command.src not in orders:
+                pass  # judged once the ORDERS block is fixed
+            elif not str(orders.get(command.src, "")).startswith(kind):
                 problem = f"you have no {kind} order in {ctx.area(command.src)}"
             elif state["phase"] == "action" and command.src not in relayed:
                 # Judged against the board as it stands: raid targets only ever disappear, and a
@@ -105,7 +142,7 @@ def _check(state: dict, ctx: Ctx, house: str, mail, errors: dict, notes: list[st
             example = _example(state, ctx, house, kind)
         elif isinstance(command, Support):
             orders = _orders_for(state, house, mail_orders)
-            if not str(orders.get(command.src, "")).startswith("support"):
+            if not str(orders.get(command.src, "")).startswith("support") and not (unsure and command.src not in orders):
                 problem = f"you have no support order in {ctx.area(command.src)}"
                 example = _example(state, ctx, house, "support")
         elif isinstance(command, Card):
@@ -125,8 +162,17 @@ def _check(state: dict, ctx: Ctx, house: str, mail, errors: dict, notes: list[st
             problem = battle.check_instruction(state, ctx, house, command)
             if isinstance(command, Card) and state["hands"][house]:
                 example = f"CARD {ctx.card(state['hands'][house][0])} IN {ctx.area(state['battle']['area'])}"
-        if problem and at is not None:
+        if problem:  # (on a broken ORDERS block's header this replaces the grammar's word: it says more)
             errors[at] = (problem, example or grammar.example(_keyword(command), ctx.names))
+
+
+def _clear_problem(state: dict, ctx: Ctx, house: str, clear: Clear) -> tuple[str, str] | None:
+    """``CLEAR ORDERS`` takes back orders not yet revealed; on the board they stay."""
+    if "orders" in clear.kinds and state["phase"] not in ("planning", "westeros") or \
+            "orders" in clear.kinds and state["step"] == "raven":
+        return ("your orders were revealed and stay on the board; CLEAR ORDERS takes back orders not yet revealed",
+                "CLEAR MARCHES")
+    return None
 
 
 def _keyword(command) -> str:
@@ -148,11 +194,20 @@ def _order_example(state: dict, ctx: Ctx, house: str) -> str:
     return f"{ctx.area(mine[0])}: defense +1" if mine else "Lannisport: march -1"
 
 
-def _apply(state: dict, ctx: Ctx, house: str, commands, notes: list[str]) -> None:
+def _apply(state: dict, ctx: Ctx, house: str, commands) -> None:
+    """Fold accepted commands into the house's plan, in mail order (a CLEAR empties what it names
+    before the lines after it)."""
     plan = pos.plan(state, house)
-    westeros.store(state, ctx, house, [c for c in commands if isinstance(c, WESTEROS_ONLY)])
-    for command in commands:
-        if isinstance(command, Orders):
+    westeros_lines: list = []
+    for command in [*commands, None]:
+        if command is None or isinstance(command, Clear):
+            westeros.store(state, ctx, house, westeros_lines)
+            westeros_lines = []
+            if command is not None:
+                clear(state, house, command.kinds)
+        elif isinstance(command, WESTEROS_ONLY):
+            westeros_lines.append(command)
+        elif isinstance(command, Orders):
             planning.store_orders(state, house, list(command.lines))
         elif isinstance(command, Raven):
             plan["raven"] = command.canonical(ctx.names)
@@ -160,6 +215,15 @@ def _apply(state: dict, ctx: Ctx, house: str, commands, notes: list[str]) -> Non
             plan["blade"] = "at " + command.area if command.mode == "at" else command.mode
         elif type(command) in PLAN_KEY:
             plan[PLAN_KEY[type(command)]].append(command.canonical(ctx.names))
+
+
+def clear(state: dict, house: str, kinds: tuple[str, ...] = ()) -> None:
+    """Forget what ``house`` has on file: everything, or the kinds named (``commands.CLEAR_KINDS``).
+    Orders already on the board are not on file: they stay."""
+    plan = pos.plan(state, house)
+    fresh = pos.empty_plan()
+    for kind in kinds or CLEAR_KINDS:
+        plan[kind] = fresh[kind]
 
 
 def on_file(state: dict, ctx: Ctx, house: str) -> list[str]:
