@@ -278,3 +278,91 @@ def test_a_line_about_an_area_of_a_broken_orders_block_is_not_refused_for_the_br
     """The bad order line may be the march order a MARCH line needs: it is judged once the block is fixed."""
     sub = AGOT1E.submit(fresh(), "stark", "ORDERS\nWinterfell: marhc 0\nMARCH Winterfell -> Castle Black: 1 footman\n")
     assert set(errors(sub)) == {1, 2}
+
+
+# -- item 2: lines sent ahead are checked at mail time for what can never become legal ------------------------
+
+
+STARK_NORTH = {"Winterfell": {"stark": ["footman", "knight"]}, "White Harbor": {"stark": ["footman"]},
+               "The Shivering Sea": {"stark": ["ship", "ship"]}, "Lannisport": {"lannister": ["footman", "knight"]},
+               "Riverrun": {"lannister": ["footman"]}}
+
+
+def planning(**position) -> dict:
+    return case_state({"step": "planning", "neutral": {}, "areas": STARK_NORTH, **position})
+
+
+def test_a_march_sent_ahead_to_an_area_it_can_never_reach_is_refused_with_the_reachable_areas():
+    sub = AGOT1E.submit(planning(), "stark", "ORDERS\nWinterfell: march 0\nMARCH Winterfell -> Riverrun: 1 footman\n")
+    [(error, example)] = errors(sub).values()
+    assert error.startswith("Riverrun cannot be reached from Winterfell (from Winterfell a march reaches Castle Black, "
+                            "Karhold, Moat Cailin, The Stony Shore, White Harbor, Widow's Watch"), error
+    assert example
+
+
+@pytest.mark.parametrize("line, wanted", [
+    ("MARCH Winterfell -> The Shivering Sea: 1 footman", "ships stay at sea and footmen and knights on land"),
+    ("MARCH Winterfell -> Karhold: 1 ship", "ships stay at sea"),
+    ("MARCH Winterfell -> Karhold: 2 knights", "Winterfell holds only footman, knight"),
+    ("MARCH Winterfell -> Karhold: 1 footman; Karhold: 1 knight", "the same destination twice"),
+    ("RAID White Harbor -> The Shivering Sea", "a raid from land never reaches the sea"),
+    ("RAID White Harbor -> Riverrun", "is not adjacent (a raid never goes through ships)"),
+    ("RAID White Harbor -> Winterfell", "holds your own units"),
+    ("RAID White Harbor -> Widow's Watch", "holds no units"),
+    ("RAID White Harbor -> Widow's Watch, Moat Cailin", "removes at most 1 order"),
+    ("SUPPORT White Harbor -> Stark IN Riverrun", "is not adjacent to Riverrun"),
+])
+def test_what_can_never_become_legal_is_refused_when_sent_ahead(line, wanted):
+    sub = AGOT1E.submit(planning(), "stark", f"ORDERS\nWinterfell: march 0\nWhite Harbor: raid\n{line}\n"
+                        .replace("White Harbor: raid", "White Harbor: support" if line.startswith("SUPPORT") else "White Harbor: raid"))
+    found = errors(sub)
+    assert list(found) == [4] and wanted in found[4][0], found
+
+
+def test_a_march_may_count_on_ships_its_house_may_move_there_before_it():
+    """Transport through The Narrow Sea: only if a ship of Stark can get there this round (a march
+    order on the Shivering Sea, where Stark has two ships)."""
+    line = "MARCH Winterfell -> The Twins: 1 knight"
+    sub = AGOT1E.submit(planning(), "stark", f"ORDERS\nWinterfell: march 0\nThe Shivering Sea: march -1\n{line}\n")
+    assert sub.applied, errors(sub)
+    sub = AGOT1E.submit(planning(), "stark", f"ORDERS\nWinterfell: march 0\nThe Shivering Sea: support\n{line}\n")
+    assert "The Twins cannot be reached from Winterfell" in errors(sub)[4][0]
+
+
+def test_a_march_fed_by_an_earlier_march_of_the_house_is_judged_at_its_turn():
+    relay = "MARCH White Harbor -> Widow's Watch: 1 footman, 1 knight"
+    feed = "MARCH Winterfell -> White Harbor: 1 knight"
+    orders = "ORDERS\nWinterfell: march 0\nWhite Harbor: march -1\n"
+    assert AGOT1E.submit(planning(), "stark", f"{orders}{feed}\n{relay}\n").applied
+    assert "White Harbor holds only footman" in errors(AGOT1E.submit(planning(), "stark", f"{orders}{relay}\n"))[4][0]
+    # a relay written before its feeder can only be used if it is legal without it: judged now
+    assert not AGOT1E.submit(planning(), "stark", f"{orders}{relay}\n{feed}\n").applied
+
+
+def test_renly_may_make_a_knight_of_a_footman_before_the_march():
+    state = case_state({"step": "planning", "neutral": {}, "areas": {"Kingswood": {"baratheon": ["footman"]}}})
+    assert AGOT1E.submit(state, "baratheon", "ORDERS\nKingswood: march 0\nMARCH Kingswood -> The Reach: knight\n").applied
+    assert "Kingswood holds only footman" in errors(AGOT1E.submit(
+        state, "baratheon", "ORDERS\nKingswood: march 0\nMARCH Kingswood -> The Reach: 2 knights\n"))[3][0]
+
+
+def test_a_march_into_a_neutral_force_never_tells_the_marching_house_of_another_house_s_support():
+    """Lannister's SUPPORT line is secret: Baratheon's reply is the same with or without it, and
+    the march is judged when its turn comes."""
+    position = {"step": "action", "neutral": {"King's Landing": 5},
+                "areas": {"Kingswood": {"baratheon": ["knight", "knight"]}, "Blackwater": {"lannister": ["knight"]}},
+                "orders": {"Kingswood": "march 0", "Blackwater": "support"}}
+    march = "MARCH Kingswood -> King's Landing: 2 knights"
+    replies, outcomes = [], []
+    for support in ("SUPPORT Blackwater -> Baratheon", "SUPPORT Blackwater -> NONE"):
+        state = case_state(position)
+        assert AGOT1E.submit(state, "lannister", support).applied
+        sub = AGOT1E.submit(state, "baratheon", march)
+        replies.append([(ln.canonical, ln.error) for ln in sub.parsed.lines])
+        run(state, lambda s: s["step"] == "consolidate")
+        outcomes.append(state["areas"].get("kings-landing"))
+    assert replies[0] == replies[1] == [("MARCH Kingswood -> King's Landing: 2 knights", None)]
+    assert outcomes == [{"baratheon": ["knight", "knight"]}, None]
+    # without any other house's support order next to it, the shortfall is certain: refused now
+    state = case_state({**position, "orders": {"Kingswood": "march 0"}})
+    assert "this march brings only 4" in errors(AGOT1E.submit(state, "baratheon", march))[1][0]

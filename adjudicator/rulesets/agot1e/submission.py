@@ -107,7 +107,9 @@ def _check(state: dict, ctx: Ctx, house: str, stretch: list, index: dict, broken
         if isinstance(command, Orders):
             mail_orders = {line.area: line.token.canonical() for line in command.lines}
             unsure = id(command) in broken
-    relayed = {m.dest for line in pos.plan(state, house)["marches"] for m in ctx.command(line).moves}
+    filed = [ctx.command(line) for line in pos.plan(state, house)["marches"]]
+    relayed = {m.dest for march in filed for m in march.moves}  # areas an earlier march line of the house feeds
+    ships_move = any(ctx.gd.board.is_sea(march.src) and march.moves for march in filed)
     # A march into a neutral force counts the supports declared for it, those of this very mail too.
     supports = [c.canonical(ctx.names) for c in commands if isinstance(c, Support)]
     seen = {**state, "plans": {**state["plans"], house: {**pos.plan(state, house),
@@ -131,20 +133,23 @@ def _check(state: dict, ctx: Ctx, house: str, stretch: list, index: dict, broken
                 pass  # judged once the ORDERS block is fixed
             elif not str(orders.get(command.src, "")).startswith(kind):
                 problem = f"you have no {kind} order in {ctx.area(command.src)}"
-            elif state["phase"] == "action" and command.src not in relayed:
-                # Judged against the board as it stands: raid targets only ever disappear, and a
-                # march that cannot be made now is better refused now than skipped later. A march
-                # from an area an earlier march of this house feeds is judged when its turn comes.
-                check = action.check_raid if kind == "raid" else action.check_march
-                problem = check(seen, ctx, house, command)
+            else:
+                problem = _check_ahead(state, seen, ctx, house, command, orders, relayed, ships_move)
             if isinstance(command, March):
                 relayed.update(m.dest for m in command.moves)
+                ships_move = ships_move or (ctx.gd.board.is_sea(command.src) and bool(command.moves))
             example = _example(state, ctx, house, kind)
         elif isinstance(command, Support):
             orders = _orders_for(state, house, mail_orders)
+            board, battle_area = ctx.gd.board, command.battle_area
             if not str(orders.get(command.src, "")).startswith("support") and not (unsure and command.src not in orders):
                 problem = f"you have no support order in {ctx.area(command.src)}"
-                example = _example(state, ctx, house, "support")
+            elif battle_area is not None and not board.adjacent(command.src, battle_area):
+                problem = (f"{ctx.area(command.src)} is not adjacent to {ctx.area(battle_area)}: a support order helps "
+                           f"only in adjacent areas, never through ships")
+            elif battle_area is not None and board.is_sea(battle_area) and board.is_land(command.src):
+                problem = f"land units cannot support a battle at sea ({ctx.area(battle_area)})"
+            example = _example(state, ctx, house, "support")
         elif isinstance(command, Card):
             owner_ = ctx.gd.card(command.card_id).house
             if owner_ != house:
@@ -164,6 +169,31 @@ def _check(state: dict, ctx: Ctx, house: str, stretch: list, index: dict, broken
                 example = f"CARD {ctx.card(state['hands'][house][0])} IN {ctx.area(state['battle']['area'])}"
         if problem:  # (on a broken ORDERS block's header this replaces the grammar's word: it says more)
             errors[at] = (problem, example or grammar.example(_keyword(command), ctx.names))
+
+
+def _check_ahead(state: dict, seen: dict, ctx: Ctx, house: str, command, orders: dict, relayed: set[str],
+                 ships_move: bool) -> str | None:
+    """A RAID or MARCH line for an order the house has (RULES.md section 12, "Sent ahead").
+
+    In the action phase a raid, and a march that no earlier march line of the house may change (none
+    feeds its area, none moves ships when it marches from land), is judged against the board as it
+    stands: raid targets only ever disappear, and a march that cannot be made now is better refused
+    now than skipped later. Any other line (sent in the planning or Westeros phase, or fed by an
+    earlier march) is refused now only for what can never become legal this round, and judged for the
+    rest when its turn comes."""
+    board = ctx.gd.board
+    src = command.src
+    if isinstance(command, Raid):
+        if state["phase"] == "action":
+            return action.check_raid(seen, ctx, house, command)
+        return action.raid_never_legal(state, ctx, house, command, star=str(orders[src]).endswith("*"),
+                                       occupants_known=state["phase"] == "planning")
+    fed = src in relayed
+    if state["phase"] == "action" and not fed and not (board.is_land(src) and ships_move):
+        return action.check_march(seen, ctx, house, command, mail_time=True)
+    seas = action.possible_ship_seas(state, ctx, house, orders, westeros.muster_seas(state, ctx, house))
+    return action.march_never_legal(state, ctx, house, command, seas=seas,
+                                    units_known=not fed and not westeros.mustering_to_come(state))
 
 
 def _clear_problem(state: dict, ctx: Ctx, house: str, clear: Clear) -> tuple[str, str] | None:

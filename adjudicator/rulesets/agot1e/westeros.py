@@ -392,6 +392,18 @@ def _apply_muster(state: dict, ctx: Ctx, house: str, muster: Muster) -> str:
     return f"{ctx.area(muster.area)}: " + " and ".join(parts)
 
 
+def mustering_to_come(state: dict) -> bool:
+    """Is a Mustering card still to resolve this round (units may yet appear)?"""
+    return _coming(state, MUSTERING, ("muster",))
+
+
+def muster_seas(state: dict, ctx: Ctx, house: str) -> set[str]:
+    """The seas a Mustering still to come this round may put a ship of ``house`` in."""
+    if not mustering_to_come(state):
+        return set()
+    return {sea for castle in muster_castles(state, ctx, house) for sea in ship_seas(state, ctx, house, castle)}
+
+
 def muster_options(state: dict, ctx: Ctx, house: str) -> list[Muster]:
     """Every single thing ``house`` could muster now (one item in one castle)."""
     out = []
