@@ -297,7 +297,8 @@ def test_a_march_sent_ahead_to_an_area_it_can_never_reach_is_refused_with_the_re
     [(error, example)] = errors(sub).values()
     assert error.startswith("Riverrun cannot be reached from Winterfell (from Winterfell a march reaches Castle Black, "
                             "Karhold, Moat Cailin, The Stony Shore, White Harbor, Widow's Watch"), error
-    assert example
+    assert example.startswith("MARCH Winterfell -> ") and "NONE" not in example
+    assert AGOT1E.submit(planning(), "stark", f"ORDERS\nWinterfell: march 0\n{example}\n").applied
 
 
 @pytest.mark.parametrize("line, wanted", [

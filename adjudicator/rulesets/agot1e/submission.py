@@ -12,7 +12,7 @@ import copy
 
 from ... import mailcommands
 from ...ruleset import LineResult, Parsed, Submission
-from . import action, battle, planning, westeros
+from . import action, battle, examples, planning, westeros
 from . import position as pos
 from .commands import (CLEAR_KINDS, Ability, Bid, BidAll, Blade, Card, Casualties, Clear, March, Muster, Orders, Raid,
                        Raven, Reclaim, Remove, Retreat, Support, Tiebreak)
@@ -47,10 +47,10 @@ PLAN_KEY = {Raid: "raids", March: "marches", Support: "supports", Card: "cards",
 def submit(state: dict, ctx: Ctx, house: str, text: str) -> Submission:
     mail = parse_mail(text, ctx.names)
     errors, notes = _legality(state, ctx, house, mail)  # index into mail.lines -> (error, example)
+    shown = _valid_examples(state, ctx, house, mail, errors)
     lines = tuple(
         LineResult(r.lineno, r.raw, canonical=r.canonical if i not in errors and r.error is None else None,
-                   error=errors[i][0] if i in errors else r.error,
-                   example=errors[i][1] if i in errors else r.example)
+                   error=errors[i][0] if i in errors else r.error, example=shown.get(i))
         for i, r in enumerate(mail.lines)
     )
     parsed = Parsed(lines, tuple(mail.commands))
@@ -90,6 +90,88 @@ def _legality(state: dict, ctx: Ctx, house: str, mail) -> tuple[dict[int, tuple[
     return errors, notes
 
 
+# -- examples ------------------------------------------------------------------------------------------------
+
+
+def _valid_examples(state: dict, ctx: Ctx, house: str, mail, errors: dict) -> dict[int, str]:
+    """A valid example for every refused line (issue 10): the one the error came with if the judge
+    accepts it in the line's place (or alone), else the first such candidate of ``examples.py`` for
+    the line's command, else ``HELP``. A line is judged in its place because a MARCH line may rely
+    on the ORDERS block of the same mail."""
+    out = {}
+    orders = _final_orders(state, ctx, house, mail)
+    kinds = _line_keywords(mail)
+    for i, r in enumerate(mail.lines):
+        if r.error is None and i not in errors:
+            continue
+        given = errors[i][1] if i in errors else r.example
+        if i in mail.broken_orders and i not in errors:  # "fix the order lines": the header itself is fine
+            out[i] = given
+            continue
+        keyword = kinds[i] or _keyword_of(given)
+        command = r.command if r.error is None else None
+        tries = [given] if given else []
+        tries += examples.candidates(state, ctx, house, keyword, orders, command) if keyword else []
+        order_line = keyword == "ORDER"
+        out[i] = next((t for t in tries if _accepted(state, ctx, house, mail, i, t, False)), None) or \
+            next((t for t in tries if _accepted(state, ctx, house, mail, i, t, True, order_line)), "HELP")
+    return out
+
+
+def _accepted(state: dict, ctx: Ctx, house: str, mail, at: int, example: str, alone: bool,
+              order_line: bool = False) -> bool:
+    """Does the judge accept ``example`` (one or more lines) in the place of line ``at`` of ``mail``
+    (``alone``: as a mail of its own; an order line in an ORDERS block of its own)?"""
+    new = example.split("\n")
+    if alone:
+        lines = ["ORDERS", *new] if order_line and _keyword_of(example) is None else new
+        first = len(lines) - len(new)
+    else:
+        lines = [r.raw.strip() for r in mail.lines]
+        lines[at:at + 1] = new
+        first = at
+    trial = parse_mail("\n".join(lines), ctx.names)
+    if len(trial.lines) != len(lines):
+        return False  # a line that read differently: no judgement
+    errors, _ = _legality(state, ctx, house, trial)
+    return all(trial.lines[j].error is None and j not in errors for j in range(first, first + len(new)))
+
+
+def _keyword_of(line: str | None) -> str | None:
+    """The command a line starts with (``BIDALL`` for a bid on every track), or None."""
+    if not line:
+        return None
+    head, rest = grammar._head(line.split("\n", 1)[0])
+    keyword = grammar.COMMAND_WORDS.get(head)
+    if keyword == "BID" and len(rest.split()) > 1:
+        return "BIDALL"
+    return keyword
+
+
+def _line_keywords(mail) -> list[str | None]:
+    """Per line of the mail: the command it starts with, ``ORDER`` inside an ORDERS block, else None."""
+    out, in_block = [], False
+    for r in mail.lines:
+        keyword = _keyword_of(r.raw.split("#", 1)[0].strip())
+        if keyword is not None:
+            in_block = keyword == "ORDERS"
+            out.append(keyword)
+        else:
+            out.append("ORDER" if in_block else None)
+    return out
+
+
+def _final_orders(state: dict, ctx: Ctx, house: str, mail) -> dict:
+    """The house's orders as the mail leaves them (for the examples of its action lines)."""
+    blocks = [c for c in mail.commands if isinstance(c, Orders)] + list(mail.broken_orders.values())
+    if blocks and state["phase"] in ("planning", "westeros"):
+        return {line.area: line.token.canonical() for line in blocks[-1].lines}
+    return _orders_for(state, house, None)
+
+
+# -- legality --------------------------------------------------------------------------------------------------
+
+
 def _orders_for(state: dict, house: str, mail_orders: dict | None) -> dict:
     """The house's orders as they stand for checking instructions: on the board, else this mail, else on file
     (orders and action lines may be sent during the Westeros phase, for the coming planning phase)."""
@@ -121,11 +203,11 @@ def _check(state: dict, ctx: Ctx, house: str, stretch: list, index: dict, broken
         problem = example = None
         if isinstance(command, Orders):
             if (state["phase"], state["step"]) != ("planning", "orders") and state["phase"] != "westeros":
-                problem, example = "orders are placed in the planning phase; this is not it", "RAID Blackwater -> The Reach"
+                problem, example = "orders are placed in the planning phase; this is not it", "ORDERS?"
             else:
                 for i, message in planning.check_orders(state, ctx, house, list(command.lines)).items():
                     message = westeros.restriction_text(state, ctx, command.lines[i].kind, message)
-                    errors[index[id(command.lines[i])]] = (message, _order_example(state, ctx, house))
+                    errors[index[id(command.lines[i])]] = (message, None)
         elif isinstance(command, (Raid, March)):
             kind = "raid" if isinstance(command, Raid) else "march"
             orders = _orders_for(state, house, mail_orders)
@@ -138,7 +220,6 @@ def _check(state: dict, ctx: Ctx, house: str, stretch: list, index: dict, broken
             if isinstance(command, March):
                 relayed.update(m.dest for m in command.moves)
                 ships_move = ships_move or (ctx.gd.board.is_sea(command.src) and bool(command.moves))
-            example = _example(state, ctx, house, kind)
         elif isinstance(command, Support):
             orders = _orders_for(state, house, mail_orders)
             board, battle_area = ctx.gd.board, command.battle_area
@@ -149,26 +230,21 @@ def _check(state: dict, ctx: Ctx, house: str, stretch: list, index: dict, broken
                            f"only in adjacent areas, never through ships")
             elif battle_area is not None and board.is_sea(battle_area) and board.is_land(command.src):
                 problem = f"land units cannot support a battle at sea ({ctx.area(battle_area)})"
-            example = _example(state, ctx, house, "support")
         elif isinstance(command, Card):
             owner_ = ctx.gd.card(command.card_id).house
             if owner_ != house:
                 problem = f"{ctx.card(command.card_id)} is a {ctx.house(owner_)} card, not a {ctx.house(house)} card"
-                example = f"CARD {ctx.gd.house_cards[house][0].name}"
         elif isinstance(command, Raven):
             problem = planning.check_raven(state, ctx, house, command) if (
                 state["step"] == "raven" or command.is_pass or house != pos.holder(state, "messenger_raven")) else None
             if problem and command.order is not None:
                 problem = westeros.restriction_text(state, ctx, command.order.kind, problem)
-            example = "RAVEN PASS"
         elif isinstance(command, WESTEROS_ONLY):
             problem, example = westeros_errors.get(id(command), (None, None))
         if problem is None and state["step"] == "battle" and isinstance(command, (Support, Card, Ability, Casualties, Retreat)):
             problem = battle.check_instruction(state, ctx, house, command)
-            if isinstance(command, Card) and state["hands"][house]:
-                example = f"CARD {ctx.card(state['hands'][house][0])} IN {ctx.area(state['battle']['area'])}"
         if problem:  # (on a broken ORDERS block's header this replaces the grammar's word: it says more)
-            errors[at] = (problem, example or grammar.example(_keyword(command), ctx.names))
+            errors[at] = (problem, example)  # the example: see _valid_examples
 
 
 def _check_ahead(state: dict, seen: dict, ctx: Ctx, house: str, command, orders: dict, relayed: set[str],
@@ -205,23 +281,6 @@ def _clear_problem(state: dict, ctx: Ctx, house: str, clear: Clear) -> tuple[str
     return None
 
 
-def _keyword(command) -> str:
-    name = type(command).__name__.upper()
-    return name if name in grammar.EXAMPLES else "HELP"
-
-
-def _example(state: dict, ctx: Ctx, house: str, kind: str) -> str:
-    areas = [a for a, t in _orders_for(state, house, None).items() if t.startswith(kind)]
-    if kind == "support":
-        return f"SUPPORT {ctx.area(areas[0])} -> {ctx.house(house)}" if areas else f"SUPPORT <area of your support order> -> {ctx.house(house)}"
-    if not areas:
-        return f"{kind.upper()} <area of your {kind} order> -> NONE"
-    return f"{kind.upper()} {ctx.area(areas[0])} -> NONE"
-
-
-def _order_example(state: dict, ctx: Ctx, house: str) -> str:
-    mine = [a for a in state["areas"] if pos.owner(state, a) == house]
-    return f"{ctx.area(mine[0])}: defense +1" if mine else "Lannisport: march -1"
 
 
 def _apply(state: dict, ctx: Ctx, house: str, commands) -> None:
