@@ -367,3 +367,17 @@ def test_a_march_into_a_neutral_force_never_tells_the_marching_house_of_another_
     # without any other house's support order next to it, the shortfall is certain: refused now
     state = case_state({**position, "orders": {"Kingswood": "march 0"}})
     assert "this march brings only 4" in errors(AGOT1E.submit(state, "baratheon", march))[1][0]
+
+
+def test_action_lines_mailed_during_the_raven_step_are_judged_against_the_revealed_orders():
+    """The orders are on the board from the reveal; a MARCH line mailed while the raven holder decides
+    was refused with "you have no march order"."""
+    state = fresh()
+    for house in state["houses"]:
+        text = {"stark": "ORDERS\nWinterfell: march 0", "lannister": "ORDERS\nLannisport: defense +1"}.get(house, "ORDERS")
+        assert AGOT1E.submit(state, house, text).applied
+    state, _ = AGOT1E.advance(state, force=False)
+    assert state["step"] == "raven"
+    sub = AGOT1E.submit(state, "stark", "MARCH Winterfell -> Castle Black: 1 footman")
+    assert sub.applied, errors(sub)
+    assert "Riverrun cannot be reached" in errors(AGOT1E.submit(state, "stark", "MARCH Winterfell -> Riverrun: 1 footman"))[1][0]

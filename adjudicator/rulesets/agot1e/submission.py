@@ -71,7 +71,7 @@ def _legality(state: dict, ctx: Ctx, house: str, mail) -> tuple[dict[int, tuple[
     broken = {id(orders) for orders in mail.broken_orders.values()}
     errors: dict[int, tuple[str, str | None]] = {}
     notes: list[str] = []
-    scratch = {**state, "plans": copy.deepcopy(state["plans"])}
+    scratch = {**state, "plans": {**state["plans"], house: copy.deepcopy(pos.plan(state, house))}}  # only its plan changes
     stretch: list[tuple[int, object]] = []
     for at, command in [*items, (None, None)]:
         if command is not None and not isinstance(command, Clear):
@@ -164,7 +164,7 @@ def _line_keywords(mail) -> list[str | None]:
 def _final_orders(state: dict, ctx: Ctx, house: str, mail) -> dict:
     """The house's orders as the mail leaves them (for the examples of its action lines)."""
     blocks = [c for c in mail.commands if isinstance(c, Orders)] + list(mail.broken_orders.values())
-    if blocks and state["phase"] in ("planning", "westeros"):
+    if blocks and state["phase"] in ("planning", "westeros") and state["step"] != "raven":
         return {line.area: line.token.canonical() for line in blocks[-1].lines}
     return _orders_for(state, house, None)
 
@@ -173,9 +173,10 @@ def _final_orders(state: dict, ctx: Ctx, house: str, mail) -> dict:
 
 
 def _orders_for(state: dict, house: str, mail_orders: dict | None) -> dict:
-    """The house's orders as they stand for checking instructions: on the board, else this mail, else on file
-    (orders and action lines may be sent during the Westeros phase, for the coming planning phase)."""
-    if state["phase"] not in ("planning", "westeros"):
+    """The house's orders as they stand for checking instructions: on the board once revealed (from the
+    raven step on), else this mail, else on file (orders and action lines may be sent during the
+    Westeros phase, for the coming planning phase)."""
+    if state["phase"] not in ("planning", "westeros") or state["step"] == "raven":
         return {a: t for a, t in state["orders"].items() if pos.owner(state, a) == house}
     return mail_orders if mail_orders is not None else (pos.plan(state, house)["orders"] or {})
 
