@@ -381,3 +381,15 @@ def test_action_lines_mailed_during_the_raven_step_are_judged_against_the_reveal
     sub = AGOT1E.submit(state, "stark", "MARCH Winterfell -> Castle Black: 1 footman")
     assert sub.applied, errors(sub)
     assert "Riverrun cannot be reached" in errors(AGOT1E.submit(state, "stark", "MARCH Winterfell -> Riverrun: 1 footman"))[1][0]
+
+
+def test_lines_for_the_order_the_raven_will_put_there_are_judged_against_that_order():
+    state = case_state({"step": "planning", "neutral": {},
+                        "areas": {"Stoney Sept": {"lannister": ["footman"]}, "Harrenhal": {"stark": ["footman"]}}})
+    assert pos.holder(state, "messenger_raven") == "lannister"
+    sub = AGOT1E.submit(state, "lannister", "ORDERS\nStoney Sept: support\nRAVEN Stoney Sept: raid\n"
+                                            "RAID Stoney Sept -> Harrenhal\n")
+    assert sub.applied, errors(sub)
+    assert "no raid order in Stoney Sept" in errors(AGOT1E.submit(
+        case_state({"step": "planning", "neutral": {}, "areas": {"Stoney Sept": {"lannister": ["footman"]}}}),
+        "lannister", "ORDERS\nStoney Sept: support\nRAID Stoney Sept -> Harrenhal\n"))[3][0]

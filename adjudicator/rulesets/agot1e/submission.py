@@ -190,6 +190,14 @@ def _check(state: dict, ctx: Ctx, house: str, stretch: list, index: dict, broken
         if isinstance(command, Orders):
             mail_orders = {line.area: line.token.canonical() for line in command.lines}
             unsure = id(command) in broken
+    orders = _orders_for(state, house, mail_orders)
+    if state["phase"] in ("planning", "westeros"):
+        # the order the house's RAVEN line (this mail's, else the one on file) will put there counts
+        filed_raven = pos.plan(state, house)["raven"]
+        raven = next((c for c in reversed(commands) if isinstance(c, Raven)), None) or (
+            ctx.command(filed_raven) if filed_raven else None)
+        if raven is not None and not raven.is_pass and raven.area in orders:
+            orders = {**orders, raven.area: raven.order.canonical()}
     filed = [ctx.command(line) for line in pos.plan(state, house)["marches"]]
     relayed = {m.dest for march in filed for m in march.moves}  # areas an earlier march line of the house feeds
     ships_move = any(ctx.gd.board.is_sea(march.src) and march.moves for march in filed)
@@ -211,7 +219,6 @@ def _check(state: dict, ctx: Ctx, house: str, stretch: list, index: dict, broken
                     errors[index[id(command.lines[i])]] = (message, None)
         elif isinstance(command, (Raid, March)):
             kind = "raid" if isinstance(command, Raid) else "march"
-            orders = _orders_for(state, house, mail_orders)
             if unsure and command.src not in orders:
                 pass  # judged once the ORDERS block is fixed
             elif not str(orders.get(command.src, "")).startswith(kind):
@@ -222,7 +229,6 @@ def _check(state: dict, ctx: Ctx, house: str, stretch: list, index: dict, broken
                 relayed.update(m.dest for m in command.moves)
                 ships_move = ships_move or (ctx.gd.board.is_sea(command.src) and bool(command.moves))
         elif isinstance(command, Support):
-            orders = _orders_for(state, house, mail_orders)
             board, battle_area = ctx.gd.board, command.battle_area
             if not str(orders.get(command.src, "")).startswith("support") and not (unsure and command.src not in orders):
                 problem = f"you have no support order in {ctx.area(command.src)}"
