@@ -181,3 +181,18 @@ def test_westeros_examples_are_valid(card, text):
     for line in sub.parsed.lines:
         if not line.ok:
             assert AGOT1E.submit(copy.deepcopy(state), "stark", line.example).applied, (line.error, line.example)
+
+
+def test_a_mail_of_many_wrong_lines_gets_help_once_the_example_budget_is_spent(monkeypatch):
+    """Choosing an example judges the mail again: bounded per mail (no time is measured)."""
+    from adjudicator.rulesets.agot1e import submission
+
+    state = case_state({"step": "action", "neutral": {}, "areas": {"Winterfell": {"stark": ["footman", "knight"]}},
+                        "orders": {"Winterfell": "march 0"}})
+    mail = "\n".join(["MARCH Winterfell -> Riverrun: 1 knight"] * 30)
+    monkeypatch.setattr(submission, "EXAMPLE_BUDGET", 200)
+    shown = [ln.example for ln in AGOT1E.submit(copy.deepcopy(state), "stark", mail).parsed.lines]
+    assert shown[0] == "MARCH Winterfell -> Castle Black: 1 footman" and shown[-1] == "HELP"
+    monkeypatch.setattr(submission, "EXAMPLE_BUDGET", 10_000_000)
+    shown = [ln.example for ln in AGOT1E.submit(copy.deepcopy(state), "stark", mail).parsed.lines]
+    assert set(shown) == {"MARCH Winterfell -> Castle Black: 1 footman"}

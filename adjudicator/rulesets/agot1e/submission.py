@@ -97,8 +97,10 @@ def _valid_examples(state: dict, ctx: Ctx, house: str, mail, errors: dict) -> di
     """A valid example for every refused line (issue 10): the one the error came with if the judge
     accepts it in the line's place (or alone), else the first such candidate of ``examples.py`` for
     the line's command, else ``HELP``. A line is judged in its place because a MARCH line may rely
-    on the ORDERS block of the same mail."""
+    on the ORDERS block of the same mail. Trying an example in its place judges the whole mail again,
+    so a mail gets :data:`EXAMPLE_BUDGET` lines of such judging; past that, ``HELP``."""
     out = {}
+    budget = [EXAMPLE_BUDGET]
     orders = _final_orders(state, ctx, house, mail)
     kinds = _line_keywords(mail)
     for i, r in enumerate(mail.lines):
@@ -113,28 +115,42 @@ def _valid_examples(state: dict, ctx: Ctx, house: str, mail, errors: dict) -> di
         tries = [given] if given else []
         tries += examples.candidates(state, ctx, house, keyword, orders, command) if keyword else []
         order_line = keyword == "ORDER"
-        out[i] = next((t for t in tries if _accepted(state, ctx, house, mail, i, t, False)), None) or \
-            next((t for t in tries if _accepted(state, ctx, house, mail, i, t, True, order_line)), "HELP")
+        out[i] = next((t for t in tries if _accepted(state, ctx, house, mail, i, t, budget, order_line=order_line)),
+                      None) or \
+            next((t for t in tries if _accepted(state, ctx, house, mail, i, t, budget, alone=True,
+                                                 order_line=order_line)), "HELP")
     return out
 
 
-def _accepted(state: dict, ctx: Ctx, house: str, mail, at: int, example: str, alone: bool,
-              order_line: bool = False) -> bool:
+EXAMPLE_BUDGET = 20_000
+"""Lines judged again while choosing a mail's examples (about a second): a mail of thousands of wrong
+lines must not take minutes. HELP, always valid, is the example past it."""
+
+
+def _accepted(state: dict, ctx: Ctx, house: str, mail, at: int, example: str, budget: list[int], *,
+              alone: bool = False, order_line: bool = False) -> bool:
     """Does the judge accept ``example`` (one or more lines) in the place of line ``at`` of ``mail``
-    (``alone``: as a mail of its own; an order line in an ORDERS block of its own)?"""
+    (``alone``: as a mail of its own; an order line in an ORDERS block of its own)? An order line
+    counts only if its block may be sent now."""
     new = example.split("\n")
+    order_line = order_line and _keyword_of(example) is None
     if alone:
-        lines = ["ORDERS", *new] if order_line and _keyword_of(example) is None else new
+        lines = ["ORDERS", *new] if order_line else new
         first = len(lines) - len(new)
     else:
         lines = [r.raw.strip() for r in mail.lines]
         lines[at:at + 1] = new
         first = at
+    if budget[0] < len(lines):
+        return False
+    budget[0] -= len(lines)
     trial = parse_mail("\n".join(lines), ctx.names)
     if len(trial.lines) != len(lines):
         return False  # a line that read differently: no judgement
     errors, _ = _legality(state, ctx, house, trial)
-    return all(trial.lines[j].error is None and j not in errors for j in range(first, first + len(new)))
+    header = max((j for j in range(first) if _keyword_of(lines[j]) == "ORDERS"), default=None) if order_line else None
+    return (header is None or header not in errors) and \
+        all(trial.lines[j].error is None and j not in errors for j in range(first, first + len(new)))
 
 
 def _keyword_of(line: str | None) -> str | None:
