@@ -240,7 +240,7 @@ def march_never_legal(state: dict, ctx: Ctx, house: str, march: March, *, seas: 
                 or (board.is_land(src) and "ship" in units):
             return f"{dest}: ships stay at sea and footmen and knights on land ({reach_text(ctx, src, reach)})"
         if move.dest not in reach:
-            via = "" if board.is_sea(src) else ", by land or through every sea your ships may hold this round"
+            via = "" if board.is_sea(src) else ", counting every sea your ships may reach by then"
             return f"{dest} cannot be reached from {where} ({reach_text(ctx, src, reach)}{via})"
     if units_known and march.moves:
         moving = Counter()
