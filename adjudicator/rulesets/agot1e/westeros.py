@@ -224,7 +224,7 @@ def _next(state: dict, ctx: Ctx) -> list[Event]:
         return _start(state, ctx, DECKS[i + 1])
     w["deck"] = None
     state.update(phase="planning", step="orders", turn=0)
-    for house in state["houses"]:  # RULES.md W8: what the Westeros phase did not use expires with it
+    for house in state["houses"]:  # RULES.md section 12: what the Westeros phase did not use expires with it
         pos.plan(state, house).update(bids={}, musters=[], removes=[], tiebreaks=[], reclaims=[])
     return [Event(f"Round {state['round']}: planning.")] + _recheck_orders(state, ctx)
 
