@@ -22,6 +22,7 @@ from adjudicator.rulesets.agot1e.commands import (
     Blade,
     Card,
     Casualties,
+    Clear,
     Help,
     March,
     Move,
@@ -338,6 +339,17 @@ ACCEPTED = [
     ("remove winterfell: knight, footman", "REMOVE Winterfell: 1 footman, 1 knight", Remove("winterfell", ("footman", "knight"))),
     ("RECLAIM Eddard Stark", "RECLAIM Eddard Stark", Reclaim("eddard-stark")),
     ("reclaim ned", "RECLAIM Eddard Stark", Reclaim("eddard-stark")),
+    # CLEAR (issue 10)
+    ("CLEAR", "CLEAR", Clear()),
+    ("clear all", "CLEAR", Clear()),
+    ("CANCEL MARCHES", "CLEAR MARCHES", Clear(("marches",))),
+    ("clear raids, supports and cards", "CLEAR RAIDS, SUPPORTS, CARDS", Clear(("raids", "supports", "cards"))),
+    ("CLEAR support raid", "CLEAR RAIDS, SUPPORTS", Clear(("raids", "supports"))),
+    ("ZRUŠ", "CLEAR", Clear()),
+    ("zrus pochody a nájezdy", "CLEAR MARCHES, RAIDS", Clear(("marches", "raids"))),
+    ("ZRUŠIT sázky", "CLEAR BIDS", Clear(("bids",))),
+    ("CLEAR ORDERS", "CLEAR ORDERS", Clear(("orders",))),
+    ("CLEAR BLADE, RAVEN", "CLEAR RAVEN, BLADE", Clear(("raven", "blade"))),
     # mail-level
     ("HELP", "HELP", Help()),
     ("help muster", "HELP muster", Help("muster")),
@@ -448,6 +460,8 @@ def test_other_shape_errors(names: GameDataNames) -> None:
     rejected("PRESS Lannister", names, 1, "PRESS needs")
     rejected("PRESS Lannister:   ", names, 1, "empty PRESS message")
     rejected("MARCH Lannisport -> NONE LEAVE POWER", names, 1, 'missing ":"')
+    assert rejected("CLEAR marhces", names, 1, "did you mean MARCHES?").example == "CLEAR MARCHES"
+    rejected("CLEAR Winterfell", names, 1, "CLEAR alone clears everything")
 
 
 @pytest.mark.parametrize("line, reason", [

@@ -369,3 +369,56 @@ def test_orders_sent_during_westeros_that_lose_their_stars_are_dropped():
     assert state["tracks"]["kings_court"].index("lannister") == 2  # two stars now
     assert pos.plan(state, "lannister")["orders"] is None
     assert any("no longer hold" in e.text and e.to == ("lannister",) for e in events)
+
+
+def test_a_muster_over_supply_shows_the_armies_as_they_would_be_after_the_muster():
+    """Issue 10: the error listed the armies before the muster (3, 2), which fit supply 3."""
+    state = westeros_position(westeros_cards={"I": "Mustering", "II": "Last Days of Summer", "III": "Last Days of Summer"},
+                              supply={"lannister": 3},
+                              areas={"Riverrun": {"lannister": ["knight", "knight", "knight"]},
+                                     "Harrenhal": {"lannister": ["footman", "footman"]}})
+    run(state, until=lambda s: s["step"] == "muster")
+    [error] = errors(submit(state, "lannister", "MUSTER Riverrun: footman"))
+    assert "supply" in error and "armies 4, 2 against supply 3" in error, error
+
+
+def test_a_march_over_supply_shows_the_armies_as_they_would_be_after_the_march():
+    state = case_state({"step": "action", "supply": {"lannister": 0}, "neutral": {},
+                        "areas": {"Lannisport": {"lannister": ["footman", "knight"]},
+                                  "Stoney Sept": {"lannister": ["footman", "footman"]}},
+                        "orders": {"Lannisport": "march 0"}})
+    [error] = errors(submit(state, "lannister", "MARCH Lannisport -> Stoney Sept: knight"))
+    assert "after this march: armies 3 against supply 0" in error, error
+
+
+def test_bids_that_add_up_to_more_than_the_power_are_refused_at_mail_time():
+    """Issue 10: with 5 power, 3 + 2 + 2 cannot be paid: the power bid on one track is gone for the next."""
+    state = westeros_position(westeros_cards={"I": "Last Days of Summer", "II": "Clash of Kings", "III": "Last Days of Summer"},
+                              power={"baratheon": 5})
+    sub = submit(state, "baratheon", "BID THRONE 3 FIEFDOMS 2 COURT 2")
+    [line] = [ln for ln in sub.parsed.lines if not ln.ok]
+    assert "add up to 7" in line.error and "only 5 power" in line.error
+    assert submit(copy.deepcopy(state), "baratheon", line.example).applied
+    assert submit(state, "baratheon", "BID THRONE 3 FIEFDOMS 2 COURT 0").applied
+    sub = submit(state, "baratheon", "BID 4")  # the Iron Throne again, with Fiefdoms 2 on file
+    assert not sub.applied and "add up to 6" in errors(sub)[0]
+    assert [ln.example for ln in sub.parsed.lines] == ["BID 3"]
+    assert submit(state, "baratheon", "BID 3").applied
+
+
+def test_a_bid_sent_ahead_that_the_house_can_no_longer_pay_is_cut_to_its_power_and_told_only_to_it():
+    """RULES.md W14: no public word about a secret bid; nobody waits for the house either."""
+    state = westeros_position(westeros_cards={"I": "Last Days of Summer", "II": "Clash of Kings", "III": "Last Days of Summer"},
+                              power={"baratheon": 5})
+    assert submit(state, "baratheon", "BID THRONE 1 FIEFDOMS 4 COURT 0").applied
+    run(state, force=False, until=lambda s: s["step"] == "bid")
+    state["power"]["baratheon"] = 2  # power lost meanwhile (e.g. a GM's repair)
+    run(state, until=lambda s: s["westeros"].get("track") == "fiefdoms")
+    assert [o.done for o in AGOT1E.pending(state) if o.player == "baratheon"] == [True]
+    _, events = AGOT1E.advance(state, force=True)
+    told = [e for e in events if "Baratheon" in e.text or "baratheon" in (e.to or ())]
+    assert [(e.text, e.to) for e in told if e.to] == [
+        ("Your Fiefdoms bid of 4 is more than your 1 power: you bid 1.", ("baratheon",))]
+    public = [e.text for e in told if e.to is None]
+    assert not any("4" in t for t in public if "Baratheon" in t and "bids" not in t), public
+    assert state["westeros"]["bids"]["fiefdoms"]["baratheon"] == 1 and state["power"]["baratheon"] == 0

@@ -12,12 +12,13 @@ from __future__ import annotations
 from collections import Counter
 
 from ...ruleset import Event, Owed
-from . import battle
+from . import battle, bidding
 from . import position as pos
 from .commands import ALL, March, Raid
 from .context import Ctx
 
 RAID_TARGETS = ("support", "raid", "consolidate")  # CZ p.7: never march or defense
+UPGRADES_ON_WIN = ("renly-baratheon",)  # a house card that may turn a footman into a knight before a march
 
 
 # -- whose turn --------------------------------------------------------------------------------------
@@ -86,6 +87,45 @@ def check_raid(state: dict, ctx: Ctx, house: str, raid: Raid) -> str | None:
     return None
 
 
+def raid_reach(state: dict, ctx: Ctx, house: str, src: str, *, occupants_known: bool) -> list[str]:
+    """The areas a raid from ``src`` might ever target this round: adjacent (never through ships),
+    never a sea from land (CZ p.7), and, when the occupants cannot change before the raid, held by
+    another house (an order needs units; a house never raids its own, RULES.md A10)."""
+    board = ctx.gd.board
+    return sorted((n for n in board.neighbours(src) if not (board.is_land(src) and board.is_sea(n))
+                   and (not occupants_known or pos.owner(state, n) not in (None, house))), key=ctx.area)
+
+
+def raid_never_legal(state: dict, ctx: Ctx, house: str, raid: Raid, *, star: bool | None,
+                     occupants_known: bool) -> str | None:
+    """What makes a RAID line sent ahead illegal whatever happens before its turn (the targets' orders
+    are secret until the reveal and are judged then); ``star`` None: the order's token is not known."""
+    if raid.none:
+        return None
+    where = ctx.area(raid.src)
+    most = 1 if star is False else 2
+    if len(raid.targets) > most:
+        return f"the raid in {where} removes at most {most} order{'s' if most > 1 else ''}"
+    if len(set(raid.targets)) != len(raid.targets):
+        return "the same target twice"
+    board = ctx.gd.board
+    possible = raid_reach(state, ctx, house, raid.src, occupants_known=occupants_known)
+    for target in raid.targets:
+        if target in possible:
+            continue
+        if not board.adjacent(raid.src, target):
+            why = "is not adjacent (a raid never goes through ships)"
+        elif board.is_land(raid.src) and board.is_sea(target):
+            why = "is a sea area: a raid from land never reaches the sea"
+        elif pos.owner(state, target) == house:
+            why = "holds your own units: a raid removes another house's order"
+        else:
+            why = "holds no units, so it can hold no order"
+        names = ", ".join(ctx.area(t) for t in possible) or "none"
+        return f"{ctx.area(target)} cannot be raided from {where}: it {why} (possible targets: {names})"
+    return None
+
+
 def _planned(state: dict, ctx: Ctx, house: str, key: str, check) -> int | None:
     """Index of the first instruction under plan[key] that is legal now."""
     for i, line in enumerate(pos.plan(state, house)[key]):
@@ -111,13 +151,12 @@ def resolve_raid(state: dict, ctx: Ctx, force: bool) -> list[Event]:
     if house is None:
         return events
     pass_turn(state, house)
-    index = _planned(state, ctx, house, "raids", check_raid)
-    events += _skip_notes(state, ctx, house, "raids", index)
-    if index is None:  # only on force: the deadline passed
+    raid, skipped = _take_planned(state, ctx, house, "raids", check_raid)
+    events += skipped
+    if raid is None:  # only on force: the deadline passed
         area = [a for a in pos.orders_of(state, house, "raid") if raid_targets(state, ctx, a)][0]
         pos.remove_order(state, area)
         return events + [Event(f"{ctx.house(house)} sent no raid decision; default: the raid in {ctx.area(area)} is removed.")]
-    raid = ctx.command(pos.plan(state, house)["raids"].pop(index))
     pos.remove_order(state, raid.src)
     if raid.none:
         return events + [Event(f"{ctx.house(house)} removes the raid in {ctx.area(raid.src)} unused.")]
@@ -132,12 +171,15 @@ def resolve_raid(state: dict, ctx: Ctx, force: bool) -> list[Event]:
     return events + drop_hopeless_raids(state, ctx)
 
 
-def _skip_notes(state: dict, ctx: Ctx, house: str, key: str, index: int | None) -> list[Event]:
-    """Drop the instructions written before the one used (they were illegal now) and say so to the house."""
+def _take_planned(state: dict, ctx: Ctx, house: str, key: str, check) -> tuple[Raid | March | None, list[Event]]:
+    """Take the first instruction under plan[key] that is legal now off the plan (None if there is
+    none), with the instructions written before it, illegal now, dropped with a private note each."""
+    index = _planned(state, ctx, house, key, check)
     lines = pos.plan(state, house)[key]
     skipped = lines[: index if index is not None else len(lines)]
     del lines[: len(skipped)]
-    return [Event(f"Skipped your instruction \"{line}\": not legal now.", (house,)) for line in skipped]
+    notes = [Event(f"Skipped your instruction \"{line}\": not legal now.", (house,)) for line in skipped]
+    return (ctx.command(lines.pop(0)) if index is not None else None), notes
 
 
 # -- marches -------------------------------------------------------------------------------------------
@@ -152,11 +194,76 @@ def reachable(state: dict, ctx: Ctx, house: str, src: str) -> set[str]:
     return board.reach_by_march(src, pos.ship_seas(state, ctx.gd, house, unrouted=True)) - {src}
 
 
+def reach_text(ctx: Ctx, src: str, reach) -> str:
+    """"from Winterfell a march reaches Castle Black, Karhold, ..." for an error."""
+    shown = ", ".join(sorted((ctx.area(a) for a in reach), key=str.casefold)) or "nothing"
+    return f"from {ctx.area(src)} a march reaches {shown}"
+
+
+def possible_ship_seas(state: dict, ctx: Ctx, house: str, orders: dict[str, str], extra: set[str] = frozenset()) -> set[str]:
+    """Every sea where ``house`` may have an unrouted ship when a march of this round resolves: where
+    its ships are now (routed ones stay routed), ``extra`` (seas a coming Mustering may put a ship in),
+    and every sea its ships may reach by the march orders in ``orders``, relays included. A superset:
+    which of those marches come first, and which ships survive, is judged at the march's turn."""
+    board = ctx.gd.board
+    seas = pos.ship_seas(state, ctx.gd, house, unrouted=True) | set(extra)
+    marching = {a for a, t in orders.items() if board.is_sea(a) and str(t).startswith("march")}
+    frontier = list(seas & marching)
+    while frontier:
+        for n in board.neighbours(frontier.pop()):
+            if board.is_sea(n) and n not in seas:
+                seas.add(n)
+                if n in marching:
+                    frontier.append(n)
+    return seas
+
+
+def march_never_legal(state: dict, ctx: Ctx, house: str, march: March, *, seas: set[str], units_known: bool) -> str | None:
+    """What makes a MARCH line sent ahead illegal whatever happens before its turn: a destination of the
+    wrong kind, one no march from there can reach even by every ship ``seas`` may hold, the same
+    destination twice, and (``units_known``: no earlier march of the house feeds the area and no
+    Mustering is to come) units that are not there. Armies, enemies, neutral forces, supply and power
+    change before the turn: those are judged then."""
+    board = ctx.gd.board
+    src, where = march.src, ctx.area(march.src)
+    dests = [m.dest for m in march.moves]
+    if len(set(dests)) != len(dests):
+        return "the same destination twice: give each destination once with all its units"
+    if board.is_sea(src):
+        reach = {n for n in board.neighbours(src) if board.is_sea(n)}
+    else:
+        reach = board.reach_by_march(src, seas) - {src}
+    for move in march.moves:
+        dest = ctx.area(move.dest)
+        units = () if move.units == ALL else move.units
+        if board.is_sea(move.dest) != board.is_sea(src) or (board.is_sea(src) and set(units) - {"ship"}) \
+                or (board.is_land(src) and "ship" in units):
+            return f"{dest}: ships stay at sea and footmen and knights on land ({reach_text(ctx, src, reach)})"
+        if move.dest not in reach:
+            via = "" if board.is_sea(src) else ", counting every sea your ships may reach by then"
+            return f"{dest} cannot be reached from {where} ({reach_text(ctx, src, reach)}{via})"
+    if units_known and march.moves:
+        moving = Counter()
+        for group in _march_units(state, src, march):
+            moving.update(group)
+        present = Counter(pos.units_in(state, src, house))
+        free = present - Counter(pos.routed_in(state, src))
+        short = moving - free
+        if set(short) == {"knight"} and any(c.id in UPGRADES_ON_WIN for c in ctx.gd.house_cards[house]):
+            # Renly Baratheon may yet turn a footman defending there into a knight (CZ p.14)
+            short = Counter() if short["knight"] <= free["footman"] - moving["footman"] else short
+        if short:
+            if moving - present:
+                return f"{where} holds only {', '.join(pos.units_in(state, src, house)) or 'none of your units'}"
+            return f"routed units in {where} cannot march"
+    return None
+
+
 def _strength(ctx: Ctx, units) -> int:
     return sum(ctx.gd.setup.unit_strength[u] for u in units)
 
 
-def neutral_support(state: dict, ctx: Ctx, house: str, area: str) -> int:
+def neutral_support(state: dict, ctx: Ctx, house: str, area: str, only: str | None = None) -> int:
     """Support a march into a neutral force gets (CZ p.12 "spolu s jakýmikoli podpůrnými jednotkami").
 
     Entering a neutral area is no battle, so there is no support step to ask in: an adjacent
@@ -169,7 +276,7 @@ def neutral_support(state: dict, ctx: Ctx, house: str, area: str) -> int:
         if pos.order_kind(state, src) != "support":
             continue
         helper = pos.owner(state, src)
-        if ctx.gd.board.is_sea(area) and ctx.gd.board.is_land(src):
+        if ctx.gd.board.is_sea(area) and ctx.gd.board.is_land(src) or only not in (None, helper):
             continue
         if not any((c := ctx.command(line)).src == src and c.house == house and c.battle_area in (None, area)
                    for line in pos.plan(state, helper)["supports"]):
@@ -183,7 +290,10 @@ def _march_units(state: dict, src: str, march: March) -> list[list[str]]:
     return [pos.sort_units(free) if move.units == ALL else list(move.units) for move in march.moves]
 
 
-def check_march(state: dict, ctx: Ctx, house: str, march: March) -> str | None:
+def check_march(state: dict, ctx: Ctx, house: str, march: March, *, mail_time: bool = False) -> str | None:
+    """What is wrong with ``march`` now, or None. ``mail_time``: for a reply to the house, which must
+    not learn another house's secret SUPPORT lines: a march into a neutral force counts only the
+    house's own, and is not refused for strength when another house's support order could join."""
     where = ctx.area(march.src)
     board = ctx.gd.board
     if pos.order_kind(state, march.src) != "march" or pos.owner(state, march.src) != house:
@@ -212,17 +322,20 @@ def check_march(state: dict, ctx: Ctx, house: str, march: March) -> str | None:
             return f"no units named for {dest}"
         if board.is_sea(move.dest) != board.is_sea(march.src) or (board.is_sea(move.dest) and set(units) - {"ship"}) \
                 or (board.is_land(move.dest) and "ship" in units):
-            return f"{dest}: ships stay at sea and footmen and knights on land"
+            return f"{dest}: ships stay at sea and footmen and knights on land ({reach_text(ctx, march.src, reach)})"
         if move.dest not in reach:
-            return f"{dest} cannot be reached from {where}"
+            return f"{dest} cannot be reached from {where} ({reach_text(ctx, march.src, reach)})"
         enemy = pos.owner(state, move.dest)
         if enemy and enemy != house:
             battles += 1  # CZ p.8: only one destination held by another house's units
             changes[move.dest] = units  # the attackers form an army there too (CZ p.9 "Zlaté pravidlo")
         elif move.dest in state["neutral"]:  # CZ p.12: entering a neutral area is no battle
             need = state["neutral"][move.dest]
-            have = _strength(ctx, units) + pos.order_bonus(state, march.src) + neutral_support(state, ctx, house, move.dest)
-            if have < need:
+            have = _strength(ctx, units) + pos.order_bonus(state, march.src) + \
+                neutral_support(state, ctx, house, move.dest, only=house if mail_time else None)
+            foreign = mail_time and any(pos.order_kind(state, n) == "support" and pos.owner(state, n) not in (None, house)
+                                        for n in board.neighbours(move.dest))
+            if have < need and not foreign:
                 return f"the neutral force in {dest} has strength {need}; this march brings only {have}"
             changes[move.dest] = units
         else:
@@ -230,7 +343,8 @@ def check_march(state: dict, ctx: Ctx, house: str, march: March) -> str | None:
     if battles > 1:
         return "a march may start at most one battle: only one destination may hold another house's units"
     if not pos.supply_after(state, ctx.gd, house, changes):
-        return "this march would break your supply limit"
+        after = bidding.supply_text(state, ctx, house, pos.areas_after(state, house, changes))
+        return f"this march would break your supply limit (after this march: {after})"
     if march.leave_power and not (present - moving) and board.is_land(march.src):
         if state["power"][house] < 1 and ctx.gd.board.area(march.src).home_of != house:
             return "you have no available power token to leave behind"
@@ -242,13 +356,11 @@ def resolve_march(state: dict, ctx: Ctx, force: bool) -> list[Event]:
     if house is None:
         return []
     pass_turn(state, house)
-    index = _planned(state, ctx, house, "marches", check_march)
-    events = _skip_notes(state, ctx, house, "marches", index)
-    if index is None:
+    march, events = _take_planned(state, ctx, house, "marches", check_march)
+    if march is None:
         area = pos.orders_of(state, house, "march")[0]
         pos.remove_order(state, area)
         return events + [Event(f"{ctx.house(house)} sent no march decision; default: the march in {ctx.area(area)} is removed.")]
-    march = ctx.command(pos.plan(state, house)["marches"].pop(index))
     return events + execute_march(state, ctx, house, march)
 
 

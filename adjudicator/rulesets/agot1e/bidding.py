@@ -6,8 +6,12 @@ card (``REMOVE`` lines). Driven by :mod:`.westeros`, which owns the step machine
 
 Bids are secret: they wait in the houses' plans (``plan['bids']``: slot -> power, a slot being a
 track id or ``wildlings``) and become public, in the events and in ``state['westeros']``, only
-when the whole bid is resolved. A bid sent ahead is used if the house can still afford it when
-that bid is due; otherwise the house is asked (PBEM.md), and the default is 0.
+when the whole bid is resolved. A mail's bids are refused when the bids on file for the slots
+still to come would add up to more power than the house can have (the power bid on one track is
+gone for the next). A bid that is more than the house's power when it is due all the same (the
+power it counted on did not come) is cut to that power, and only that house is told: asking
+instead would tell everyone, through the list of who still owes, that its secret bid failed
+(RULES.md W3, W14). A house that sent nothing bids 0 (PBEM.md).
 
 Ties (RULES.md R11.6/R11.7, A34): the Iron Throne holder of that moment orders the tied houses
 within the block of places they share (``TIEBREAK`` lines, first place first). For the Iron
@@ -46,9 +50,9 @@ def _names(ctx: Ctx, houses) -> str:
 
 
 def stored_bid(state: dict, house: str, slot: str) -> int | None:
-    """The bid ``house`` sent for ``slot`` if it can afford it now, else None."""
+    """The bid ``house`` sent for ``slot``, cut to its power now (RULES.md W14), or None."""
     bid = pos.plan(state, house).get("bids", {}).get(slot)
-    return bid if bid is not None and bid <= state["power"][house] else None
+    return min(bid, state["power"][house]) if bid is not None else None
 
 
 def bidders(state: dict) -> list[str]:
@@ -70,14 +74,15 @@ def _collect(state: dict, ctx: Ctx, slot: str) -> tuple[dict[str, int], list[Eve
     for house in pos.turn_order(state):
         plan_bids = pos.plan(state, house).setdefault("bids", {})
         sent = plan_bids.pop(slot, None)
-        bid = sent if sent is not None and sent <= state["power"][house] else None
-        if bid is None:
+        if sent is None:
             bid = 0
-            if sent is not None:
-                events.append(Event(f"{ctx.house(house)} cannot afford its bid of {sent} (it has "
-                                    f"{state['power'][house]} power); default: bid 0."))
-            elif state["power"][house] > 0:
+            if state["power"][house] > 0:
                 events.append(Event(f"{ctx.house(house)} sent no bid; default: bid 0."))
+        else:
+            bid = min(sent, state["power"][house])
+            if bid < sent:  # RULES.md W14: to that house only; a public word would reveal the secret bid
+                events.append(Event(f"Your {SLOT_NAME[slot]} bid of {sent} is more than your {state['power'][house]} "
+                                    f"power: you bid {bid}.", (house,)))
         state["power"][house] -= bid
         bids[house] = bid
     shown = ", ".join(f"{ctx.house(h)} {b}" for h, b in sorted(bids.items(), key=lambda x: (-x[1], pos.turn_order(state).index(x[0]))))
@@ -92,12 +97,26 @@ def tie_lines(state: dict, ctx: Ctx, house: str) -> list[tuple[str, ...]]:
     return [ctx.command(line).houses for line in pos.plan(state, house).get("tiebreaks", [])]
 
 
+def _line_index(state: dict, ctx: Ctx, decider: str, group: list[str]) -> int | None:
+    """Index of the first TIEBREAK line of ``decider`` naming every house of ``group``."""
+    for i, houses in enumerate(tie_lines(state, ctx, decider)):
+        if set(group) <= set(houses):
+            return i
+    return None
+
+
 def _line_for(state: dict, ctx: Ctx, decider: str, group: list[str]) -> tuple[str, ...] | None:
     """The first TIEBREAK line of ``decider`` naming every house of ``group``."""
-    for houses in tie_lines(state, ctx, decider):
-        if set(group) <= set(houses):
-            return houses
-    return None
+    i = _line_index(state, ctx, decider, group)
+    return None if i is None else tie_lines(state, ctx, decider)[i]
+
+
+def _drop_used_lines(state: dict, ctx: Ctx, decider: str, groups: list[list[str]]) -> None:
+    """The TIEBREAK lines that ordered this tie are used: they leave the file (one line per tie;
+    a line naming every house of two tied groups of the same bid serves both)."""
+    used = {_line_index(state, ctx, decider, g) for g in groups} - {None}
+    lines = pos.plan(state, decider).get("tiebreaks", [])
+    pos.plan(state, decider)["tiebreaks"] = [line for i, line in enumerate(lines) if i not in used]
 
 
 def _order_group(state: dict, ctx: Ctx, decider: str, group: list[str], default: list[str]) -> tuple[list[str], list[Event]]:
@@ -194,8 +213,10 @@ def resolve_tiebreak(state: dict, ctx: Ctx, force: bool) -> tuple[list[Event], b
             ordered, said = _order_group(state, ctx, decider, group, state["tracks"][slot])
             orders[bids[group[0]]] = ordered
             events += said
+        _drop_used_lines(state, ctx, decider, tie["groups"])
         return events + _place(state, ctx, slot, bids, orders), _next_track(state)
     ordered, events = _order_group(state, ctx, decider, tie["groups"][0], pos.turn_order(state))
+    _drop_used_lines(state, ctx, decider, tie["groups"])
     w.pop("tie")
     pick = ordered[0] if tie["result"] == "won" else ordered[-1]
     return _after_nights_watch(state, ctx, tie["result"], pick, events)

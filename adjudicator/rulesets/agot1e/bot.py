@@ -130,7 +130,10 @@ def westeros_mail(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str 
     if step in ("bid", "wildlings"):
         power = state["power"][house]
         if step == "bid" and w["track"] == bidding.TRACKS[0] and rng.random() < 0.3:
-            return "BID THRONE {} FIEFDOMS {} COURT {}".format(*(_bid(rng, power) for _ in range(3)))
+            bids = []
+            for _ in range(3):  # each bid is paid before the next: together at most the power
+                bids.append(_bid(rng, power - sum(bids)))
+            return "BID THRONE {} FIEFDOMS {} COURT {}".format(*bids)
         return f"BID {_bid(rng, power)}"
     if step == "tiebreak":
         lines = []

@@ -369,11 +369,28 @@ class Reclaim:
         return f"RECLAIM {_card(names, self.card_id)}"
 
 
+CLEAR_KINDS: Final = ("orders", "raven", "marches", "raids", "supports", "cards", "casualties", "retreats",
+                      "abilities", "blade", "bids", "musters", "removes", "tiebreaks", "reclaims")
+"""What ``CLEAR <kind>`` may name: each a part of a house's plan (``position.empty_plan``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Clear:
+    """``CLEAR [<kind>[, <kind>...]]`` (also ``CANCEL``, Czech ``ZRUŠ``): forget what is on file for
+    this house, everything (``kinds == ()``) or those kinds of :data:`CLEAR_KINDS`. It applies before
+    the lines after it in the same mail (an extension, as in the other rulesets)."""
+
+    kinds: tuple[str, ...] = ()
+
+    def canonical(self, names: Labels | None = None) -> str:
+        return "CLEAR" + (" " + ", ".join(k.upper() for k in self.kinds) if self.kinds else "")
+
+
 # --- mail-level commands: one set for every ruleset (adjudicator/mailcommands.py) -------------------
 
 
 Command: TypeAlias = (
     Orders | Raid | March | Support | Card | Blade | Casualties | Retreat | Ability | Raven | Bid
-    | BidAll | Tiebreak | Muster | Remove | Reclaim | Help | Status | OrdersQuery | Press
+    | BidAll | Tiebreak | Muster | Remove | Reclaim | Clear | Help | Status | OrdersQuery | Press
 )
 """Everything :func:`.grammar.parse_mail` puts in ``ParsedMail.commands``."""

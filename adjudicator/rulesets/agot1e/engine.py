@@ -74,6 +74,10 @@ def advance(state: dict, ctx: Ctx, force: bool) -> list[Event]:
 
 
 def begin_action(state: dict, ctx: Ctx) -> list[Event]:
+    """The planning phase is over: RAVEN lines can be used no more (with no raven step, or sent by a
+    house that lost the raven in the Westeros phase), so they leave the file."""
+    for house in state["houses"]:
+        pos.plan(state, house)["raven"] = None
     state.update(phase="action", step="raid", turn=0)
     return []
 

@@ -33,6 +33,7 @@ from ...mailcommands import ALL as PRESS_ALL
 from ...mailcommands import MAIL_WORDS
 from .commands import (
     ALL,
+    CLEAR_KINDS,
     ORDER_TOKENS,
     SHORT_FORMS,
     UNIT_TYPES,
@@ -43,6 +44,7 @@ from .commands import (
     Blade,
     Card,
     Casualties,
+    Clear,
     Command,
     Help,
     March,
@@ -104,6 +106,10 @@ COMMAND_WORDS: Final[dict[str, str]] = {
     "remove": "REMOVE",
     "reclaim": "RECLAIM",
     "rozkazy": "ORDERS",
+    "clear": "CLEAR",
+    "cancel": "CLEAR",
+    "zrus": "CLEAR",  # Czech, as in the oriflamme ruleset
+    "zrusit": "CLEAR",
     **MAIL_WORDS,
 }
 """First word of a line -> the command it starts. A line starting with one of these also ends an
@@ -138,6 +144,28 @@ TRACK_WORDS: Final[dict[str, str]] = {
 }
 """``BID THRONE <n> FIEFDOMS <n> COURT <n>``: track word (letters only) -> BidAll field."""
 
+CLEAR_WORDS: Final[dict[str, str]] = {
+    **{k: k for k in CLEAR_KINDS},
+    "order": "orders", "rozkaz": "orders", "rozkazy": "orders",
+    "havran": "raven", "ravens": "raven",
+    "march": "marches", "pochod": "marches", "pochody": "marches",
+    "raid": "raids", "najezd": "raids", "najezdy": "raids",
+    "support": "supports", "podpora": "supports", "podpory": "supports", "podporu": "supports",
+    "card": "cards", "karta": "cards", "karty": "cards", "karet": "cards",
+    "casualty": "casualties", "ztraty": "casualties", "ztrata": "casualties",
+    "retreat": "retreats", "ustup": "retreats", "ustupy": "retreats",
+    "ability": "abilities", "schopnost": "abilities", "schopnosti": "abilities",
+    "mec": "blade",
+    "bid": "bids", "sazka": "bids", "sazky": "bids", "sazku": "bids",
+    "muster": "musters", "mustering": "musters", "shromazdeni": "musters", "shromazdovani": "musters",
+    "remove": "removes", "removals": "removes", "odstraneni": "removes",
+    "tiebreak": "tiebreaks", "ties": "tiebreaks",
+    "reclaim": "reclaims",
+}
+"""``CLEAR <kind>``: a word (folded, English or Czech, singular or plural) -> the kind of plan lines."""
+
+CLEAR_ALL_WORDS: Final = frozenset({"all", "everything", "vse", "vsechno", "vsechny"})
+
 HOUSE_PREFIXES: Final = ("house ", "rod ")
 
 BLADE_MODES: Final[dict[str, str]] = {"auto": "auto", "never": "never", "no": "never", "at": "at", "in": "at"}
@@ -162,6 +190,7 @@ EXAMPLES: Final[dict[str, str]] = {
     "MUSTER": "MUSTER Winterfell: footman, ship -> Bay of Ice",
     "REMOVE": "REMOVE Winterfell: 1 footman",
     "RECLAIM": "RECLAIM Eddard Stark",
+    "CLEAR": "CLEAR MARCHES",
     "HELP": "HELP",
     "STATUS": "STATUS",
     "PRESS": "PRESS Lannister: shall we talk?",
@@ -249,10 +278,15 @@ class LineResult:
 
 @dataclass(slots=True)
 class ParsedMail:
-    """All line results (ignored lines omitted) and the accepted commands in mail order."""
+    """All line results (ignored lines omitted) and the accepted commands in mail order.
+
+    ``broken_orders``: an ORDERS block refused for a bad order line, by its header's index in
+    ``lines``, with the order lines that did parse (their legality is still worth telling in the
+    same reply)."""
 
     lines: list[LineResult] = field(default_factory=list)
     commands: list[Command] = field(default_factory=list)
+    broken_orders: dict[int, Orders] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -499,6 +533,7 @@ class _Block:
                 error=f"ORDERS not accepted: fix the order line(s) {lines} and send the whole set again",
                 example=EXAMPLES["ORDERS"],
             )
+            mail.broken_orders[self.header] = Orders(tuple(self.orders))
             return
         orders = Orders(tuple(self.orders))
         mail.lines[self.header] = LineResult(header.lineno, header.raw, command=orders, canonical="ORDERS")
@@ -893,6 +928,24 @@ def _p_reclaim(rest: str, names: NameResolver) -> Reclaim:
     return Reclaim(_card(rest, names))
 
 
+def _p_clear(rest: str, names: NameResolver) -> Clear:
+    """``CLEAR``, ``CLEAR ALL``, ``CLEAR MARCHES, RAIDS``, ``ZRUŠ pochody a nájezdy``."""
+    words = [fold(w) for w in re.split(r"[,;\s]+|\s+(?:and|a)\s+", rest.strip()) if w and fold(w) not in ("and", "a")]
+    if not words or all(w in CLEAR_ALL_WORDS for w in words):
+        return Clear()
+    kinds: list[str] = []
+    for word in (w for w in words if w not in CLEAR_ALL_WORDS):  # "CLEAR ALL MARCHES" is CLEAR MARCHES
+        kind = CLEAR_WORDS.get(word)
+        if kind is None:
+            close = difflib.get_close_matches(word, list(CLEAR_WORDS) + sorted(CLEAR_ALL_WORDS), 1, 0.7)
+            hint = f"; did you mean {(CLEAR_WORDS.get(close[0]) or 'all').upper()}?" if close else ""
+            raise LineError(f'CLEAR what? "{word}" is not something on file{hint} (CLEAR alone clears everything; '
+                            f"or one or more of {', '.join(k.upper() for k in CLEAR_KINDS)})", EXAMPLES["CLEAR"])
+        if kind not in kinds:
+            kinds.append(kind)
+    return Clear(tuple(k for k in CLEAR_KINDS if k in kinds))
+
+
 def _p_help(rest: str, names: NameResolver) -> Help:
     topic = " ".join(rest.split())
     return Help(topic or None)
@@ -936,6 +989,7 @@ _PARSERS: Final[dict[str, Callable[[str, NameResolver], Command]]] = {
     "MUSTER": _p_muster,
     "REMOVE": _p_remove,
     "RECLAIM": _p_reclaim,
+    "CLEAR": _p_clear,
     "HELP": _p_help,
     "STATUS": _p_status,
     "PRESS": _p_press,

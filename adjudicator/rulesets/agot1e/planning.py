@@ -137,8 +137,10 @@ def pending_raven(state: dict) -> list[Owed]:
 
 
 def resolve_raven(state: dict, ctx: Ctx) -> list[Event]:
+    """The holder's RAVEN line is used, and so leaves the file (issue 10: a used line is not on file)."""
     house = pos.holder(state, "messenger_raven")
     line = pos.plan(state, house)["raven"]
+    pos.plan(state, house)["raven"] = None
     if line is None:
         return [Event(f"{ctx.house(house)} sent no Messenger Raven decision; default: no change.")]
     raven = ctx.command(line)

@@ -201,15 +201,20 @@ def within_supply(state: dict, gd: GameData, house: str, areas: dict | None = No
     return all(size <= limit for size, limit in zip(sizes, allowed))
 
 
-def supply_after(state: dict, gd: GameData, house: str, changes: dict[str, list[str]]) -> bool:
-    """Would ``house`` be within supply if the areas in ``changes`` held these units of it?"""
+def areas_after(state: dict, house: str, changes: dict[str, list[str]]) -> dict:
+    """A copy of the board's areas with the areas in ``changes`` holding these units of ``house``."""
     areas = {a: dict(h) for a, h in state["areas"].items()}
     for area, units in changes.items():
         if units:
             areas[area] = {house: list(units)}
         else:
             areas.pop(area, None)
-    return within_supply(state, gd, house, areas)
+    return areas
+
+
+def supply_after(state: dict, gd: GameData, house: str, changes: dict[str, list[str]]) -> bool:
+    """Would ``house`` be within supply if the areas in ``changes`` held these units of it?"""
+    return within_supply(state, gd, house, areas_after(state, house, changes))
 
 
 # -- orders ----------------------------------------------------------------------------------------

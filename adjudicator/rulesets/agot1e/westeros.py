@@ -224,6 +224,8 @@ def _next(state: dict, ctx: Ctx) -> list[Event]:
         return _start(state, ctx, DECKS[i + 1])
     w["deck"] = None
     state.update(phase="planning", step="orders", turn=0)
+    for house in state["houses"]:  # RULES.md section 12: what the Westeros phase did not use expires with it
+        pos.plan(state, house).update(bids={}, musters=[], removes=[], tiebreaks=[], reclaims=[])
     return [Event(f"Round {state['round']}: planning.")] + _recheck_orders(state, ctx)
 
 
@@ -362,7 +364,8 @@ def _placed(state: dict, ctx: Ctx, house: str, muster: Muster) -> tuple[dict[str
         if counts[unit] > limit:
             return None, f"all your {limit} {UNIT_PLURALS[unit]} are on the board already"
     if not pos.supply_after(state, gd, house, changes):
-        return None, f"this would break your supply limit ({bidding.supply_text(state, ctx, house)})"
+        after = bidding.supply_text(state, ctx, house, pos.areas_after(state, house, changes))
+        return None, f"this would break your supply limit (after this muster: {after})"
     return changes, None
 
 
@@ -387,6 +390,18 @@ def _apply_muster(state: dict, ctx: Ctx, house: str, muster: Muster) -> str:
         if +new:
             parts.append(f"{units_text(tuple(pos.sort_units(new.elements())))} in {ctx.area(area)}")
     return f"{ctx.area(muster.area)}: " + " and ".join(parts)
+
+
+def mustering_to_come(state: dict) -> bool:
+    """Is a Mustering card still to resolve this round (units may yet appear)?"""
+    return _coming(state, MUSTERING, ("muster",))
+
+
+def muster_seas(state: dict, ctx: Ctx, house: str) -> set[str]:
+    """The seas a Mustering still to come this round may put a ship of ``house`` in."""
+    if not mustering_to_come(state):
+        return set()
+    return {sea for castle in muster_castles(state, ctx, house) for sea in ship_seas(state, ctx, house, castle)}
 
 
 def muster_options(state: dict, ctx: Ctx, house: str) -> list[Muster]:
@@ -505,12 +520,37 @@ def _coming(state: dict, card: str, steps: tuple[str, ...] = ()) -> bool:
 
 
 def _most(state: dict, ctx: Ctx, house: str, slot: str) -> int:
-    """The most ``house`` could have for ``slot``: its power, plus a Game of Thrones still to come before."""
+    """The most ``house`` could have for ``slot``: its power, plus a Game of Thrones still to come before
+    (within the cap of R1.3, which counts the power tokens on the board)."""
     most = state["power"][house]
     for deck, card, started in _remaining(state):
         if card == THRONES and not started and slot == bidding.WILDLINGS:
-            most = min(ctx.gd.setup.power_limit, most + crowns(state, ctx.gd, house))
+            room = max(0, ctx.gd.setup.power_limit - most - pos.power_on_board(state, house))
+            most += min(room, crowns(state, ctx.gd, house))
     return most
+
+
+def _bids_after(state: dict, house: str, slots: list[str], command) -> dict[str, int]:
+    """The house's bids for the slots still to come once ``command`` (a BID line) is filed."""
+    bids = {s: n for s, n in (pos.plan(state, house).get("bids") or {}).items() if s in slots}
+    if isinstance(command, Bid):
+        bids[slots[0]] = command.n
+    else:
+        values = {"iron_throne": command.throne, "fiefdoms": command.fiefdoms, "kings_court": command.court}
+        bids.update({s: values[s] for s in slots if s in values})
+    return bids
+
+
+def _bid_total_problem(state: dict, ctx: Ctx, house: str, slots: list[str], bids: dict[str, int]):
+    """Bids that add up to more power than ``house`` can have when they are paid (each bid goes to
+    the bank before the next one): the problem and a valid example, or None."""
+    most = max(_most(state, ctx, house, s) for s in slots)
+    total = sum(bids.values())
+    if total <= most:
+        return None
+    shown = ", ".join(f"{bidding.SLOT_NAME[s]} {bids[s]}" for s in slots if s in bids)
+    return (f"your bids on file and in this mail add up to {total} ({shown}), but you have only {most} power: "
+            f"each bid is paid before the next one")
 
 
 def removal_now(state: dict, house: str) -> str | None:
@@ -534,6 +574,9 @@ def check_commands(state: dict, ctx: Ctx, house: str, commands: list) -> dict[in
     """Errors (and a valid example) by index into ``commands``, the Westeros lines of one mail."""
     errors: dict[int, tuple[str, str | None]] = {}
     slots = bid_slots(state)
+    # the bids of this mail are checked together with those on file, in the order written
+    bid_state = {**state, "plans": {**state["plans"], house: {**pos.plan(state, house),
+                                                              "bids": dict(pos.plan(state, house).get("bids") or {})}}}
     no_phase = "this is asked in the Westeros phase"
     musters = [i for i, c in enumerate(commands) if isinstance(c, Muster)]
     removes = [i for i, c in enumerate(commands) if isinstance(c, Remove)]
@@ -543,14 +586,30 @@ def check_commands(state: dict, ctx: Ctx, house: str, commands: list) -> dict[in
             if not slots:
                 problem = f"no bid is asked for now ({no_phase}, for a Clash of Kings or a Wildling Attack)"
             elif command.n > _most(state, ctx, house, slots[0]):
-                problem = f"you have only {state['power'][house]} power: bid at most that"
-                example = f"BID {state['power'][house]}"
+                problem = f"you have only {_most(state, ctx, house, slots[0])} power: bid at most that"
+                example = f"BID {_most(state, ctx, house, slots[0])}"
+            else:
+                bids = _bids_after(bid_state, house, slots, command)
+                bid_state["plans"][house]["bids"] = bids
+                problem = _bid_total_problem(state, ctx, house, slots, bids)
+                if problem:
+                    rest = sum(n for s, n in bids.items() if s != slots[0])
+                    example = f"BID {max(0, _most(state, ctx, house, slots[0]) - rest)}"
         elif isinstance(command, BidAll):
             tracks = [s for s in slots if s in bidding.TRACKS]
             if not tracks:
                 problem = f"no Clash of Kings is bid for now ({no_phase} of a round with a Clash of Kings)"
-            elif max(command.throne, command.fiefdoms, command.court) > state["power"][house]:
-                problem = f"you have only {state['power'][house]} power: each bid at most that"
+            else:
+                bids = _bids_after(bid_state, house, slots, command)
+                bid_state["plans"][house]["bids"] = bids
+                problem = _bid_total_problem(state, ctx, house, slots, bids)
+                if problem:
+                    left, fitted = _most(state, ctx, house, tracks[0]) - sum(
+                        n for s, n in bids.items() if s not in bidding.TRACKS), {}
+                    for track, n in (("throne", command.throne), ("fiefdoms", command.fiefdoms), ("court", command.court)):
+                        fitted[track] = max(0, min(n, left))
+                        left -= fitted[track]
+                    example = BidAll(**fitted).canonical()
         elif isinstance(command, Tiebreak):
             if not slots and state["step"] != "tiebreak":
                 problem = f"no tie can come now ({no_phase}, after a bid)"
