@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from adjudicator.ruleset import Event
 from adjudicator.rulesets.agot1e import bot, invariants
 from adjudicator.rulesets.agot1e import position as pos
 from adjudicator.rulesets.agot1e.caseposition import case_state
@@ -53,9 +54,9 @@ def test_an_illegal_march_sent_ahead_before_a_legal_one_is_skipped_and_the_legal
     present = judge.present("w")
     assert present.state["round"] == 2
     assert present.state["areas"]["storms-end"] == {"baratheon": ["footman"]}
-    events = [e for n in present.files.version_numbers() for e in present.files.read_version(n)["events"]]
-    skipped = [e for e in events if e["text"].startswith("Skipped your instruction")]
-    assert skipped and all(e["to"] == ["baratheon"] for e in skipped)
+    events = [Event.from_dict(e) for n in present.files.version_numbers() for e in present.files.read_version(n)["events"]]
+    skipped = [e for e in events if e.text.startswith("Skipped your instruction")]
+    assert skipped and all(e.to == ("baratheon",) for e in skipped)
     assert judge.replay("w") == []
 
 
