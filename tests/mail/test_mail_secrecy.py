@@ -126,7 +126,8 @@ class Watch:
 def test_no_mail_to_one_house_carries_another_house_s_secrets_over_a_whole_bot_game(tmp_path, monkeypatch):
     clock = FakeClock()
     judge = Judge(Store(tmp_path / "data", fsync=False), now=clock)
-    passwords = judge.new_game("s", "agot1e", {h: {"address": f"{h}@example.org", "language": lang}
+    passwords = judge.new_game("s", "agot1e", {h: {"address": f"{h}@example.org", "language": lang,
+                                                   "reports": "every-step"}  # every report there is, to check
                                                for h, lang in HOUSES.items()}, seed=11, press="anonymous")
     postmaster = Postmaster(judge, MailSettings(JUDGE, rate_limit=1_000_000))
     watch = Watch(judge, "s")
