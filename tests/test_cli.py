@@ -75,7 +75,7 @@ def test_submit_from_stdin_and_file_prints_the_reply(cli, game, tmp_path):
     mail = tmp_path / "bob.txt"
     mail.write_text("BID 4  # more\n")
     result = cli("submit", "g", "--as", "bob", str(mail))
-    assert "Adjudicated:\n  Bids: alice 3, bob 4\n  bob wins round 1" in result.output
+    assert "Vyhodnoceno:\n  Bids: alice 3, bob 4\n  bob wins round 1" in result.output  # bob reads Czech
 
 
 def test_submit_rejections_and_bad_arguments(cli, game, tmp_path):
