@@ -13,7 +13,6 @@ waits: a step whose decisions are missing is adjudicated with the defaults.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ from . import ruleset as rulesets
 from . import yamlio
 from .ruleset import RulesetError
 from .yamlio import YamlFileError
+from .plaindata import clone
 
 MAX_STEPS = 10_000
 REQUIRED = ("ruleset", "title", "position")
@@ -80,7 +80,7 @@ def _run(case: dict, result: CaseResult) -> None:
         if not hasattr(rs, hook):
             raise RulesetError(f"ruleset {rs.name} cannot run rules cases (no {hook})")
     state = rs.case_state(case["position"] or {})
-    start = copy.deepcopy(state)
+    start = clone(state)
     errors: dict[str, list[str]] = {}
     for player, text in (case.get("decisions") or {}).items():
         sub = rs.submit(state, str(player), str(text))

@@ -27,14 +27,15 @@ were not written. Whoever touches the game next writes them (:meth:`Judge.presen
 
 from __future__ import annotations
 
-import copy
 import logging
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Callable
 
 from . import clock, messages, passwords, yamlio
 from .messages import Msg
+from .plaindata import clone
 from . import ruleset as rulesets
 from .ruleset import Event, Owed, Parsed, Ruleset, RulesetError
 from .store import GameFiles, GameLocked, Store, StoreError
@@ -42,7 +43,8 @@ from .yamlio import YamlFileError
 
 log = logging.getLogger("adjudicator.judge")
 
-MAX_STEPS_PER_INPUT = 10_000  # a ruleset that never stops asking nobody is a bug, not a game
+MAX_STEPS_PER_INPUT = 10_000
+CACHE_GAMES = 256  # presents a process keeps in memory (the games most recently used)  # a ruleset that never stops asking nobody is a bug, not a game
 DEFAULT_DEADLINES = {"planning": "48h", "step": "24h", "grace": "1h"}
 PRESS_POLICIES = ("signed", "anonymous", "none")
 
@@ -71,8 +73,8 @@ class Present:
 
     def copy(self) -> "Present":
         """An independent copy of the data (the ruleset and the files are shared, not copied)."""
-        return Present(self.files, copy.deepcopy(self.config), self.ruleset, self.version, self.journal_seq,
-                       copy.deepcopy(self.state), dict(self.clock), list(self.events), list(self.problems))
+        return Present(self.files, clone(self.config), self.ruleset, self.version, self.journal_seq,
+                       clone(self.state), dict(self.clock), list(self.events), list(self.problems))
 
     def owed(self) -> list[Owed]:
         return [] if self.ruleset.result(self.state) is not None else self.ruleset.pending(self.state)
@@ -144,7 +146,7 @@ def _run_steps(present: Present, at: datetime, force: bool, outcome: Outcome, ve
             return
         force = False
         paused = present.paused()
-        state, events = present.ruleset.advance(copy.deepcopy(present.state), force=not complete)
+        state, events = present.ruleset.advance(clone(present.state), force=not complete)
         present.state = state
         present.events = events
         present.clock = _step_clock(present.ruleset, state, present.config["deadlines"], at, paused)
@@ -185,7 +187,7 @@ def apply_entry(present: Present, entry: dict, read_version: Callable[[int], dic
             outcome.applied = False
             outcome.notes.append(Msg("judge.game_over"))
             return outcome, versions
-        sub = present.ruleset.submit(copy.deepcopy(present.state), entry["player"], entry["text"])
+        sub = present.ruleset.submit(clone(present.state), entry["player"], entry["text"])
         outcome.parsed, outcome.applied = sub.parsed, sub.applied
         outcome.notes.extend(sub.notes)
         outcome.requests.extend(getattr(sub, "requests", ()))
@@ -210,7 +212,7 @@ def apply_entry(present: Present, entry: dict, read_version: Callable[[int], dic
             present.clock = {**present.clock, "deadline": clock.to_text(present.deadline() + by)}
     elif kind == "rollback":
         target = read_version(entry["to"])
-        present.state = copy.deepcopy(target["state"])
+        present.state = clone(target["state"])
         present.events = [Event("judge.rolled_back", {"to": entry["to"]})]
         present.clock = _step_clock(present.ruleset, present.state, present.config["deadlines"], at, False)
         outcome.events.extend(present.events)
@@ -248,10 +250,11 @@ class Judge:
         self.store = store
         self.now = now
         self.lock_timeout = lock_timeout  # the mail path uses a short one and answers "try later"
-        # game id -> (files key, present): a long-running process (the mail server, self-play)
-        # does not re-read a whole state for every mail. The key changes whenever any process
-        # adds a version or a journal entry or rewrites game.yaml, so a stale entry never serves.
-        self._cache: dict[str, tuple[tuple, Present]] = {}
+        # game id -> (files stamp, present), the most recently used CACHE_GAMES games: a
+        # long-running process (the mail server, self-play) does not re-read a whole state for
+        # every mail, and holds no more than that many states. The stamp changes whenever any
+        # process adds a version or journal entry or rewrites game.yaml, so a stale entry never serves.
+        self._cache: OrderedDict[str, tuple[tuple, Present]] = OrderedDict()
 
     # -- reading --------------------------------------------------------------------------
     def present(self, game_id: str) -> Present:
@@ -292,9 +295,9 @@ class Judge:
         the last version that completed its entry, applies every entry after it, and owes
         what was not written yet. :meth:`record` and :meth:`present` write them.
         """
-        key = files.stamp()
         hit = self._cache.get(files.id)
-        if hit and hit[0] == key:
+        if hit and hit[0] == files.stamp(hit[1].version, hit[1].journal_seq):
+            self._cache.move_to_end(files.id)
             return hit[1].copy(), []
         config = files.config()
         ruleset = rulesets.get(config["ruleset"])
@@ -311,8 +314,14 @@ class Judge:
         owed = made[written:]
         present.version = latest["version"]
         if not owed and not present.problems:
-            self._cache[files.id] = (key, present.copy())
+            self._remember(files, present)
         return present, owed
+
+    def _remember(self, files: GameFiles, present: Present) -> None:
+        self._cache[files.id] = (files.stamp(present.version, present.journal_seq), present.copy())
+        self._cache.move_to_end(files.id)
+        while len(self._cache) > CACHE_GAMES:
+            self._cache.popitem(last=False)
 
     def outcome_of(self, game_id: str, seq: int) -> Outcome:
         """What journal entry ``seq`` did, worked out again from the version before it (engines
@@ -378,7 +387,8 @@ class Judge:
             "deadlines": deadlines,
             "press": press,
             "players": {
-                name: {**info, "password": passwords.hash_password(secrets_[name])} for name, info in players.items()
+                name: {**info, "password": passwords.hash_password(secrets_[name], self.store.secret())}
+                for name, info in players.items()
             },
         }
         at = self.now()
@@ -397,7 +407,7 @@ class Judge:
         files = self.store.open(game_id)
         with files.lock(self.lock_timeout):
             present = self._settle(files)
-            entry = {**entry, "seq": files.next_journal_seq(), "at": clock.to_text(self.now())}
+            entry = {**entry, "seq": present.journal_seq + 1, "at": clock.to_text(self.now())}
             outcome, versions = apply_entry(present, entry, files.read_version)
             outcome.entry = files.append_journal(entry)
             for body in versions:
@@ -405,7 +415,7 @@ class Judge:
             if outcome.versions:
                 present.version = outcome.versions[-1]
             if not present.problems:
-                self._cache[game_id] = (files.stamp(), present.copy())
+                self._remember(files, present)
             if entry["kind"] != "submit" and entry.get("reason") != "deadline":
                 files.clear_flag()  # the GM acted on the game (adjudicate, rollback, pause, ...)
         return outcome
@@ -502,7 +512,7 @@ class Judge:
             if player not in config["players"]:
                 raise JudgeError(f"game {game_id} has no player {player!r} (players: {', '.join(config['players'])})")
             secret = passwords.generate()
-            config["players"][player] = {**config["players"][player], "address": address, "password": passwords.hash_password(secret)}
+            config["players"][player] = {**config["players"][player], "address": address, "password": passwords.hash_password(secret, self.store.secret())}
             files.append_journal({"kind": "replace", "player": player, "address": address, "at": clock.to_text(self.now())})
             files.write_config(config)
         return secret

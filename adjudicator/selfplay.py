@@ -14,13 +14,13 @@ bots through a :class:`~adjudicator.judge.Judge`, so that the game has a journal
 
 from __future__ import annotations
 
-import copy
 import random
 from dataclasses import dataclass, field
 from datetime import timedelta
 
 from .judge import Judge
 from .ruleset import Event, Ruleset
+from .plaindata import clone
 
 
 class InvariantViolation(AssertionError):
@@ -67,7 +67,7 @@ def play(ruleset: Ruleset, players: list[str], seed: int, *, options: dict | Non
             text = ruleset.bot_mail(state, owed.player, rng)
             if text is None:
                 continue
-            sub = ruleset.submit(copy.deepcopy(state), owed.player, text)
+            sub = ruleset.submit(clone(state), owed.player, text)
             if sub.applied:
                 state = sub.state
             else:

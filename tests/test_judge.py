@@ -177,8 +177,9 @@ def test_replace_gives_a_new_password_and_address(judge, toy_game):
     from adjudicator import passwords
     secret = judge.replace("g", "bob", "robert@example.org")
     seat = judge.store.open("g").config()["players"]["bob"]
-    assert seat["address"] == "robert@example.org" and passwords.verify(secret, seat["password"])
-    assert not passwords.verify(toy_game["bob"], seat["password"])
+    key = judge.store.secret()
+    assert seat["address"] == "robert@example.org" and passwords.verify(secret, seat["password"], key)
+    assert not passwords.verify(toy_game["bob"], seat["password"], key)
     with pytest.raises(JudgeError, match="not a mail address"):
         judge.replace("g", "bob", "robert")
 

@@ -135,15 +135,24 @@ def test_yaml_never_builds_python_objects():
         yamlio.loads("!!python/object/apply:os.system ['echo pwned']")
 
 
-def test_passwords_are_stored_only_as_salted_hashes(judge, toy_game):
+def test_passwords_are_stored_only_as_keyed_salted_hashes(judge, toy_game):
     text = (judge.store.open("g").path / "game.yaml").read_text()
+    key = judge.store.secret()
+    assert (judge.store.root / "secret.key").stat().st_mode & 0o777 == 0o600
     for player, secret in toy_game.items():
         assert secret not in text
         stored = judge.store.open("g").config()["players"][player]["password"]
-        assert stored.startswith("scrypt$") and passwords.verify(secret, stored)
-        assert not passwords.verify(secret + "x", stored)
-    a, b = passwords.hash_password("same"), passwords.hash_password("same")
+        assert stored.startswith("hmac-sha256$") and passwords.verify(secret, stored, key)
+        assert not passwords.verify(secret + "x", stored, key)
+        assert not passwords.verify(secret, stored, b"another data directory's key")
+    a, b = passwords.hash_password("same", key), passwords.hash_password("same", key)
     assert a != b  # salted
+
+
+def test_games_made_before_keep_their_scrypt_hashes():
+    stored = "scrypt$16384$8$1$00112233445566778899aabbccddeeff$" + __import__("hashlib").scrypt(
+        b"oak-pine-042", salt=bytes.fromhex("00112233445566778899aabbccddeeff"), n=16384, r=8, p=1, dklen=32).hex()
+    assert passwords.verify("oak-pine-042", stored, b"any key") and not passwords.verify("oak-pine-043", stored, b"k")
 
 
 def test_every_file_carries_its_format_and_the_game_its_data_version(judge, toy_game):

@@ -25,7 +25,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Iterator
 
-from .. import clock, locks, yamlio
+from .. import clock, durability, locks, yamlio
 from ..crashpoints import crashpoint
 from .envelope import clean_text
 
@@ -97,20 +97,19 @@ class Inbox:
 
     # -- receiving ------------------------------------------------------------------------
     def journal(self, raw: bytes, *, mail_from: str | None, rcpt_tos: list[str] | tuple[str, ...] = (),
-                received: datetime | None = None, via: str = "smtp", peer: str | None = None) -> int:
-        """Durably store one received message; return its number. Raises InboxError (transient)."""
+                received: datetime | None = None, via: str = "smtp", peer: str | None = None,
+                sync: bool = True) -> int:
+        """Store one received message; return its number. Raises InboxError (transient).
+
+        Durable when this returns if ``sync``; with ``sync=False`` the caller makes it durable
+        (``durability.sync`` or a :class:`~adjudicator.durability.GroupCommit` shared by many
+        messages) before it answers for it. The sidecar is written before the message: an
+        ``.eml`` in the inbox is a message whose sidecar is there too."""
         try:
             self.ensure()
             self.id  # noqa: B018  (created with the first message, never later under load)
             with file_lock(self.root / ".allocate", 30.0, "the inbox"):
                 number = self._next_number()
-                tmp = self.root / f"{yamlio.temp_prefix()}{number:06d}-{secrets.token_hex(4)}"
-                yamlio.atomic_write(tmp, raw, fsync=self.fsync)  # temp file written and fsync'ed
-                try:
-                    os.link(tmp, self.eml_path(number))  # never overwrites an existing message
-                    crashpoint(f"after linking inbox {number:06d}.eml")
-                finally:
-                    tmp.unlink()
                 meta = {
                     "format": FORMAT,
                     "number": number,
@@ -121,8 +120,17 @@ class Inbox:
                     "peer": peer,
                     "size": len(raw),
                 }
-                yamlio.dump(self.meta_path(number), meta, fsync=self.fsync)
+                yamlio.dump(self.meta_path(number), meta, fsync=False)
+                tmp = self.root / f"{yamlio.temp_prefix()}{number:06d}-{secrets.token_hex(4)}"
+                yamlio.atomic_write(tmp, raw, fsync=False)
+                try:
+                    os.link(tmp, self.eml_path(number))  # never overwrites an existing message
+                    crashpoint(f"after linking inbox {number:06d}.eml")
+                finally:
+                    tmp.unlink()
                 (self.root / "seq").write_text(f"{number + 1}\n")
+            if sync and self.fsync:
+                durability.sync(self.root)
             return number
         except InboxError:
             raise
@@ -153,22 +161,39 @@ class Inbox:
         """Raw bytes and sidecar (an empty dict if the sidecar was never written or is unreadable)."""
         done = not self.is_pending(number)
         raw = self.eml_path(number, done).read_bytes()
-        return raw, self.meta(number)
+        return raw, self._sidecar(number, done)
+
+    def _sidecar(self, number: int, done: bool) -> dict:
+        try:
+            return yamlio.load_mapping(self.meta_path(number, done))
+        except yamlio.YamlFileError:
+            return {}
 
     def meta(self, number: int) -> dict:
-        for done in (False, True):
-            try:
-                return yamlio.load_mapping(self.meta_path(number, done))
-            except yamlio.YamlFileError:
-                continue
-        return {}
+        """What is known of a message: its sidecar, its retry bookkeeping while pending, and once
+        done what was done (``result``)."""
+        if self.is_pending(number):
+            return {**self._sidecar(number, False), **self.retry(number)}
+        return self._sidecar(number, True)
 
-    def update_meta(self, number: int, **changes) -> None:
-        """Record bookkeeping (e.g. failed attempts) on a pending message's sidecar."""
-        meta = {**self.meta(number), **changes}
-        meta.setdefault("format", FORMAT)
-        meta.setdefault("number", number)
-        yamlio.dump(self.meta_path(number), meta, fsync=self.fsync)
+    def retry_path(self, number: int) -> Path:
+        return self.root / f"{number:06d}.retry"
+
+    def retry(self, number: int) -> dict:
+        """A pending message's retry bookkeeping (``attempts``, ``waits``, ``next_attempt``,
+        ``last_error``): a file of its own, which only a message that waits has, so that asking
+        "is it due?" of every pending message costs a ``stat``, not a YAML read."""
+        path = self.retry_path(number)
+        if not path.exists():
+            return {}
+        try:
+            return yamlio.load_mapping(path)
+        except yamlio.YamlFileError:
+            return {}
+
+    def note_retry(self, number: int, **changes) -> None:
+        """Record retry bookkeeping for a pending message (not synced: a restart may redo it)."""
+        yamlio.dump(self.retry_path(number), {**self.retry(number), **changes}, fsync=False)
 
     # -- processing -----------------------------------------------------------------------
     @contextmanager
@@ -178,18 +203,18 @@ class Inbox:
             yield
 
     def mark_done(self, number: int, result: dict) -> None:
-        """Move a processed message to ``done/`` with what was done. Call only when all is written."""
+        """Move a processed message to ``done/`` with what was done. Call only when what it caused
+        is durable (the postmaster syncs first): the move itself need not be, since a message
+        found pending again is recognised by its journal entry and answered from it."""
         meta = {**self.meta(number), "result": result}
         meta.setdefault("format", FORMAT)
         meta.setdefault("number", number)
-        yamlio.dump(self.meta_path(number, done=True), meta, fsync=self.fsync)
+        yamlio.dump(self.meta_path(number, done=True), meta, fsync=False)
         if self.is_pending(number):
             os.replace(self.eml_path(number), self.eml_path(number, done=True))
             crashpoint(f"after moving inbox {number:06d}.eml to done")
-        try:
-            os.unlink(self.meta_path(number))
-        except FileNotFoundError:
-            pass
-        if self.fsync:
-            yamlio.fsync_dir(self.done_dir)
-            yamlio.fsync_dir(self.root)
+        for path in (self.meta_path(number), self.retry_path(number)):
+            try:
+                os.unlink(path)
+            except FileNotFoundError:
+                pass

@@ -1,9 +1,9 @@
 """Outgoing mail as files, and its delivery: nothing the judge says is ever dropped.
 
 Every mail is a complete RFC 5322 message (``email.message.EmailMessage``, policy SMTP, CRLF)
-in ``<data>/outbox/NAME.eml`` with a YAML sidecar ``NAME.yaml`` (envelope recipients, attempts,
-next attempt, last error). Both are written atomically, the sidecar first: an ``.eml`` in the
-outbox *is* the queue entry. Delivered mail moves to ``outbox/sent/``.
+in ``<data>/outbox/NAME.eml``, written atomically: an ``.eml`` in the outbox *is* the queue
+entry, its recipients are its To. A YAML sidecar ``NAME.yaml`` appears when a delivery fails
+(attempts, next attempt, last error). Delivered mail moves to ``outbox/sent/``.
 
 Names are chosen by the caller and derived from what caused the mail (inbox number, game
 version, player), so queueing is idempotent: a mail whose name is already queued or sent is not
@@ -226,15 +226,10 @@ class Outbox:
             return False
         recipients = [a.addr_spec for a in message["To"].addresses]
         policy = email.policy.SMTP if all(r.isascii() for r in recipients) else email.policy.SMTPUTF8
-        data = message.as_bytes(policy=policy)
-        eml, meta = self._paths(name)
-        yamlio.dump(meta, {
-            "format": FORMAT, "name": name, "from": self.settings.address, "to": recipients,
-            "subject": str(message["Subject"]), "message_id": str(message["Message-ID"]),
-            "created": clock.to_text(self.now()), "attempts": 0, "next_attempt": None,
-            "last_error": None, "flagged": False,
-        }, fsync=self.fsync)
-        yamlio.atomic_write(eml, data, fsync=self.fsync)
+        # One file, not synced: queued mail is made durable by whoever queued it (the
+        # postmaster's sync after a batch, before its mails are marked done; see durability.py).
+        # The sidecar is written only when a delivery fails (attempts, backoff, the error).
+        yamlio.atomic_write(self._paths(name)[0], message.as_bytes(policy=policy), fsync=False)
         return True
 
     def pending(self) -> list[str]:
@@ -318,6 +313,7 @@ class Outbox:
 
     @staticmethod
     def _recipients_from(data: bytes) -> list[str]:
-        """Recipients from the To header, for a queued mail whose sidecar was lost."""
+        """Recipients from the To header (a queued mail has a sidecar only after a failed delivery)."""
         msg = email.message_from_bytes(data, policy=email.policy.default)
-        return [a.addr_spec for a in msg["To"].addresses]
+        # an SMTPUTF8 address is raw UTF-8 in the header: the parser keeps its bytes as surrogates
+        return [a.addr_spec.encode("utf-8", "surrogateescape").decode("utf-8") for a in msg["To"].addresses]

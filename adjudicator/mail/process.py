@@ -58,8 +58,9 @@ import re
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 
-from .. import clock, mailbody, messages, passwords, reports, yamlio
+from .. import clock, durability, mailbody, messages, passwords, reports, yamlio
 from ..messages import Msg
+from ..plaindata import clone
 from .. import ruleset as rulesets
 from ..judge import Judge, JudgeError, Outcome, Present, Tick
 from ..ruleset import Event, LineResult, RulesetError
@@ -82,8 +83,8 @@ TRANSIENT_ERRNOS = frozenset({errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOS
 TRANSIENT_FIRST, TRANSIENT_MAX = timedelta(seconds=15), timedelta(minutes=10)
 RETRY_FIRST, RETRY_MAX = timedelta(minutes=1), timedelta(hours=1)  # after an unexpected error
 STUCK_AFTER = 3  # unexpected errors on one message before its sender and the GM are told
+BATCH = 64  # mails processed under one hold of the processing lock and made durable by one sync
 SIGNED_ON = frozenset({"submitted", "rejected", "recovered", "duplicate"})  # mail with a valid sign-on
-DEDUP_WINDOW = 200  # journal entries searched for an earlier processing of the same mail
 EXAMPLE_SIGNON = "JUDGE westeros1 stark raven-oak-417"
 REMIND_FRACTION = 0.2  # remind when at most this share of the step's time is left ...
 REMIND_AT_MOST = timedelta(hours=12)  # ... or this much, whichever is less
@@ -180,6 +181,8 @@ class Postmaster:
         self.limiter = RateLimiter(self.inbox.root / "ratelimit.yaml", limit=settings.rate_limit,
                                    window_seconds=settings.rate_window_seconds, fsync=fsync)
         self.reported_path = self.outbox.root / "reported.yaml"
+        self._done: list[tuple[int, Handled]] = []  # processed, to be marked done after the next sync
+        self._reported_cache: tuple | None = None
 
     @property
     def now(self) -> datetime:
@@ -206,19 +209,43 @@ class Postmaster:
     def process_pending(self, *, lock_timeout: float = 60.0, on_handled=None) -> list[Handled]:
         """Process every pending message that is due, oldest first; a message that cannot be done
         now stays, with the time of its next attempt. ``on_handled(handled)`` is called after each
-        one (the server wakes its postman, so that replies go out as each mail is done)."""
+        one (the server wakes its postman, so that replies go out as each mail is done).
+
+        Mails are done in batches of :data:`BATCH` under one hold of the processing lock; what a
+        batch wrote is made durable by one sync before its mails are marked done (see
+        :meth:`_finish`)."""
         out = []
-        for number in self.inbox.pending():
-            if not self._due(number):
-                continue
-            handled = self.process(number, lock_timeout=lock_timeout)
-            out.append(handled)
-            if on_handled is not None:
-                on_handled(handled)
+        numbers = [n for n in self.inbox.pending() if self._due(n)]
+        for start in range(0, len(numbers), BATCH):
+            try:
+                with self.inbox.processing_lock(lock_timeout):
+                    for number in numbers[start:start + BATCH]:
+                        handled = self._process_locked(number)
+                        out.append(handled)
+                        if on_handled is not None:
+                            on_handled(handled)
+                    self._finish()
+            except InboxBusy as exc:
+                out += [Handled(n, "deferred", str(exc)) for n in numbers[start:start + BATCH]
+                        if n not in {h.number for h in out}]
         return out
 
+    def _finish(self) -> None:
+        """Make durable what the mails processed so far wrote (their replies, reports, bookkeeping;
+        their journal entries already are), then mark them done. A crash before this leaves them
+        pending: processed again, each is recognised by its journal entry and answered from it,
+        and nothing already queued is queued twice."""
+        if not self._done:
+            return
+        if self.judge.store.fsync:
+            durability.sync(self.inbox.root)
+        for number, handled in self._done:
+            self.inbox.mark_done(number, handled.as_dict())
+            log.info("inbox %06d: %s %s", number, handled.status, handled.detail)
+        self._done.clear()
+
     def _due(self, number: int) -> bool:
-        nxt = self.inbox.meta(number).get("next_attempt")
+        nxt = self.inbox.retry(number).get("next_attempt")
         try:
             return nxt is None or clock.from_text(nxt) <= self.now
         except (TypeError, ValueError):
@@ -227,7 +254,9 @@ class Postmaster:
     def process(self, number: int, *, lock_timeout: float = 60.0) -> Handled:
         try:
             with self.inbox.processing_lock(lock_timeout):
-                return self._process_locked(number)
+                handled = self._process_locked(number)
+                self._finish()
+                return handled
         except InboxBusy as exc:
             return Handled(number, "deferred", str(exc))
 
@@ -240,7 +269,7 @@ class Postmaster:
             if isinstance(exc, OSError) and exc.errno not in TRANSIENT_ERRNOS:
                 return self._failed(number, exc)
             # the disk, permissions, a lock: the mail is not at fault and loses no attempt
-            meta = self.inbox.meta(number)
+            meta = self.inbox.retry(number)
             waits = int(meta.get("waits") or 0) + 1
             wait = min(TRANSIENT_FIRST * 2 ** (waits - 1), TRANSIENT_MAX)
             log.warning("inbox %06d: %s; it stays pending, next try in %s", number, exc, clock.format_duration(wait))
@@ -249,15 +278,14 @@ class Postmaster:
             return Handled(number, "deferred", str(exc))
         except Exception as exc:  # noqa: BLE001  a bug must not lose the mail or stop the others
             return self._failed(number, exc)
-        self.inbox.mark_done(number, handled.as_dict())
-        log.info("inbox %06d: %s %s", number, handled.status, handled.detail)
+        self._done.append((number, handled))  # marked done by _finish, once what it caused is durable
         return handled
 
     def _failed(self, number: int, exc: Exception) -> Handled:
         """An unexpected error processing a mail: retried with time-based backoff, never given up
         by the judge itself (nothing that got a 250 ends unapplied); after a few attempts its
         sender and the GM are told, once, and ``judge inbox --drop`` is the GM's to use."""
-        meta = self.inbox.meta(number)
+        meta = self.inbox.retry(number)
         attempts = int(meta.get("attempts") or 0) + 1
         wait = min(RETRY_FIRST * 2 ** (attempts - 1), RETRY_MAX)
         log.exception("inbox %06d: processing failed (attempt %d); next try in %s", number, attempts,
@@ -270,7 +298,7 @@ class Postmaster:
 
     def _note(self, number: int, **changes) -> None:
         try:
-            self.inbox.update_meta(number, **changes)
+            self.inbox.note_retry(number, **changes)
         except OSError as exc:  # the disk that failed may fail this too; the next scan retries anyway
             log.warning("inbox %06d: could not record the retry: %s", number, exc)
 
@@ -416,7 +444,7 @@ class Postmaster:
             self._reply(handled, inbound, _text_reply(Msg("mail.unknown_game", game=game), self._language_for(inbound)))
             return handled
         try:
-            config = self.judge.store.open(game).config()
+            config = self.judge.present(game).config
             players = config["players"]
         except (*GAME_PROBLEMS, KeyError, TypeError) as exc:
             return self._game_broken(handled, inbound, exc)
@@ -426,7 +454,7 @@ class Postmaster:
                                                           houses=list(players)), self._language_for(inbound)))
             return handled
         seat = players[house] or {}
-        if not _password_ok(signon.password, str(seat.get("password", ""))):
+        if not _password_ok(signon.password, str(seat.get("password", "")), self.judge.store.secret()):
             handled.status, handled.detail = "wrong-password", house
             self._reply(handled, inbound, _text_reply(Msg("mail.wrong_password", game=game, house=house),
                                                       self._language_for(inbound)))
@@ -572,18 +600,9 @@ class Postmaster:
 
     def _find_earlier(self, game: str, number: int, inbound: Inbound) -> tuple[int, bool] | None:
         """An earlier journal entry of this mail: (seq, same inbox message?) or None."""
-        files = self.judge.store.open(game)
-        inbox_id = self.inbox.id
-        for seq in reversed(files.journal_numbers()[-DEDUP_WINDOW:]):
-            try:
-                entry = files.read_journal(seq)
-            except YamlFileError:
-                continue
-            if entry.get("inbox_id") == inbox_id and entry.get("inbox") == number:
-                return seq, True
-            if inbound.message_id and entry.get("message_id") == inbound.message_id and entry.get("from") == inbound.sender:
-                return seq, False
-        return None
+        present = self.judge.present(game)
+        return present.files.find_mail(present.journal_seq, inbox_id=self.inbox.id, number=number,
+                                       message_id=inbound.message_id, sender=inbound.sender)
 
     def _duplicate(self, handled: Handled, inbound: Inbound, earlier: tuple[int, bool]) -> Handled:
         seq, same_message = earlier
@@ -622,12 +641,23 @@ class Postmaster:
 
     # -- reports --------------------------------------------------------------------------
     def _reported(self) -> dict:
+        """``outbox/reported.yaml``'s games, read again only when the file changed (it is read for
+        every mail; another process may write it)."""
+        key = _file_key(self.reported_path)
+        if self._reported_cache is not None and self._reported_cache[0] == key:
+            return clone(self._reported_cache[1])
         try:
             data = yamlio.load_mapping(self.reported_path)
         except YamlFileError:
-            return {}
-        games = data.get("games")
-        return games if isinstance(games, dict) else {}
+            data = {}
+        games = data.get("games") if isinstance(data.get("games"), dict) else {}
+        self._reported_cache = (key, games)
+        return clone(games)
+
+    def _write_reported(self, reported: dict) -> None:
+        self.outbox.ensure()
+        yamlio.dump(self.reported_path, {"format": 1, "games": reported}, fsync=False)  # synced with its batch
+        self._reported_cache = (_file_key(self.reported_path), clone(reported))
 
     def report_new_versions(self, game_id: str) -> list[str]:
         """Queue each player's report of the versions of ``game_id`` they have not had yet, when
@@ -688,8 +718,7 @@ class Postmaster:
                 queued.append(name)
         reported[game_id] = {"created": created, "swept": present.version, "players": marks,
                              "at": clock.to_text(self.now)}
-        self.outbox.ensure()
-        yamlio.dump(self.reported_path, {"format": 1, "games": reported}, fsync=self.judge.store.fsync)
+        self._write_reported(reported)
         return queued
 
     @staticmethod
@@ -828,6 +857,15 @@ class Postmaster:
         return queued
 
 
+def _file_key(path) -> tuple | None:
+    """What changes when any process rewrites ``path`` (atomically: a new inode)."""
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return None
+    return st.st_mtime_ns, st.st_size, st.st_ino
+
+
 def report_due(present: Present, player: str, seat: dict, versions: dict[int, dict], last: int) -> bool:
     """Is it time for ``player``'s report, ``last`` being the last version they had?
 
@@ -847,11 +885,11 @@ def report_due(present: Present, player: str, seat: dict, versions: dict[int, di
     return any(p is None for p in phases) or len(set(phases)) > 1
 
 
-def _password_ok(given: str, stored: str) -> bool:
+def _password_ok(given: str, stored: str, secret: bytes) -> bool:
     """Generated passwords are lower case; a phone's capital first letter is forgiven."""
-    if passwords.verify(given, stored):
+    if passwords.verify(given, stored, secret):
         return True
-    return given != given.lower() and passwords.verify(given.lower(), stored)
+    return given != given.lower() and passwords.verify(given.lower(), stored, secret)
 
 
 def _attach_picture(message, present, player: str, language: str) -> None:

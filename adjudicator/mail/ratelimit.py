@@ -36,14 +36,24 @@ class RateLimiter:
         self.limit = limit
         self.window = timedelta(seconds=window_seconds)
         self.fsync = fsync
+        self._cache: tuple | None = None
 
     def _load(self) -> dict:
+        """The file's senders, read again only when another process rewrote it."""
+        try:
+            st = self.path.stat()
+            key = (st.st_mtime_ns, st.st_size, st.st_ino)
+        except FileNotFoundError:
+            return {}
+        if self._cache is not None and self._cache[0] == key:
+            return self._cache[1]
         try:
             data = yamlio.load_mapping(self.path)
         except yamlio.YamlFileError:
-            return {}  # missing or damaged: start afresh (a rate limit is not worth a stopped judge)
-        senders = data.get("senders")
-        return senders if isinstance(senders, dict) else {}
+            return {}  # damaged: start afresh (a rate limit is not worth a stopped judge)
+        senders = data.get("senders") if isinstance(data.get("senders"), dict) else {}
+        self._cache = (key, senders)
+        return senders
 
     def check(self, address: str, now: datetime) -> Verdict:
         """Is ``address`` already over the limit? Counts nothing; the first refusal in a window
@@ -93,4 +103,5 @@ class RateLimiter:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         yamlio.dump(self.path, {"format": FORMAT, "senders": {
             who: {"times": [clock.to_text(t) for t in r["times"]], "noticed": clock.to_text(r["noticed"])}
-            for who, r in senders.items()}}, fsync=self.fsync)
+            for who, r in senders.items()}}, fsync=False)  # bookkeeping, synced with its batch
+        self._cache = None

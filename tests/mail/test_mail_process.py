@@ -169,7 +169,7 @@ def test_crash_after_record_before_done_processes_nothing_twice(desk, monkeypatc
 
     monkeypatch.setattr(Inbox, "mark_done", crash)
     with pytest.raises(OSError):
-        desk.postmaster._process_locked(number)  # the journal entry and the reply are written, then the crash
+        desk.postmaster.process(number)  # the journal entry and the reply are written, then the crash
     monkeypatch.undo()
     assert desk.postmaster.inbox.pending() == [number] and len(desk.journal()) == 1
     # a new process after the restart
@@ -334,12 +334,12 @@ def test_each_reply_is_handed_on_as_its_mail_is_done_not_after_the_backlog(desk)
     numbers = [desk.postmaster.receive(raw_mail(f"JUDGE g alice {desk.passwords['alice']}\nBID {i}",
                                                 message_id=f"<b{i}@x.org>"), mail_from="alice@example.org")
                for i in range(5)]
-    seen = []  # at each callback: which messages are still pending (the server wakes its postman here)
-    desk.postmaster.process_pending(on_handled=lambda h: seen.append((h.number, desk.postmaster.inbox.pending(),
-                                                                      list(h.mails))))
-    assert [n for n, _, _ in seen] == numbers
-    for number, pending, mails in seen:
-        assert pending == [n for n in numbers if n > number] and any(m.endswith("-reply") for m in mails)
+    seen = []  # at each callback (the server wakes its postman here): the replies queued so far
+    desk.postmaster.process_pending(on_handled=lambda h: seen.append(
+        (h.number, sorted(n for n in desk.postmaster.outbox.pending() if n.endswith("-reply")))))
+    assert [n for n, _ in seen] == numbers
+    for count, (number, replies) in enumerate(seen, 1):
+        assert len(replies) == count and replies[-1].endswith(f"{number:06d}-reply")  # this mail's, no later one
 
 
 def test_set_timezone_and_reports_are_kept_on_the_seat_and_used_at_once(desk):

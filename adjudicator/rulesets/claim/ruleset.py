@@ -24,18 +24,11 @@ from . import bot, caseposition, engine, grammar, invariants, lines, submission,
 from . import position as pos
 from .gamedata import DATA_VERSION, load_gamedata
 from .newgame import initial_state
+from ...plaindata import clone
 
 SECRET = ("seed", "deck", "hands", "followers", "plans", "choice")
 PLAYER_NAMES = ("alice", "bob", "carol", "dave")
 
-
-def plain_copy(value):
-    """A deep copy of YAML-like data (dicts, lists, scalars): much faster than copy.deepcopy."""
-    if isinstance(value, dict):
-        return {k: plain_copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [plain_copy(v) for v in value]
-    return value
 
 
 def gamedata_of(state: dict):
@@ -97,13 +90,13 @@ class Claim:
         """
         gd = gamedata_of(state)
         if player is None:
-            view = plain_copy(state)
+            view = clone(state)
         else:
-            view = {k: plain_copy(v) for k, v in state.items() if k not in SECRET}
+            view = {k: clone(v) for k, v in state.items() if k not in SECRET}
             view["deck"] = len(state["deck"])
             view["hands"] = {p: (list(h) if p == player else len(h)) for p, h in state["hands"].items()}
             view["followers"] = {p: (list(f) if p == player else len(f)) for p, f in state["followers"].items()}
-            view["plan"] = plain_copy(state["plans"].get(player) or {"play": [], "take": []})
+            view["plan"] = clone(state["plans"].get(player) or {"play": [], "take": []})
             choice = state.get("choice")
             if choice is not None:
                 choice = dict(choice, ranking=list(choice["ranking"]))

@@ -14,7 +14,6 @@ summary; canonical lines are rendered in a player's language by :meth:`Oriflamme
 
 from __future__ import annotations
 
-import copy
 
 from ...messages import Msg
 from ...ruleset import Event, Owed, RulesetError, Submission, register
@@ -22,6 +21,7 @@ from . import bot, caseposition, engine, grammar, invariants, lines, submission
 from . import position as pos
 from .gamedata import DATA_VERSION, load_gamedata
 from .newgame import initial_state
+from ...plaindata import clone
 
 SECRET_KEYS = ("seed", "draws", "hands", "aside", "plans", "queue")
 
@@ -90,14 +90,14 @@ class Oriflamme:
         """
         gd = gamedata_of(state)
         if player is None:
-            view = copy.deepcopy(state)
+            view = clone(state)
         else:
-            view = {k: copy.deepcopy(v) for k, v in state.items() if k not in SECRET_KEYS}
+            view = {k: clone(v) for k, v in state.items() if k not in SECRET_KEYS}
             view["hands"] = {p: (list(c) if p == player else len(c)) for p, c in state["hands"].items()}
             view["aside"] = {p: (list(c) if p == player else len(c)) for p, c in state["aside"].items()}
             view["queue"] = [[{k: v for k, v in c.items() if k != "card" or c["up"] or c["owner"] == player}
                               for c in stack] for stack in state["queue"]]
-            view["plan"] = copy.deepcopy(pos.plan(state, player)) if player in state["players"] else None
+            view["plan"] = clone(pos.plan(state, player)) if player in state["players"] else None
         q = engine.question(state, gd)
         view["step"] = q["kind"] if q else None
         view["question"] = None if q is None else {
