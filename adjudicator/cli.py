@@ -295,10 +295,8 @@ def adjudicate(ctx, game, force):
     _print_outcome(game, outcome)
 
 
-def _notify(ctx, game: str, action: str, outcome, **details) -> None:
-    """Tell every player of ``game`` what the GM did (mail/notices.py)."""
-    _say_queued(notices.gm_action(_judge(ctx).present(game), action, seq=outcome.entry["seq"], now=_judge(ctx).now,
-                                  **details), "notice")
+def _told(game: str) -> None:
+    click.echo(f"Every player of {game} is told by mail (the running `judge serve` or the next `judge deliver`).")
 
 
 def _print_outcome(game, outcome):
@@ -353,14 +351,8 @@ def history(ctx, game):
 @_errors_as_messages
 def rollback(ctx, game, to):
     """Make a new version of GAME equal to version N (nothing is deleted); every player is told."""
-    judge = _judge(ctx)
-    before = judge.present(game).version
-    outcome = judge.rollback(game, to)
-    _print_outcome(game, outcome)
-    present = judge.present(game)
-    undone = notices.undone_versions(present, to, before, present.files.read_version)
-    _say_queued(notices.gm_action(present, "rollback", seq=outcome.entry["seq"], now=judge.now, undone=undone, to=to),
-                "notice")
+    _print_outcome(game, _judge(ctx).rollback(game, to))
+    _told(game)
 
 
 @main.command()
@@ -369,9 +361,9 @@ def rollback(ctx, game, to):
 @_errors_as_messages
 def pause(ctx, game):
     """Stop GAME's deadline clock; every player is told."""
-    outcome = _judge(ctx).pause(game)
+    _judge(ctx).pause(game)
     click.echo(f"{game} paused.")
-    _notify(ctx, game, "pause", outcome)
+    _told(game)
 
 
 @main.command()
@@ -380,9 +372,9 @@ def pause(ctx, game):
 @_errors_as_messages
 def resume(ctx, game):
     """Restart GAME's deadline clock with the time that was left; every player is told."""
-    outcome = _judge(ctx).resume(game)
+    _judge(ctx).resume(game)
     click.echo(f"{game} resumed; deadline {clock.to_text(_judge(ctx).present(game).deadline())}.")
-    _notify(ctx, game, "resume", outcome)
+    _told(game)
 
 
 @main.command()
@@ -392,10 +384,10 @@ def resume(ctx, game):
 @_errors_as_messages
 def extend(ctx, game, duration):
     """Move GAME's current deadline later by DURATION (e.g. 24h); every player is told."""
-    outcome = _judge(ctx).extend(game, duration)
+    _judge(ctx).extend(game, duration)
     present = _judge(ctx).present(game)
     click.echo(f"{game}: deadline {'paused' if present.paused() else clock.to_text(present.deadline())}.")
-    _notify(ctx, game, "extend", outcome, by=duration)
+    _told(game)
 
 
 @main.command()

@@ -386,6 +386,7 @@ class Judge:
             "options": dict(options or {}),
             "deadlines": deadlines,
             "press": press,
+            "notices": True,  # the mail layer tells the players of this game's GM actions (mail/notices.py)
             "players": {
                 name: {**info, "password": passwords.hash_password(secrets_[name], self.store.secret())}
                 for name, info in players.items()

@@ -37,14 +37,19 @@ def key(data_dir: os.PathLike | str) -> bytes:
     except FileNotFoundError:
         pass
     path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".tmp-{os.getpid()}-key-{secrets.token_hex(4)}")  # whole, then linked: never torn
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:  # another process made it first
-        return bytes.fromhex(path.read_text().strip())
-    with os.fdopen(fd, "w") as out:
-        out.write(secrets.token_hex(32) + "\n")
-        out.flush()
-        os.fsync(out.fileno())
+        with os.fdopen(fd, "w") as out:
+            out.write(secrets.token_hex(32) + "\n")
+            out.flush()
+            os.fsync(out.fileno())
+        try:
+            os.link(tmp, path)
+        except FileExistsError:  # another process made it first: theirs is the key
+            pass
+    finally:
+        tmp.unlink()
     return bytes.fromhex(path.read_text().strip())
 
 

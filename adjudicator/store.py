@@ -187,16 +187,17 @@ class GameFiles:
         self._index_append([body])
         return body
 
-    # -- the mail index: which journal entry recorded which mail --------------------------
-    # ``mail.index``: a line per journal entry, ``seq <tab> inbox id <tab> inbox number <tab>
-    # Message-ID <tab> sender`` ("-" where an entry has none). It only speeds up the question
-    # "was this mail recorded before?" (mail/process.py): appended without fsync, caught up from
-    # the journal when it lags (a crash, a process that wrote none), rebuilt when unreadable.
-    INDEX = "mail.index"
+    # -- the journal index: what each journal entry is, without reading it -----------------
+    # ``journal.index``: a line per journal entry, ``seq <tab> kind <tab> inbox id <tab> inbox
+    # number <tab> Message-ID <tab> sender`` ("-" where an entry has none). It only speeds up two
+    # questions of the mail layer: "was this mail recorded before?" and "which GM actions have the
+    # players not been told of?" Appended without fsync, caught up from the journal when it lags
+    # (a crash, a process that wrote none), rebuilt when unreadable.
+    INDEX = "journal.index"
 
     def _index_append(self, entries: list[dict]) -> None:
         lines = "".join("\t".join([str(e["seq"]), *(_index_field(e.get(k)) for k in
-                                                    ("inbox_id", "inbox", "message_id", "from"))]) + "\n"
+                                                    ("kind", "inbox_id", "inbox", "message_id", "from"))]) + "\n"
                         for e in entries)
         try:
             with open(self.path / self.INDEX, "a", encoding="utf-8") as out:
@@ -204,14 +205,11 @@ class GameFiles:
         except OSError:
             pass  # a cache: the next lookup catches up from the journal
 
-    def find_mail(self, upto: int, *, inbox_id: str, number: int, message_id: str | None,
-                  sender: str | None) -> tuple[int, bool] | None:
-        """The journal entry (up to ``upto``) that recorded this mail: (seq, the same inbox
-        message?) or None. Same inbox message: this inbox's id and number; else the same
-        Message-ID from the same sender (an MTA that delivered the mail twice)."""
+    def journal_index(self, upto: int) -> list[tuple]:
+        """``(seq, kind, inbox id, inbox number, Message-ID, sender)`` of journal entries 1..``upto``."""
         rows = self._index_rows()
         last = rows[-1][0] if rows else 0
-        if last > upto or any(r[0] != i for i, r in enumerate(rows, 1)):
+        if any(r[0] != i for i, r in enumerate(rows, 1)):
             rows, last = [], 0  # not this journal's index (or damaged): build it again
             try:
                 (self.path / self.INDEX).unlink()
@@ -221,7 +219,14 @@ class GameFiles:
             missing = [self.read_journal(n) for n in range(last + 1, upto + 1)]
             self._index_append(missing)
             rows += [_index_row(e) for e in missing]
-        for seq, entry_inbox_id, entry_number, entry_message_id, entry_sender in reversed(rows):
+        return rows[:upto]
+
+    def find_mail(self, upto: int, *, inbox_id: str, number: int, message_id: str | None,
+                  sender: str | None) -> tuple[int, bool] | None:
+        """The journal entry (up to ``upto``) that recorded this mail: (seq, the same inbox
+        message?) or None. Same inbox message: this inbox's id and number; else the same
+        Message-ID from the same sender (an MTA that delivered the mail twice)."""
+        for seq, _kind, entry_inbox_id, entry_number, entry_message_id, entry_sender in reversed(self.journal_index(upto)):
             if entry_inbox_id == inbox_id and entry_number == number:
                 return seq, True
             if message_id and entry_message_id == message_id and entry_sender == sender:
@@ -236,10 +241,10 @@ class GameFiles:
         rows = []
         for line in text.splitlines():
             parts = line.split("\t")
-            if len(parts) != 5 or not parts[0].isdigit():
+            if len(parts) != 6 or not parts[0].isdigit():
                 return []  # torn or damaged: rebuilt from the journal
-            seq, inbox_id, number, message_id, sender = parts
-            rows.append((int(seq), None if inbox_id == "-" else inbox_id,
+            seq, kind, inbox_id, number, message_id, sender = parts
+            rows.append((int(seq), kind, None if inbox_id == "-" else inbox_id,
                          int(number) if number.isdigit() else None, None if message_id == "-" else message_id,
                          None if sender == "-" else sender))
         return rows
@@ -297,4 +302,5 @@ def _index_field(value) -> str:
 
 
 def _index_row(entry: dict) -> tuple:
-    return (entry["seq"], entry.get("inbox_id"), entry.get("inbox"), entry.get("message_id"), entry.get("from"))
+    return (entry["seq"], entry.get("kind"), entry.get("inbox_id"), entry.get("inbox"), entry.get("message_id"),
+            entry.get("from"))

@@ -11,7 +11,7 @@ measures, all on loopback with real processes, the same smtplib client code for 
 2. **orders/s end to end**: agot1e order mails (sign-on with scrypt password check, parse,
    legality, journal entry fsync'ed, reply rendered and queued, then delivered to the Maildir)
    processed per second by a normal ``judge serve``, from the first SMTP send to the last
-   message moved to ``inbox/done``.
+   message marked done in the inbox.
 3. **ingest s/mail**: wall time of one ``judge ingest`` (a fresh process per mail, as an MTA
    pipe runs it: interpreter start, imports, journal, process, deliver), median of N.
 
@@ -137,8 +137,9 @@ def new_game(data: Path) -> dict[str, str]:
 
 
 def done_count(data: Path) -> int:
-    done = data / "inbox" / "done"
-    return sum(1 for n in os.listdir(done) if n.endswith(".eml")) if done.is_dir() else 0
+    from adjudicator.mail.inbox import Inbox
+
+    return Inbox(data).done_count() if (data / "inbox").is_dir() else 0
 
 
 # ---------------------------------------------------------------------------------------

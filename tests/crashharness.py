@@ -45,6 +45,7 @@ sys.path.insert(0, str(TESTS.parent))
 from adjudicator import ruleset as rulesets  # noqa: E402
 from adjudicator.clock import from_text  # noqa: E402
 from adjudicator.judge import Judge  # noqa: E402
+from adjudicator.mail.inbox import Inbox  # noqa: E402
 from adjudicator.store import Store  # noqa: E402
 from adjudicator.yamlio import TMP_PREFIX, load_mapping  # noqa: E402
 
@@ -164,7 +165,8 @@ SCENARIOS = [
         "rollback", prepare_adjudicated,
         act=lambda judge, c: judge("rollback", GAME, "--to", "2"),
         recover=lambda judge, c: (judge("status", GAME), None if _journal_has(judge.data, kind="rollback") else
-                                  judge("rollback", GAME, "--to", "2")),
+                                  judge("rollback", GAME, "--to", "2"), judge("deliver")),  # cron delivers
+        mail=True,
     ),
     Scenario(
         "ingest", prepare_two_sent,
@@ -208,7 +210,7 @@ def observe(data: Path, with_mail: bool) -> dict:
     }
     if with_mail:
         seen["mail"] = sorted(_mail_key(p) for sub in ("new", "cur") for p in (data / "maildir" / sub).glob("*"))
-        seen["inbox pending"] = sorted(p.name for p in (data / "inbox").glob("*.eml"))
+        seen["inbox pending"] = Inbox(data).pending()
         seen["outbox pending"] = sorted(p.name for p in (data / "outbox").glob("*.eml"))
     return seen
 

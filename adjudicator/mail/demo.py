@@ -158,11 +158,10 @@ class MailClient:
 
     # -- waiting for the judge ---------------------------------------------------------------
     def processed(self) -> int:
-        done = self.data / "inbox" / "done"
-        return sum(1 for n in os.listdir(done) if n.endswith(".eml")) if done.is_dir() else 0
+        return Inbox(self.data).done_count()
 
     def wait_processed(self, timeout: float = 30.0) -> None:
-        """Until every mail sent so far is processed (moved to inbox/done)."""
+        """Until every mail sent so far is processed (marked done in the inbox)."""
         _wait(lambda: self.processed() - self.before >= self.sent and not Inbox(self.data).pending(), timeout,
               f"the judge to process {self.sent} mails")
 

@@ -1,22 +1,34 @@
 """The server-level journal of raw inbound mail: nothing that got its 250 is ever lost.
 
-``journal`` writes the raw bytes (``<data>/inbox/NNNNNN.eml``, fsync'ed, never overwritten)
-and a small YAML sidecar (envelope sender, recipients, received time) *before* the SMTP server
-answers 250 or ``judge ingest`` exits 0. Processing comes after, possibly in another process
-after a crash. A message stays in ``inbox/`` until its game journal entry and its replies are
-written; only then does :meth:`Inbox.mark_done` move it to ``inbox/done/`` with a record of
-what was done. So after a crash at any moment the message is either still pending (and is
-processed at the next start) or done; the mail layer makes processing idempotent by recording
-``inbox_id`` + number (and the Message-ID) in the game journal entry and skipping a message
-whose entry is already there (see ``process.py``).
+Received mail is appended to a log, a *segment* file of records (``<data>/inbox/log/NNNNNN.log``,
+mode 0600: raw mail holds sign-on passwords), each record a header line and the raw bytes::
 
-Two locks (``flock``, per open file, so they also separate threads of one process):
-``.allocate`` while a number is chosen and written, ``.processing`` while one message is
-processed, so that a server and a ``judge ingest`` never process the same message at once.
+    JUDGE-INBOX {"number": 7, "size": 812, "mail_from": ..., "rcpt_tos": [...], "received": ..., "via": ..., "peer": ...}
+    <812 bytes of the message as received>
+
+A message is durable once its record is written and synced, which happens *before* the SMTP
+server answers 250 or ``judge ingest`` exits 0. One file appended to, and one ``syncfs`` shared
+by every message written meanwhile (``durability.GroupCommit``), is what lets the judge accept
+mail nearly as fast as a bare SMTP sink: creating files is what costs on a busy disk.
+
+Processing comes after, possibly in another process after a crash. When a message's processing
+is done (its game journal entry and its replies durable), :meth:`Inbox.mark_done` appends its
+number and what was done to the segment's ``.done`` file. A segment whose every message is done
+(and that is no longer written to) moves to ``inbox/done/``, so listing what is pending reads
+only the last segment or two. A done mark is not synced: after a crash a message may be found
+pending again, and the mail layer recognises it by the ``inbox`` id and number recorded in the
+game journal entry (see ``process.py``). A message that must wait (its game busy, an error)
+keeps its retry bookkeeping in ``inbox/retry/NNNNNN.yaml``, which only such a message has.
+
+A record torn by a ``kill -9`` during its append (before its 250) is cut off by the next writer,
+under the append lock. Two locks (``flock``, per open file, so they also separate threads):
+``.allocate`` while a record is appended, ``.processing`` while messages are processed, so that
+a server and a ``judge ingest`` never process the same message at once.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import secrets
@@ -30,7 +42,11 @@ from ..crashpoints import crashpoint
 from .envelope import clean_text
 
 FORMAT = 1
-_NUMBERED = re.compile(r"^(\d{6,})\.eml$")
+MAGIC = b"JUDGE-INBOX "
+SEGMENT_BYTES = 8 * 1024 * 1024  # a new segment after this much
+SEGMENT_RECORDS = 2000  # ... or this many messages
+_SEGMENT = re.compile(r"^(\d{6})\.log$")
+_OLD = re.compile(r"^(\d{6,})\.eml$")  # a message of the older layout (a file per message)
 
 
 class InboxError(Exception):
@@ -47,28 +63,134 @@ def file_lock(path: Path, timeout: float, what: str):
     return locks.file_lock(path, timeout, lambda: InboxBusy(f"{what} is busy (locked by another process); try again"))
 
 
-def _numbers(directory: Path) -> list[int]:
+class _Segment:
+    """What this process knows of one segment file: its records (number -> offset of the raw
+    bytes, size), read up to ``end``; the numbers done and where its ``.done`` file was read to."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.records: dict[int, tuple[int, int]] = {}
+        self.headers: dict[int, dict] = {}
+        self.end = 0  # bytes of the file scanned (the end of its last whole record)
+        self.torn = False  # a partial record after ``end`` (a writer killed mid-append)
+        self.done: dict[int, dict] = {}
+        self.done_end = 0
+
+    def scan(self) -> None:
+        """Read the records appended since the last scan (other processes append too). A partial
+        record at the end is left unread (``torn``): it is a writer's at work, or a dead one's,
+        which only the next appender, holding the append lock, may cut off."""
+        try:
+            size = self.path.stat().st_size
+        except FileNotFoundError:
+            return
+        if size == self.end:
+            return
+        self.torn = False
+        with open(self.path, "rb") as data:
+            data.seek(self.end)
+            while self.end < size:
+                header = _header(data.readline())
+                offset = data.tell()
+                if header is None or offset + header["size"] + 1 > size:
+                    self.torn = True
+                    break
+                data.seek(header["size"], os.SEEK_CUR)
+                if data.read(1) != b"\n":
+                    self.torn = True
+                    break
+                self.records[header["number"]] = (offset, header["size"])
+                self.headers[header["number"]] = header
+                self.end = data.tell()
+
+    def scan_done(self) -> None:
+        path = self.path.with_suffix(".done")
+        try:
+            size = path.stat().st_size
+        except FileNotFoundError:
+            return
+        if size == self.done_end:
+            return
+        with open(path, "rb") as marks:
+            marks.seek(self.done_end)
+            for line in marks:
+                if not line.endswith(b"\n"):
+                    break  # torn by a crash: the message is pending again, which is safe
+                try:
+                    mark = json.loads(line)
+                    self.done[int(mark["number"])] = mark.get("result") or {}
+                except (ValueError, KeyError, TypeError):
+                    pass
+                self.done_end += len(line)
+
+
+def _header(line: bytes) -> dict | None:
+    if not line.startswith(MAGIC) or not line.endswith(b"\n"):
+        return None
     try:
-        names = os.listdir(directory)
-    except FileNotFoundError:
-        return []
-    return sorted(int(m.group(1)) for m in map(_NUMBERED.match, names) if m)
+        header = json.loads(line[len(MAGIC):])
+        int(header["number"]), int(header["size"])
+    except (ValueError, KeyError, TypeError):
+        return None
+    return header
 
 
 class Inbox:
-    """``<data>/inbox``: numbered raw messages, pending until marked done."""
+    """``<data>/inbox``: the log of raw messages, and which of them are done."""
 
     def __init__(self, data_dir: os.PathLike | str, *, fsync: bool = True):
         self.root = Path(data_dir) / "inbox"
+        self.log_dir = self.root / "log"
         self.done_dir = self.root / "done"
+        self.retry_dir = self.root / "retry"
         self.fsync = fsync
+        self._segments: dict[str, _Segment] = {}
+        self._floor: int | None = None  # numbers the older layout used (see _migrate)
 
     # -- layout ---------------------------------------------------------------------------
     def ensure(self) -> "Inbox":
         if (self.root / "game.yaml").exists():
             raise InboxError(f"{self.root} holds a game named 'inbox'; the mail layer needs that folder")
-        self.done_dir.mkdir(parents=True, exist_ok=True)
+        for folder in (self.log_dir, self.done_dir, self.retry_dir):
+            folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if self._floor is None:
+            self._floor = self._migrate()
         return self
+
+    def _migrate(self) -> int:
+        """An inbox of the older layout (a file per message: ``NNNNNN.eml`` and its sidecar,
+        ``done/NNNNNN.eml``) goes on in the log: pending messages are appended to it under their
+        numbers, and no number ever used is used again. Returns that floor (``layout.yaml``)."""
+        marker = self.root / "layout.yaml"
+        try:
+            return int(yamlio.load_mapping(marker).get("numbers_above", 0))
+        except (yamlio.YamlFileError, TypeError, ValueError):
+            pass
+        with file_lock(self.root / ".allocate", 30.0, "the inbox"):
+            old = {int(m.group(1)): d for d in (self.root, self.done_dir) for m in
+                   (_OLD.match(n) for n in os.listdir(d)) if m}
+            floor = max(old, default=0)
+            self._floor = floor  # (so that reading the log below does not migrate again)
+            for number in sorted(n for n, d in old.items() if d == self.root):
+                raw = (self.root / f"{number:06d}.eml").read_bytes()
+                try:
+                    side = yamlio.load_mapping(self.root / f"{number:06d}.yaml")
+                except yamlio.YamlFileError:
+                    side = {}
+                segment, _ = self._tail()
+                self._append(segment, raw, {"number": number, "size": len(raw), "mail_from": side.get("mail_from"),
+                                            "rcpt_tos": side.get("rcpt_tos") or [], "received": side.get("received"),
+                                            "via": side.get("via", "smtp"), "peer": side.get("peer")})
+            if old and self.fsync:
+                durability.sync(self.root)
+            for number in (n for n, d in old.items() if d == self.root):
+                for suffix in (".eml", ".yaml"):
+                    try:
+                        os.replace(self.root / f"{number:06d}{suffix}", self.done_dir / f"{number:06d}{suffix}")
+                    except FileNotFoundError:
+                        pass
+            yamlio.dump(marker, {"format": FORMAT, "layout": "log", "numbers_above": floor}, fsync=self.fsync)
+        return floor
 
     @property
     def id(self) -> str:
@@ -89,11 +211,30 @@ class Inbox:
             tmp.unlink()
         return path.read_text().strip()
 
-    def eml_path(self, number: int, done: bool = False) -> Path:
-        return (self.done_dir if done else self.root) / f"{number:06d}.eml"
+    def _segment(self, path: Path) -> _Segment:
+        key = str(path)
+        if key not in self._segments:
+            self._segments[key] = _Segment(path)
+        return self._segments[key]
 
-    def meta_path(self, number: int, done: bool = False) -> Path:
-        return (self.done_dir if done else self.root) / f"{number:06d}.yaml"
+    def _live(self) -> list[_Segment]:
+        """The segments still in ``log/`` (with a pending message, or still written to), scanned."""
+        if self._floor is None and self.root.is_dir():
+            self.ensure()  # once per process: an inbox of the older layout is moved into the log first
+        try:
+            names = sorted(n for n in os.listdir(self.log_dir) if _SEGMENT.match(n))
+        except FileNotFoundError:
+            return []
+        alive = {str(self.log_dir / n) for n in names}
+        for key in [k for k in self._segments if k not in alive and not k.startswith(str(self.done_dir))]:
+            self._segments.pop(key)  # archived by another process
+        out = []
+        for name in names:
+            segment = self._segment(self.log_dir / name)
+            segment.scan()
+            segment.scan_done()
+            out.append(segment)
+        return out
 
     # -- receiving ------------------------------------------------------------------------
     def journal(self, raw: bytes, *, mail_from: str | None, rcpt_tos: list[str] | tuple[str, ...] = (),
@@ -102,33 +243,22 @@ class Inbox:
         """Store one received message; return its number. Raises InboxError (transient).
 
         Durable when this returns if ``sync``; with ``sync=False`` the caller makes it durable
-        (``durability.sync`` or a :class:`~adjudicator.durability.GroupCommit` shared by many
-        messages) before it answers for it. The sidecar is written before the message: an
-        ``.eml`` in the inbox is a message whose sidecar is there too."""
+        (``durability.sync``, or a :class:`~adjudicator.durability.GroupCommit` shared by many
+        messages) before it answers for it."""
         try:
             self.ensure()
             self.id  # noqa: B018  (created with the first message, never later under load)
             with file_lock(self.root / ".allocate", 30.0, "the inbox"):
-                number = self._next_number()
-                meta = {
-                    "format": FORMAT,
+                segment, number = self._tail()
+                self._append(segment, raw, {
                     "number": number,
+                    "size": len(raw),
                     "mail_from": None if mail_from is None else clean_text(mail_from),
                     "rcpt_tos": [clean_text(r) for r in rcpt_tos],
                     "received": clock.to_text(received or clock.utcnow()),
                     "via": via,
                     "peer": peer,
-                    "size": len(raw),
-                }
-                yamlio.dump(self.meta_path(number), meta, fsync=False)
-                tmp = self.root / f"{yamlio.temp_prefix()}{number:06d}-{secrets.token_hex(4)}"
-                yamlio.atomic_write(tmp, raw, fsync=False)
-                try:
-                    os.link(tmp, self.eml_path(number))  # never overwrites an existing message
-                    crashpoint(f"after linking inbox {number:06d}.eml")
-                finally:
-                    tmp.unlink()
-                (self.root / "seq").write_text(f"{number + 1}\n")
+                })
             if sync and self.fsync:
                 durability.sync(self.root)
             return number
@@ -137,52 +267,109 @@ class Inbox:
         except OSError as exc:
             raise InboxError(f"cannot write the inbox: {exc.strerror or exc}") from exc
 
-    def _next_number(self) -> int:
-        """The next free number, in constant time: ``inbox/seq`` holds it (written after each
-        message, not fsync'ed); it is only a hint, since a number is taken only if no message
-        of that number exists, pending or done. Without the file, the folders are listed once."""
+    @staticmethod
+    def _append(segment: _Segment, raw: bytes, header: dict) -> None:
+        """Append one record (under the append lock); one ``write`` of it whole when it can."""
+        number = header["number"]
+        record = MAGIC + json.dumps(header, ensure_ascii=False).encode("utf-8") + b"\n" + raw + b"\n"
+        fd = os.open(segment.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         try:
-            number = int((self.root / "seq").read_text())
-        except (FileNotFoundError, ValueError):
-            number = max([0, *_numbers(self.root), *_numbers(self.done_dir)]) + 1
-        while self.eml_path(number).exists() or self.eml_path(number, done=True).exists():
-            number += 1
-        return number
+            crashpoint(f"before appending inbox {number:06d}")
+            written = os.write(fd, record)
+            while written < len(record):
+                written += os.write(fd, record[written:])
+        finally:
+            os.close(fd)
+        crashpoint(f"after appending inbox {number:06d}")
+        segment.records[number] = (segment.end + len(record) - len(raw) - 1, len(raw))
+        segment.headers[number] = header
+        segment.end += len(record)
+
+    def _tail(self) -> tuple[_Segment, int]:
+        """Under the append lock: the segment to append to (cutting off a torn record a killed
+        writer left: it never got its 250, so its sender sends it again) and the next number."""
+        live = self._live()
+        archived = sorted(n for n in os.listdir(self.done_dir) if _SEGMENT.match(n))
+        if not live:
+            last = 0
+            if archived:
+                newest = self._segment(self.done_dir / archived[-1])
+                newest.scan()
+                last = max(newest.records, default=0)
+            last = max(last, self._floor or 0)
+            return self._segment(self.log_dir / _next_segment_name(archived)), last + 1
+        segment = live[-1]
+        if segment.torn:
+            os.truncate(segment.path, segment.end)
+            segment.torn = False
+        last = max((n for s in live for n in s.records), default=self._floor or 0)
+        last = max(last, self._floor or 0)
+        if segment.end >= SEGMENT_BYTES or len(segment.records) >= SEGMENT_RECORDS:
+            segment = self._segment(self.log_dir / _next_segment_name([s.path.name for s in live] + archived))
+        return segment, last + 1
 
     # -- reading --------------------------------------------------------------------------
     def pending(self) -> list[int]:
         """Numbers of the messages not yet processed, oldest first."""
-        return _numbers(self.root)
+        return sorted(n for s in self._live() for n in s.records if n not in s.done)
+
+    def done_count(self) -> int:
+        """How many messages are done (archived segments included): for tools that wait for the judge."""
+        count = sum(len(s.done) for s in self._live())
+        for name in os.listdir(self.done_dir) if self.done_dir.is_dir() else ():
+            if _SEGMENT.match(name):
+                segment = self._segment(self.done_dir / name)
+                segment.scan()
+                count += len(segment.records)
+        return count
 
     def is_pending(self, number: int) -> bool:
-        return self.eml_path(number).exists()
+        return any(number in s.records and number not in s.done for s in self._live())
+
+    def _find(self, number: int) -> _Segment | None:
+        for segment in self._live():
+            if number in segment.records:
+                return segment
+        for name in sorted(os.listdir(self.done_dir), reverse=True) if self.done_dir.is_dir() else ():
+            if _SEGMENT.match(name):
+                segment = self._segment(self.done_dir / name)
+                segment.scan()
+                segment.scan_done()
+                if number in segment.records:
+                    return segment
+        return None
 
     def read(self, number: int) -> tuple[bytes, dict]:
-        """Raw bytes and sidecar (an empty dict if the sidecar was never written or is unreadable)."""
-        done = not self.is_pending(number)
-        raw = self.eml_path(number, done).read_bytes()
-        return raw, self._sidecar(number, done)
-
-    def _sidecar(self, number: int, done: bool) -> dict:
-        try:
-            return yamlio.load_mapping(self.meta_path(number, done))
-        except yamlio.YamlFileError:
-            return {}
+        """Raw bytes and what was recorded with them (envelope sender, recipients, time)."""
+        segment = self._find(number)
+        if segment is None:
+            raise FileNotFoundError(f"no message {number} in the inbox")
+        offset, size = segment.records[number]
+        with open(segment.path, "rb") as data:
+            data.seek(offset)
+            raw = data.read(size)
+        return raw, dict(segment.headers[number])
 
     def meta(self, number: int) -> dict:
-        """What is known of a message: its sidecar, its retry bookkeeping while pending, and once
-        done what was done (``result``)."""
-        if self.is_pending(number):
-            return {**self._sidecar(number, False), **self.retry(number)}
-        return self._sidecar(number, True)
+        """What is known of a message: its envelope data, its retry bookkeeping while pending,
+        and once done what was done (``result``)."""
+        segment = self._find(number)
+        if segment is None:
+            return {}
+        meta = dict(segment.headers[number])
+        if number in segment.done:
+            meta["result"] = segment.done[number]
+        else:
+            meta.update(self.retry(number))
+        return meta
 
     def retry_path(self, number: int) -> Path:
-        return self.root / f"{number:06d}.retry"
+        return self.retry_dir / f"{number:06d}.yaml"
 
     def retry(self, number: int) -> dict:
         """A pending message's retry bookkeeping (``attempts``, ``waits``, ``next_attempt``,
         ``last_error``): a file of its own, which only a message that waits has, so that asking
-        "is it due?" of every pending message costs a ``stat``, not a YAML read."""
+        "is it due?" of every pending message costs a ``stat``, not a read."""
         path = self.retry_path(number)
         if not path.exists():
             return {}
@@ -193,6 +380,7 @@ class Inbox:
 
     def note_retry(self, number: int, **changes) -> None:
         """Record retry bookkeeping for a pending message (not synced: a restart may redo it)."""
+        self.ensure()
         yamlio.dump(self.retry_path(number), {**self.retry(number), **changes}, fsync=False)
 
     # -- processing -----------------------------------------------------------------------
@@ -203,18 +391,38 @@ class Inbox:
             yield
 
     def mark_done(self, number: int, result: dict) -> None:
-        """Move a processed message to ``done/`` with what was done. Call only when what it caused
-        is durable (the postmaster syncs first): the move itself need not be, since a message
-        found pending again is recognised by its journal entry and answered from it."""
-        meta = {**self.meta(number), "result": result}
-        meta.setdefault("format", FORMAT)
-        meta.setdefault("number", number)
-        yamlio.dump(self.meta_path(number, done=True), meta, fsync=False)
-        if self.is_pending(number):
-            os.replace(self.eml_path(number), self.eml_path(number, done=True))
-            crashpoint(f"after moving inbox {number:06d}.eml to done")
-        for path in (self.meta_path(number), self.retry_path(number)):
-            try:
-                os.unlink(path)
-            except FileNotFoundError:
-                pass
+        """Record that a message is processed, with what was done. Call only when what it caused
+        is durable (the postmaster syncs first); the mark itself is not synced (see the module
+        docstring). A segment all of whose messages are done, and that is not the last, moves to
+        ``done/``."""
+        segment = self._find(number)
+        if segment is None or number in segment.done:
+            return
+        line = json.dumps({"number": number, "result": result}, ensure_ascii=False).encode("utf-8") + b"\n"
+        fd = os.open(segment.path.with_suffix(".done"), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            os.write(fd, line)
+        finally:
+            os.close(fd)
+        crashpoint(f"after marking inbox {number:06d} done")
+        segment.done[number] = result
+        segment.done_end += len(line)
+        try:
+            self.retry_path(number).unlink()
+        except FileNotFoundError:
+            pass
+        self._archive_finished()
+
+    def _archive_finished(self) -> None:
+        live = self._live()
+        for segment in live[:-1]:  # never the last: it is appended to
+            if segment.path.parent == self.log_dir and set(segment.records) <= set(segment.done):
+                done_marks = segment.path.with_suffix(".done")
+                os.replace(done_marks, self.done_dir / done_marks.name)
+                os.replace(segment.path, self.done_dir / segment.path.name)
+                self._segments.pop(str(segment.path), None)
+
+
+def _next_segment_name(names: list[str]) -> str:
+    numbers = [int(_SEGMENT.match(n).group(1)) for n in names if _SEGMENT.match(n)]
+    return f"{max(numbers, default=0) + 1:06d}.log"

@@ -70,7 +70,7 @@ from . import envelope
 from .envelope import Inbound, canonical_address
 from .inbox import Inbox, InboxBusy
 from .outbox import Outbox
-from . import preferences
+from . import notices, preferences
 from .ratelimit import RateLimiter
 from .settings import MailSettings
 
@@ -192,7 +192,8 @@ class Postmaster:
         """Remove the temp files a killed process left in the inbox and outbox (one may hold a
         raw mail with its sign-on password); called when ``serve``, ``ingest`` or ``deliver`` start."""
         removed = []
-        for directory in (self.inbox.root, self.inbox.done_dir, self.outbox.root, self.outbox.sent_dir):
+        for directory in (self.judge.store.root, self.inbox.root, self.inbox.retry_dir, self.outbox.root,
+                          self.outbox.sent_dir):
             removed += [f"{directory.name}/{name}" for name in yamlio.remove_stale_temp(directory)]
         if removed:
             log.warning("removed temp files left by a killed process: %s", ", ".join(removed))
@@ -200,10 +201,11 @@ class Postmaster:
 
     # -- receiving ------------------------------------------------------------------------
     def receive(self, raw: bytes, *, mail_from: str | None, rcpt_tos=(), via: str = "smtp",
-                peer: str | None = None) -> int:
-        """Journal one raw message in the inbox (durable when this returns)."""
+                peer: str | None = None, sync: bool = True) -> int:
+        """Journal one raw message in the inbox (durable when this returns, unless ``sync`` is
+        False and the caller syncs: the server's group commit)."""
         return self.inbox.journal(raw, mail_from=mail_from, rcpt_tos=list(rcpt_tos), received=self.now,
-                                  via=via, peer=peer)
+                                  via=via, peer=peer, sync=sync)
 
     # -- processing -----------------------------------------------------------------------
     def process_pending(self, *, lock_timeout: float = 60.0, on_handled=None) -> list[Handled]:
@@ -660,45 +662,60 @@ class Postmaster:
         self._reported_cache = (_file_key(self.reported_path), clone(reported))
 
     def report_new_versions(self, game_id: str) -> list[str]:
-        """Queue each player's report of the versions of ``game_id`` they have not had yet, when
-        it is time for one (:func:`report_due`); otherwise the versions wait for their next one.
-
-        Per player a watermark (``outbox/reported.yaml``: the last version reported to them) says
-        what is new; a report is a digest of every step since. Callers hold the inbox processing
-        lock. Watermarks start at version 1 (the game's creation), so adjudications made while no
-        mail layer ran are reported at its next sweep; a game made again under the same id (a
-        new demo) starts afresh.
-        """
+        """Queue what ``game_id``'s players have not had yet: each player's report of the versions
+        they have not seen, when it is time for one (:func:`report_due`; otherwise the versions
+        wait for their next one), and a notice of every GM action (pause, resume, extend,
+        rollback) since the last. Callers hold the inbox processing lock."""
         reported = self._reported()
+        queued = self._tell_game(game_id, reported)
+        self._write_reported(reported)
+        return queued
+
+    def _tell_game(self, game_id: str, reported: dict) -> list[str]:
+        """:meth:`report_new_versions` on ``reported`` (``outbox/reported.yaml``'s games), in place.
+
+        Per game it keeps ``created`` (a game made again under the same id, a new demo, starts
+        afresh), per player the last version reported to them (a report is a digest of every step
+        since; watermarks start at version 1, so adjudications made while no mail layer ran are
+        reported at its next sweep), ``told`` (the last journal entry whose GM action was told)
+        and ``seen`` (the times of the game's folders when it was last looked at: unchanged, the
+        game has nothing new and costs two ``stat`` calls)."""
         files = self.judge.store.open(game_id)
-        created = str(files.config().get("created", ""))
+        seen = _folder_times(files)
         record = reported.get(game_id) if isinstance(reported.get(game_id), dict) else {}
+        if record and record.get("seen") == seen:
+            return []
+        present = self.judge.present(game_id)
+        created = str(present.config.get("created", ""))
         if record.get("created", created) != created:
             record = {}
-        latest = (files.version_numbers() or [0])[-1]
-        marks = {p: int(v) for p, v in (record.get("players") or {}).items()}
         floor = int(record.get("version", 1))  # a watermark kept before reports were per player
-        if latest <= max(int(record.get("swept", 1)), min([floor, *marks.values()])):
-            return []  # nothing new since the last sweep (players whose report waits, wait on)
-        present = self.judge.present(game_id)
-        players = present.config["players"]
-        marks = {p: marks.get(p, floor) for p in players}
-        oldest = min(marks.values())
+        marks = {p: int((record.get("players") or {}).get(p, floor)) for p in present.config["players"]}
+        told = int(record.get("told", 0 if present.config.get("notices") else present.journal_seq))
+        queued = self._reports(present, marks, created)
+        queued += self._notices(present, told)
+        reported[game_id] = {"created": created, "swept": present.version, "players": marks,
+                             "told": present.journal_seq, "seen": _folder_times(files), "at": clock.to_text(self.now)}
+        return queued
+
+    def _reports(self, present: Present, marks: dict[str, int], created: str) -> list[str]:
+        """The reports due (``marks``, per player the last version reported, is updated)."""
+        oldest = min(marks.values(), default=present.version)
         if present.version <= oldest:
             return []
-        versions = self._versions(files, oldest, present.version)
+        versions = self._versions(present.files, oldest, present.version)
         stamp = created.replace(":", "").replace("-", "")
         queued = []
-        for player, seat in players.items():
+        for player, seat in present.config["players"].items():
             last = marks[player]
             if present.version <= last or not report_due(present, player, seat or {}, versions, last):
                 continue
             marks[player] = present.version
             address = canonical_address((seat or {}).get("address"))
             if address is None:
-                log.error("game %s: player %s has no usable address; no report sent", game_id, player)
+                log.error("game %s: player %s has no usable address; no report sent", present.game_id, player)
                 continue
-            name = f"report-{game_id}-{stamp}-v{present.version:06d}-{player}"
+            name = f"report-{present.game_id}-{stamp}-v{present.version:06d}-{player}"
             if self.outbox.has(name):
                 continue  # queued before a crash: neither drawn nor queued again
             language = reports.language_of(present, player)
@@ -707,18 +724,32 @@ class Postmaster:
             try:
                 body = reports.render_report(present, player, visible, last + 1, language, now=self.now)
             except Exception:  # noqa: BLE001  a template bug must not stop the mail service
-                log.exception("game %s: report to %s could not be rendered", game_id, player)
+                log.exception("game %s: report to %s could not be rendered", present.game_id, player)
                 body = _fallback_report(present, player, visible, language)
-            subject = say(Msg("mail.subject.report", game=game_id, summary=present.ruleset.summary(present.state),
-                              version=present.version), language)
+            subject = say(Msg("mail.subject.report", game=present.game_id,
+                              summary=present.ruleset.summary(present.state), version=present.version), language)
             message = self.outbox.compose(address, subject, body, auto="auto-generated")
             message["X-Judge-State"] = reports.header_value(present, player, "report")
             _attach_picture(message, present, player, language)
             if self.outbox.queue(name, message):
                 queued.append(name)
-        reported[game_id] = {"created": created, "swept": present.version, "players": marks,
-                             "at": clock.to_text(self.now)}
-        self._write_reported(reported)
+        return queued
+
+    def _notices(self, present: Present, told: int) -> list[str]:
+        """Tell every player of the GM actions journaled after entry ``told`` (``mail/notices.py``):
+        from the journal, so that a GM command killed before its notices went out is told all the same."""
+        queued = []
+        for seq, kind, *_ in present.files.journal_index(present.journal_seq)[told:]:
+            if kind not in notices.GM_ACTIONS:
+                continue
+            entry = present.files.read_journal(seq)
+            details = {}
+            if kind == "extend":
+                details["by"] = entry.get("by")
+            elif kind == "rollback":
+                details["to"] = entry["to"]
+                details["undone"] = notices.undone_versions(present, entry["to"], seq)
+            queued += notices.gm_action(present, kind, seq=seq, outbox=self.outbox, now=self.now, **details)
         return queued
 
     @staticmethod
@@ -735,13 +766,17 @@ class Postmaster:
         return out
 
     def sweep_reports(self) -> list[str]:
-        """Report every game's unreported versions (after ``tick`` or a GM's adjudication)."""
+        """Report every game's news (after ``tick`` or a GM's command); a game with nothing new
+        costs two ``stat`` calls, so the sweep is linear in the games and cheap when quiet."""
+        reported = self._reported()
         queued = []
         for game_id in self.judge.store.game_ids():
             try:
-                queued += self.report_new_versions(game_id)
+                queued += self._tell_game(game_id, reported)
             except GAME_PROBLEMS as exc:
                 log.error("game %s: no reports: %s", game_id, exc)
+        if reported != self._reported():
+            self._write_reported(reported)
         return queued
 
     def tick(self, *, lock_timeout: float = 60.0) -> Tick:
@@ -855,6 +890,17 @@ class Postmaster:
             self.outbox.ensure()
             yamlio.dump(self.reminded_path, {"format": 1, "games": reminded}, fsync=self.judge.store.fsync)
         return queued
+
+
+def _folder_times(files) -> list:
+    """When anything was last added to a game's versions or journal, or game.yaml rewritten."""
+    out = []
+    for path in (files.path / "states", files.path / "journal", files.path / "game.yaml"):
+        try:
+            out.append(path.stat().st_mtime_ns)
+        except FileNotFoundError:
+            out.append(None)
+    return out
 
 
 def _file_key(path) -> tuple | None:

@@ -17,8 +17,9 @@ The aiosmtpd server is created here explicitly, with every setting that has a tr
   greeting name given (no ``getfqdn()`` on a machine with broken DNS);
 * A9 the idle timeout stated.
 
-A message is journaled (fsync) in the inbox *before* the 250; the 250 never waits for game
-processing. Processing runs in one worker thread (woken by each journaled message, so replies
+A message is journaled in the inbox and made durable *before* the 250 (one ``syncfs`` shared by
+the messages of every session that wrote meanwhile: ``durability.GroupCommit``); the 250 never
+waits for game processing. Processing runs in one worker thread (woken by each journaled message, so replies
 are quick), which also runs ``Judge.tick`` and queues the reminders due (``Postmaster.remind``)
 at start and every ``tick_every`` seconds; a second
 thread delivers the outbox, woken when mail is queued and every ``deliver_every`` seconds.
@@ -39,6 +40,7 @@ from typing import Callable
 
 from aiosmtpd.smtp import SMTP
 
+from ..durability import GroupCommit
 from .envelope import canonical_address
 from .outbox import Transport
 from .process import Postmaster
@@ -71,6 +73,7 @@ class JudgeHandler:
         self.postmaster = postmaster
         self.address = postmaster.settings.address.lower()
         self.on_journaled = on_journaled
+        self.commit = GroupCommit(postmaster.inbox.root)  # one sync for the mails written meanwhile
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         if (canonical_address(address) or "").lower() != self.address:
@@ -84,7 +87,9 @@ class JudgeHandler:
         try:
             number = await loop.run_in_executor(None, functools.partial(
                 self.postmaster.receive, envelope.original_content, mail_from=envelope.mail_from,
-                rcpt_tos=envelope.rcpt_tos, via="smtp", peer=peer))
+                rcpt_tos=envelope.rcpt_tos, via="smtp", peer=peer, sync=False))
+            if self.postmaster.inbox.fsync:
+                await self.commit.commit()  # durable before the 250, with every mail written meanwhile
         except Exception:  # noqa: BLE001  disk full, lock busy, anything: the client retries
             log.exception("could not journal a message from %s", peer)
             return TEMPFAIL

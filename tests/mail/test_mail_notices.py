@@ -6,8 +6,13 @@ from __future__ import annotations
 import email
 import email.policy
 
+from adjudicator.judge import Judge
 from adjudicator.mail.outbox import Outbox
+from adjudicator.mail.process import Postmaster
 from adjudicator.mail.settings import MailSettings
+from adjudicator.store import Store
+
+from conftest import START
 
 
 def queued(tmp_path) -> dict[str, object]:
@@ -47,7 +52,11 @@ def test_every_player_is_told_when_the_gm_extends_pauses_resumes_or_rolls_back(c
     cli("submit", "w", "--as", "ann", input="BID 2\n")
     cli("submit", "w", "--as", "ben", input="BID 1\n")  # round 1 scored: versions 2 and 3
     for command in (("extend", "w", "24h"), ("pause", "w"), ("resume", "w"), ("rollback", "w", "--to", "1")):
-        assert "2 notices queued" in cli(*command).output, command
+        assert "Every player of w is told by mail" in cli(*command).output, command
+    assert not [n for n in queued(tmp_path) if n.startswith("notice-")]  # the mail layer tells them, from the journal
+    sweeper = Postmaster(Judge(Store(tmp_path / "data"), now=lambda: START), MailSettings())
+    swept = sweeper.sweep()
+    assert len([n for n in swept if n.startswith("notice-")]) == 8 and sweeper.sweep() == []  # each once, to each
     notices = {n: m for n, m in queued(tmp_path).items() if n.startswith("notice-")}
     assert len(notices) == 8
     texts = [body(m) for m in notices.values()]
