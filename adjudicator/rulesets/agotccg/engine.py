@@ -179,14 +179,14 @@ def setup_problem(state: dict, gd: GameData, player: str, cards: list[str]) -> M
     for c in cards:
         if gd.card(c).type not in ("character", "location"):
             return Msg("agotccg.why.setup_type", card=card_id(c))
-    cost = sum(gd.cost(c, houses) for c in cards)
-    if cost > gd.game.setup_gold:
-        return Msg("agotccg.why.setup_gold", cost=cost, gold=gd.game.setup_gold)
     if sum(1 for c in cards if gd.card(c).has("limited")) > gd.game.setup_limited:
         return Msg("agotccg.why.setup_limited")
     characters = [gd.card(c).character for c in cards if gd.card(c).unique]
     if len(set(characters)) != len(characters):
         return Msg("agotccg.why.setup_unique")
+    cost = sum(gd.cost(c, houses) for c in cards)
+    if cost > gd.game.setup_gold:
+        return Msg("agotccg.why.setup_gold", cost=cost, gold=gd.game.setup_gold)
     return None
 
 
