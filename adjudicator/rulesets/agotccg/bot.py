@@ -187,7 +187,8 @@ def _attacks(b: Writer) -> list[str]:
             pool = [e["card"] for e in state["characters"][opponent] if not gd.card(e["card"]).has("stealth")]
             rng.shuffle(pool)
             if pool:
-                line += f" {b.w['STEALTH']} " + b.names(pool[:stealthy], [e["card"] for e in state["characters"][opponent]])
+                theirs = [e["card"] for e in state["characters"][opponent]]
+                line += f" {b.w['STEALTH']} " + b.names(pool[:stealthy], theirs)
         out.append(line)
     if not out or rng.random() < 0.5:
         out.append(b.w["PASS"])

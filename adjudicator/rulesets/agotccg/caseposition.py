@@ -109,7 +109,8 @@ class Copies:
         return instance
 
 
-_ENTRY = re.compile(r"^(?P<name>.+?)(?P<copy>\s*#\s*\d+)?(?P<rest>(?:\s+(?:knelt|kneels|standing|power\s+\d+|dupes\s+\d+))*)"
+_ENTRY = re.compile(r"^(?P<name>.+?)(?P<copy>\s*#\s*\d+)?"
+                    r"(?P<rest>(?:\s+(?:knelt|kneels|standing|power\s+\d+|dupes\s+\d+))*)"
                     r"(?:\s+with\s+(?P<with>.+))?$", re.I)
 
 
@@ -225,7 +226,8 @@ def case_state(position: dict) -> dict:
         state["mulligans"][p] = bool((position.get("mulligans") or {}).get(p, False))
         deck_a = gd.deck(f"{state['houses'][p][0]}-a").plots
         current = (position.get("plots") or {}).get(p)
-        current = card_of(current, p) if current else (DEFAULT_PLOT if state["round"] >= 1 and phase != "plot" else None)
+        revealed = state["round"] >= 1 and phase != "plot"
+        current = card_of(current, p) if current else (DEFAULT_PLOT if revealed else None)
         used = [card_of(c, p) for c in _names((position.get("used_plots") or {}).get(p), p)]
         deck = (position.get("plot_deck") or {}).get(p)
         deck = [card_of(c, p) for c in deck] if deck is not None else [c for c in deck_a if c != current
@@ -383,8 +385,8 @@ def _normal_entry(text: str, player: str) -> str:
         for part in [p.strip() for p in m.group("with").split(",") if p.strip()]:
             words = part.split()
             owner = ""
-            if len(words) > 1 and words[0].lower() != player and not gd.matching(part) and re.fullmatch(r"[a-z]\w*",
-                                                                                                       words[0].lower()):
+            first = words[0].lower()
+            if len(words) > 1 and first != player and not gd.matching(part) and re.fullmatch(r"[a-z]\w*", first):
                 owner, part = words[0].lower() + " ", " ".join(words[1:])
             parts.append(owner + gd.card(card_of(part, player)).name)
         out += " with " + ", ".join(sorted(parts))

@@ -71,7 +71,8 @@ def kill(state: dict, gd: GameData, player: str, entry: dict, events: list[Event
     state["discard"][player].extend(entry["dupes"])
     state["power_returned"] += entry["power"]
     state["dead"][player].append(entry["card"])
-    events.append(Event("agotccg.killed", {"player": player, "card": pos.cref(gd, entry["card"]), "power": entry["power"],
+    events.append(Event("agotccg.killed", {"player": player, "card": pos.cref(gd, entry["card"]),
+                                           "power": entry["power"],
                                            "attachments": pos.crefs(gd, [a["card"] for a in entry["attachments"]]),
                                            "dupes": pos.crefs(gd, entry["dupes"]), "why": why}))
     return True
@@ -137,7 +138,8 @@ def attack_problem(state: dict, gd: GameData, player: str, line: dict) -> Msg | 
         return Msg("agotccg.why.type_done", type=line["type"])
     if line["opponent"] not in state["players"] or line["opponent"] == player:
         return Msg("agotccg.why.opponent")
-    ready = [a for a in line["attackers"] if (e := pos.character(state, player, a)) and pos.can_act(gd, e, line["type"])]
+    ready = [a for a in line["attackers"]
+             if (e := pos.character(state, player, a)) and pos.can_act(gd, e, line["type"])]
     if not ready:
         return Msg("agotccg.why.no_attackers", type=line["type"])
     return None

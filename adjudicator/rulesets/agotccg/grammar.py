@@ -101,7 +101,7 @@ EXAMPLES: Final[dict[str, str]] = {
 """A valid line for every command (a test parses each one)."""
 
 MAX_LINE_CHARS: Final = 4000
-MAX_COPY: Final = 9
+MAX_COPY: Final = 3
 
 
 class LineError(ValueError):
@@ -212,8 +212,9 @@ def ref(text: str, players, example: str, owned: bool = False) -> Ref:
     owner = None
     if owned:
         words = text.split()
-        if len(words) > 1 and _is_player(re.sub(r"'s$", "", words[0]), players):
-            owner, text = re.sub(r"'s$", "", words[0]), " ".join(words[1:])
+        first = re.sub(r"'s$", "", words[0]) if players is not None else words[0]  # "Bob's Guard"
+        if len(words) > 1 and _is_player(first, players):
+            owner, text = first, " ".join(words[1:])
     return Ref(text, copy, owner)
 
 

@@ -45,7 +45,8 @@ def plot(card: str) -> Msg:
     return Msg("agotccg.line.plot", card=card)
 
 
-def first(player: str) -> Msg:
+def first(player: str | None) -> Msg:
+    """None: ME (the sender)."""
     return Msg("agotccg.line.first", player=player)
 
 
@@ -54,7 +55,8 @@ def marshal(items: list[dict]) -> Msg:
     return Msg("agotccg.line.marshal", items=items)
 
 
-def attack(kind: str, opponent: str, attackers: list[dict], stealth: list[dict]) -> Msg:
+def attack(kind: str, opponent: str | None, attackers: list[dict], stealth: list[dict]) -> Msg:
+    """``opponent`` None: the line names none (the next player clockwise; only in examples)."""
     return Msg("agotccg.line.attack", type=kind, opponent=opponent, attackers=attackers, stealth=stealth)
 
 
@@ -120,7 +122,7 @@ def canonical(message: Msg | Mapping | None, gd: GameData) -> str:
     if kind == "plot":
         return f"PLOT {gd.card(p['card']).name}"
     if kind == "first":
-        return f"FIRST {display(p['player'])}"
+        return f"FIRST {display(p['player'])}" if p.get("player") else "FIRST ME"
     if kind == "marshal":
         if not p["items"]:
             return "MARSHAL NOTHING"
@@ -128,7 +130,8 @@ def canonical(message: Msg | Mapping | None, gd: GameData) -> str:
                                       for i in p["items"])
     if kind == "attack":
         stealth = f" STEALTH {_refs(p['stealth'], gd)}" if p.get("stealth") else ""
-        return f"ATTACK {p['type'].upper()} {display(p['opponent'])}: {_refs(p['attackers'], gd)}{stealth}"
+        opponent = f" {display(p['opponent'])}" if p.get("opponent") else ""
+        return f"ATTACK {p['type'].upper()}{opponent}: {_refs(p['attackers'], gd)}{stealth}"
     if kind == "defend":
         against = f" AGAINST {display(p['against'])}" if p.get("against") else ""
         return f"DEFEND {p['type'].upper()}{against}: " + (_refs(p["cards"], gd) if p["cards"] else "NOBODY")
@@ -185,7 +188,7 @@ def read(text: str, gd: GameData) -> Msg | None:
         card = _exact(gd, command.card.text)
         return None if card is None else plot(card)
     if isinstance(command, First):
-        return None if command.player is None else first(command.player)
+        return first(command.player)
     if isinstance(command, Marshal):
         items = []
         for item in command.items:
@@ -197,7 +200,7 @@ def read(text: str, gd: GameData) -> Msg | None:
         return marshal(items)
     if isinstance(command, Attack):
         attackers, stealth = refs(command.attackers), refs(command.stealth)
-        if attackers is None or stealth is None or command.opponent is None:
+        if attackers is None or stealth is None:
             return None
         return attack(command.type, command.opponent, attackers, stealth)
     if isinstance(command, Defend):

@@ -33,7 +33,8 @@ def check_players(gd: GameData, players: list[str]) -> list[str]:
     words = name_words(gd)
     for p in players:
         if not _NAME.fullmatch(p):
-            raise RulesetError(f"bad player name {p!r}: a lower-case letter, then letters, digits or _ (example: alice)")
+            raise RulesetError(f"bad player name {p!r}: a lower-case letter, then letters, digits or _ "
+                               "(example: alice)")
         if p in RESERVED_WORDS or p in words:
             raise RulesetError(f"the player name {p!r} is also a word of a card name or of the mail grammar "
                                "(example: alice)")

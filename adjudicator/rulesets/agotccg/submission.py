@@ -29,7 +29,7 @@ from __future__ import annotations
 from ... import mailcommands
 from ...messages import Msg
 from ...ruleset import LineResult, Parsed, Submission
-from . import challenges, engine, lines
+from . import engine, lines
 from . import position as pos
 from .commands import (ALL, Attack, Clear, Defend, First, Help, Keep, Kill, Marshal, Mulligan, OrdersQuery, Pass,
                        Plot, Press, Ref, Save, Setup, Status)
@@ -473,5 +473,3 @@ def on_file(state: dict, gd: GameData, player: str) -> list[str]:
         out.append(lines.save(lines.ref(card), False))
     return [lines.canonical(m, gd) for m in out]
 
-
-__all__ = ["submit", "on_file", "challenges"]
