@@ -176,7 +176,8 @@ _REGISTRY: dict[str, Ruleset] = {}
 _BUILTIN = {"agot1e": "adjudicator.rulesets.agot1e.ruleset",
             "claim2": "adjudicator.rulesets.claim.ruleset",
             "claim": "adjudicator.rulesets.claim.ruleset",
-            "oriflamme": "adjudicator.rulesets.oriflamme.ruleset"}
+            "oriflamme": "adjudicator.rulesets.oriflamme.ruleset",
+            "agotccg": "adjudicator.rulesets.agotccg.ruleset"}
 PLUGINS_ENV = "JUDGE_RULESETS"
 
 

@@ -1,0 +1,1 @@
+"""A Game of Thrones CCG (basic rules v3.7) by mail: the judge ruleset ``agotccg``."""
