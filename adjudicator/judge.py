@@ -257,16 +257,19 @@ class Judge:
         self._cache: OrderedDict[str, tuple[tuple, Present]] = OrderedDict()
 
     # -- reading --------------------------------------------------------------------------
-    def present(self, game_id: str) -> Present:
+    def present(self, game_id: str, *, shared: bool = False) -> Present:
         """The game as it stands: the latest version with the journal folded in.
 
         Writes nothing, except the versions a killed process owed (see :meth:`_fold`): those are
         written here, under the game's lock, so that every command that looks at a game also
         finishes it. If they cannot be written now (the lock is busy, the disk is read-only),
         the present is still returned, folded in memory.
+
+        ``shared``: the cached present itself rather than a copy, for a caller that only reads
+        it (the mail layer renders a game several times per mail); it must not be changed.
         """
         files = self.store.open(game_id)
-        present, owed = self._fold(files)
+        present, owed = self._fold(files, shared=shared)
         if not owed:
             return present
         try:
@@ -287,7 +290,7 @@ class Judge:
                                     f"{present.version - len(owed) + 1}..{present.version} written")
         return present
 
-    def _fold(self, files: GameFiles) -> tuple[Present, list[dict]]:
+    def _fold(self, files: GameFiles, *, shared: bool = False) -> tuple[Present, list[dict]]:
         """Latest readable version + the journal after it; also the versions those entries owe.
 
         Owed versions exist only after a crash between journaling an input and writing the
@@ -298,7 +301,7 @@ class Judge:
         hit = self._cache.get(files.id)
         if hit and hit[0] == files.stamp(hit[1].version, hit[1].journal_seq):
             self._cache.move_to_end(files.id)
-            return hit[1].copy(), []
+            return (hit[1] if shared else hit[1].copy()), []
         config = files.config()
         ruleset = rulesets.get(config["ruleset"])
         latest, problems = files.latest_good_version()

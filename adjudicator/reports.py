@@ -163,7 +163,7 @@ def _caption(present: Present, version: int | None) -> str:
 # ---------------------------------------------------------------------------------------
 
 
-def _status(present: Present, player: str | None) -> dict:
+def _status(present: Present, player: str | None, owed: list | None = None) -> dict:
     return {
         "game": present.game_id,
         "ruleset": present.ruleset.name,
@@ -172,7 +172,7 @@ def _status(present: Present, player: str | None) -> dict:
         "result": present.ruleset.result(present.state),
         "deadline": clock.to_text(present.deadline()),
         "paused": present.paused(),
-        "owed": present.owed(),  # who has sent what is public, as in every mail judge; the content is not
+        "owed": present.owed() if owed is None else owed,  # who has sent what is public; the content is not
         "problems": present.problems if player is None else [],
         "press": present.config.get("press", "signed"),
     }
@@ -225,19 +225,21 @@ def parse_header(text: str) -> dict[str, str] | None:
 
 
 def context(present: Present, player: str | None, kind: str, language: str, events: Iterable[Event] = (),
-            now: datetime | None = None) -> dict[str, Any]:
-    """What every template about a game sees, for ``player`` (None: the GM) in ``language``."""
+            now: datetime | None = None, *, board: bool = True) -> dict[str, Any]:
+    """What every template about a game sees, for ``player`` (None: the GM) in ``language``;
+    ``board=False`` when the template shows no board (a reply without STATUS: the board is the
+    dearest part to make)."""
     ruleset, state = present.ruleset, present.state
     view = ruleset.view(state, player)
     owed = present.owed()
     deadline = present.deadline()
     return {
         "header": header(present, player, kind, view),
-        "status": _status(present, player),
+        "status": _status(present, player, owed),
         "player": player,
         "ruleset": ruleset.name,
         "view": view,
-        "board": board_of(ruleset, view, player),
+        "board": board_of(ruleset, view, player) if board else None,
         "owes": [o for o in owed if o.player == player],
         "missing": [o for o in owed if o.player == player and not o.done],
         "on_file": ruleset.on_file(state, player) if player is not None else [],
@@ -265,9 +267,9 @@ def render_reply(outcome: Outcome, present: Present, player: str, language: str 
     line order; ``press``: what became of each PRESS line (``{"to", "anonymous", "relayed",
     "problem"}``); ``via_mail``: False for ``judge submit``, where PRESS is not relayed.
     """
-    values = context(present, player, "reply", language, outcome.events, now)
-    lines = sorted([*(outcome.parsed.lines if outcome.parsed else ()), *mail_lines], key=lambda ln: ln.lineno)
     kinds = [r[0] for r in outcome.requests]
+    values = context(present, player, "reply", language, outcome.events, now, board="status" in kinds)
+    lines = sorted([*(outcome.parsed.lines if outcome.parsed else ()), *mail_lines], key=lambda ln: ln.lineno)
     topics = [r[1] for r in outcome.requests if r[0] == "help"]
     return environment(language).get_template("reply.txt.j2").render(
         values,

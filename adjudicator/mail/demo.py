@@ -176,11 +176,11 @@ class MailClient:
                 return True
             from .. import yamlio
             try:
-                reported = yamlio.load_mapping(self.data / "outbox" / "reported.yaml").get("games", {})
+                swept = int(yamlio.load_mapping(self.data / game / "mail.yaml").get("swept", 1))
             except yamlio.YamlFileError:
-                reported = {}
+                swept = 1
             versions = Store(self.data).open(game).version_numbers()
-            return not versions or versions[-1] <= 1 or int((reported.get(game) or {}).get("swept", 1)) >= versions[-1]
+            return not versions or versions[-1] <= 1 or swept >= versions[-1]
 
         _wait(quiet, timeout, "the judge to deliver its mail")
 

@@ -146,15 +146,22 @@ class Inbox:
         self.fsync = fsync
         self._segments: dict[str, _Segment] = {}
         self._floor: int | None = None  # numbers the older layout used (see _migrate)
+        self._ready = False  # the folders made, the older layout migrated (once per instance)
+        self._id: str | None = None
+        self._active: _Segment | None = None  # the segment this process last appended to
+        self._last_number = 0
 
     # -- layout ---------------------------------------------------------------------------
     def ensure(self) -> "Inbox":
+        if self._ready:
+            return self
         if (self.root / "game.yaml").exists():
             raise InboxError(f"{self.root} holds a game named 'inbox'; the mail layer needs that folder")
         for folder in (self.log_dir, self.done_dir, self.retry_dir):
             folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         if self._floor is None:
             self._floor = self._migrate()
+        self._ready = True
         return self
 
     def _migrate(self) -> int:
@@ -195,6 +202,11 @@ class Inbox:
     @property
     def id(self) -> str:
         """A random id of this inbox, so that a number is unique even if the inbox is ever reset."""
+        if self._id is None:
+            self._id = self._read_or_make_id()
+        return self._id
+
+    def _read_or_make_id(self) -> str:
         path = self.root / "id"
         try:
             return path.read_text().strip()
@@ -259,6 +271,7 @@ class Inbox:
                     "via": via,
                     "peer": peer,
                 })
+                self._last_number = number
             if sync and self.fsync:
                 durability.sync(self.root)
             return number
@@ -287,7 +300,25 @@ class Inbox:
 
     def _tail(self) -> tuple[_Segment, int]:
         """Under the append lock: the segment to append to (cutting off a torn record a killed
-        writer left: it never got its 250, so its sender sends it again) and the next number."""
+        writer left: it never got its 250, so its sender sends it again) and the next number.
+
+        The common case costs one ``stat``: the segment this process last appended to has not
+        grown since (nobody else appended) and is not full."""
+        active = self._active
+        if active is not None and not active.torn and active.end < SEGMENT_BYTES \
+                and len(active.records) < SEGMENT_RECORDS:
+            try:
+                if active.path.stat().st_size == active.end:
+                    return active, max(max(active.records, default=0), self._floor or 0,
+                                       self._last_number) + 1
+            except FileNotFoundError:
+                pass
+        segment, number = self._find_tail()
+        self._active = segment
+        self._last_number = number - 1
+        return segment, number
+
+    def _find_tail(self) -> tuple[_Segment, int]:
         live = self._live()
         archived = sorted(n for n in os.listdir(self.done_dir) if _SEGMENT.match(n))
         if not live:

@@ -55,12 +55,12 @@ from __future__ import annotations
 import errno
 import logging
 import re
+from collections import OrderedDict
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 
 from .. import clock, durability, mailbody, messages, passwords, reports, yamlio
 from ..messages import Msg
-from ..plaindata import clone
 from .. import ruleset as rulesets
 from ..judge import Judge, JudgeError, Outcome, Present, Tick
 from ..ruleset import Event, LineResult, RulesetError
@@ -83,6 +83,7 @@ TRANSIENT_ERRNOS = frozenset({errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOS
 TRANSIENT_FIRST, TRANSIENT_MAX = timedelta(seconds=15), timedelta(minutes=10)
 RETRY_FIRST, RETRY_MAX = timedelta(minutes=1), timedelta(hours=1)  # after an unexpected error
 STUCK_AFTER = 3  # unexpected errors on one message before its sender and the GM are told
+VERSIONS_KEPT = 4096  # versions' events and phases a process keeps (they never change)
 BATCH = 64  # mails processed under one hold of the processing lock and made durable by one sync
 SIGNED_ON = frozenset({"submitted", "rejected", "recovered", "duplicate"})  # mail with a valid sign-on
 EXAMPLE_SIGNON = "JUDGE westeros1 stark raven-oak-417"
@@ -180,9 +181,9 @@ class Postmaster:
         self.outbox = Outbox(data, settings, now=judge.now, fsync=fsync)
         self.limiter = RateLimiter(self.inbox.root / "ratelimit.yaml", limit=settings.rate_limit,
                                    window_seconds=settings.rate_window_seconds, fsync=fsync)
-        self.reported_path = self.outbox.root / "reported.yaml"
         self._done: list[tuple[int, Handled]] = []  # processed, to be marked done after the next sync
-        self._reported_cache: tuple | None = None
+        self._version_cache: OrderedDict[tuple, dict] = OrderedDict()
+        self._legacy: dict | None = None
 
     @property
     def now(self) -> datetime:
@@ -446,7 +447,7 @@ class Postmaster:
             self._reply(handled, inbound, _text_reply(Msg("mail.unknown_game", game=game), self._language_for(inbound)))
             return handled
         try:
-            config = self.judge.present(game).config
+            config = self.judge.present(game, shared=True).config
             players = config["players"]
         except (*GAME_PROBLEMS, KeyError, TypeError) as exc:
             return self._game_broken(handled, inbound, exc)
@@ -494,7 +495,7 @@ class Postmaster:
         the press it relays, the reports of the versions it made. Mail names are derived from
         the inbox number, so this is done again after a crash without anything going twice."""
         game, house = handled.game, handled.player
-        present = self.judge.present(game)
+        present = self.judge.present(game, shared=True)
         _, mail_lines, changes = mail_text(inbound.text, present.ruleset.keywords)
         outcome.notes.extend(preferences.notes(changes))
         handled.seq = outcome.entry["seq"]
@@ -506,9 +507,9 @@ class Postmaster:
         language = reports.language_of(present, house)
         try:
             press = self._relay_press(handled, present, house, outcome)
-            state_header = reports.header_value(present, house, "reply")
             body = reports.render_reply(outcome, present, house, language, mail_lines=mail_lines, press=press,
                                         language_set=changes.get("language"), via_mail=True, now=self.now)
+            state_header = body.split("\n", 1)[0][len("X-Judge: "):]  # the reply's own first line
         except GameLocked:
             raise
         except Exception:  # noqa: BLE001  recorded already: the player must still get an answer
@@ -602,7 +603,7 @@ class Postmaster:
 
     def _find_earlier(self, game: str, number: int, inbound: Inbound) -> tuple[int, bool] | None:
         """An earlier journal entry of this mail: (seq, same inbox message?) or None."""
-        present = self.judge.present(game)
+        present = self.judge.present(game, shared=True)
         return present.files.find_mail(present.journal_seq, inbox_id=self.inbox.id, number=number,
                                        message_id=inbound.message_id, sender=inbound.sender)
 
@@ -642,60 +643,54 @@ class Postmaster:
             handled.mails.append(full_name)
 
     # -- reports --------------------------------------------------------------------------
-    def _reported(self) -> dict:
-        """``outbox/reported.yaml``'s games, read again only when the file changed (it is read for
-        every mail; another process may write it)."""
-        key = _file_key(self.reported_path)
-        if self._reported_cache is not None and self._reported_cache[0] == key:
-            return clone(self._reported_cache[1])
-        try:
-            data = yamlio.load_mapping(self.reported_path)
-        except YamlFileError:
-            data = {}
-        games = data.get("games") if isinstance(data.get("games"), dict) else {}
-        self._reported_cache = (key, games)
-        return clone(games)
+    # -- reports and notices --------------------------------------------------------------
+    # What each game's players have been told is kept in the game's folder (``mail.yaml``: per
+    # player the last version reported, ``told``: the last journal entry whose GM action was
+    # told, ``swept``: the last version looked at, ``created``: a game made again under the same
+    # id, a new demo, starts afresh), written only when it changes. The sweep over every game
+    # keeps, in ``outbox/seen.yaml``, the times of each game's folders when it was last looked at:
+    # a game with nothing new costs three ``stat`` calls. None of it is synced one by one: a
+    # report or notice queued again after a crash has the name of the one queued before, and the
+    # outbox never queues a name twice.
 
-    def _write_reported(self, reported: dict) -> None:
-        self.outbox.ensure()
-        yamlio.dump(self.reported_path, {"format": 1, "games": reported}, fsync=False)  # synced with its batch
-        self._reported_cache = (_file_key(self.reported_path), clone(reported))
+    def _record(self, files) -> dict:
+        try:
+            return yamlio.load_mapping(files.path / "mail.yaml")
+        except YamlFileError:
+            legacy = self._legacy_reported().get(files.id)  # kept in outbox/reported.yaml before
+            return dict(legacy) if isinstance(legacy, dict) else {}
+
+    def _legacy_reported(self) -> dict:
+        if self._legacy is None:
+            try:
+                games = yamlio.load_mapping(self.outbox.root / "reported.yaml").get("games")
+            except YamlFileError:
+                games = None
+            self._legacy = games if isinstance(games, dict) else {}
+        return self._legacy
 
     def report_new_versions(self, game_id: str) -> list[str]:
         """Queue what ``game_id``'s players have not had yet: each player's report of the versions
         they have not seen, when it is time for one (:func:`report_due`; otherwise the versions
         wait for their next one), and a notice of every GM action (pause, resume, extend,
         rollback) since the last. Callers hold the inbox processing lock."""
-        reported = self._reported()
-        queued = self._tell_game(game_id, reported)
-        self._write_reported(reported)
-        return queued
+        return self._tell_game(self.judge.store.open(game_id))
 
-    def _tell_game(self, game_id: str, reported: dict) -> list[str]:
-        """:meth:`report_new_versions` on ``reported`` (``outbox/reported.yaml``'s games), in place.
-
-        Per game it keeps ``created`` (a game made again under the same id, a new demo, starts
-        afresh), per player the last version reported to them (a report is a digest of every step
-        since; watermarks start at version 1, so adjudications made while no mail layer ran are
-        reported at its next sweep), ``told`` (the last journal entry whose GM action was told)
-        and ``seen`` (the times of the game's folders when it was last looked at: unchanged, the
-        game has nothing new and costs two ``stat`` calls)."""
-        files = self.judge.store.open(game_id)
-        seen = _folder_times(files)
-        record = reported.get(game_id) if isinstance(reported.get(game_id), dict) else {}
-        if record and record.get("seen") == seen:
-            return []
-        present = self.judge.present(game_id)
+    def _tell_game(self, files) -> list[str]:
+        record = self._record(files)
+        present = self.judge.present(files.id, shared=True)
         created = str(present.config.get("created", ""))
         if record.get("created", created) != created:
             record = {}
+        if record.get("swept") == present.version and record.get("told") == present.journal_seq:
+            return []
         floor = int(record.get("version", 1))  # a watermark kept before reports were per player
         marks = {p: int((record.get("players") or {}).get(p, floor)) for p in present.config["players"]}
         told = int(record.get("told", 0 if present.config.get("notices") else present.journal_seq))
         queued = self._reports(present, marks, created)
         queued += self._notices(present, told)
-        reported[game_id] = {"created": created, "swept": present.version, "players": marks,
-                             "told": present.journal_seq, "seen": _folder_times(files), "at": clock.to_text(self.now)}
+        yamlio.dump(files.path / "mail.yaml", {"format": 1, "created": created, "swept": present.version,
+                                               "told": present.journal_seq, "players": marks}, fsync=False)
         return queued
 
     def _reports(self, present: Present, marks: dict[str, int], created: str) -> list[str]:
@@ -703,7 +698,7 @@ class Postmaster:
         oldest = min(marks.values(), default=present.version)
         if present.version <= oldest:
             return []
-        versions = self._versions(present.files, oldest, present.version)
+        versions = self._versions(present.files, created, oldest, present.version)
         stamp = created.replace(":", "").replace("-", "")
         queued = []
         for player, seat in present.config["players"].items():
@@ -738,6 +733,8 @@ class Postmaster:
     def _notices(self, present: Present, told: int) -> list[str]:
         """Tell every player of the GM actions journaled after entry ``told`` (``mail/notices.py``):
         from the journal, so that a GM command killed before its notices went out is told all the same."""
+        if told >= present.journal_seq:
+            return []
         queued = []
         for seq, kind, *_ in present.files.journal_index(present.journal_seq)[told:]:
             if kind not in notices.GM_ACTIONS:
@@ -752,31 +749,51 @@ class Postmaster:
             queued += notices.gm_action(present, kind, seq=seq, outbox=self.outbox, now=self.now, **details)
         return queued
 
-    @staticmethod
-    def _versions(files, first: int, last: int) -> dict[int, dict]:
-        """Versions ``first``..``last``: their events and phase (unreadable ones are skipped)."""
+    def _versions(self, files, created: str, first: int, last: int) -> dict[int, dict]:
+        """Versions ``first``..``last``: their events and phase (unreadable ones are skipped).
+        A version never changes once written: each is read once per process (the newest
+        ``VERSIONS_KEPT`` of them are kept), so a player whose digest waits costs nothing per mail."""
         out = {}
         for number in range(first, last + 1):
-            try:
-                data = files.read_version(number)
-            except YamlFileError:
-                continue
-            out[number] = {"events": [Event.from_dict(e) for e in data.get("events") or []],
-                           "phase": data.get("phase")}
+            key = (str(files.path), created, number)
+            if key not in self._version_cache:
+                try:
+                    data = files.read_version(number)
+                except YamlFileError:
+                    continue
+                self._version_cache[key] = {"events": [Event.from_dict(e) for e in data.get("events") or []],
+                                            "phase": data.get("phase")}
+                while len(self._version_cache) > VERSIONS_KEPT:
+                    self._version_cache.popitem(last=False)
+            out[number] = self._version_cache[key]
         return out
 
     def sweep_reports(self) -> list[str]:
-        """Report every game's news (after ``tick`` or a GM's command); a game with nothing new
-        costs two ``stat`` calls, so the sweep is linear in the games and cheap when quiet."""
-        reported = self._reported()
-        queued = []
+        """Report every game's news (after ``tick`` or a GM's command). Linear in the games, and
+        cheap when they are quiet: a game whose folders have not changed since it was last looked
+        at is not opened."""
+        seen_path = self.outbox.root / "seen.yaml"
+        try:
+            seen = yamlio.load_mapping(seen_path).get("games") or {}
+        except YamlFileError:
+            seen = {}
+        queued, now_seen = [], {}
         for game_id in self.judge.store.game_ids():
+            files = self.judge.store.open(game_id)
+            times = _folder_times(files)
+            now_seen[game_id] = times
+            if seen.get(game_id) == times:
+                continue
             try:
-                queued += self._tell_game(game_id, reported)
+                queued += self._tell_game(files)
             except GAME_PROBLEMS as exc:
                 log.error("game %s: no reports: %s", game_id, exc)
-        if reported != self._reported():
-            self._write_reported(reported)
+                now_seen.pop(game_id)  # not told: look at it again next time
+            else:
+                now_seen[game_id] = _folder_times(files)  # its mail.yaml was written meanwhile
+        if now_seen != seen:
+            self.outbox.ensure()
+            yamlio.dump(seen_path, {"format": 1, "games": now_seen}, fsync=False)
         return queued
 
     def tick(self, *, lock_timeout: float = 60.0) -> Tick:
@@ -857,7 +874,7 @@ class Postmaster:
         queued: list[str] = []
         for game_id in self.judge.store.game_ids():
             try:
-                present = self.judge.present(game_id)
+                present = self.judge.present(game_id, shared=True)
                 if not self.reminder_due(present, now):
                     continue
                 owing = list(dict.fromkeys(o.player for o in present.missing()))
@@ -893,9 +910,9 @@ class Postmaster:
 
 
 def _folder_times(files) -> list:
-    """When anything was last added to a game's versions or journal, or game.yaml rewritten."""
+    """When anything was last added to a game's versions or journal, or game.yaml or mail.yaml rewritten."""
     out = []
-    for path in (files.path / "states", files.path / "journal", files.path / "game.yaml"):
+    for path in (files.path / "states", files.path / "journal", files.path / "game.yaml", files.path / "mail.yaml"):
         try:
             out.append(path.stat().st_mtime_ns)
         except FileNotFoundError:
@@ -903,13 +920,6 @@ def _folder_times(files) -> list:
     return out
 
 
-def _file_key(path) -> tuple | None:
-    """What changes when any process rewrites ``path`` (atomically: a new inode)."""
-    try:
-        st = path.stat()
-    except FileNotFoundError:
-        return None
-    return st.st_mtime_ns, st.st_size, st.st_ino
 
 
 def report_due(present: Present, player: str, seat: dict, versions: dict[int, dict], last: int) -> bool:
