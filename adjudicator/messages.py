@@ -37,7 +37,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 import jinja2
 
@@ -222,6 +222,21 @@ def _units(units: Iterable[str] | Mapping[str, int], catalogue_: Catalogue, orde
         catalogue_.words.get("nothing", "nothing")
 
 
+_LINE_HOOKS: dict[str, Callable[[str, str], str]] = {}
+
+
+def register_line_hook(namespace: str, hook: Callable[[str, str], str]) -> None:
+    """``hook(text, language)``: a canonical command line of ``namespace``'s ruleset in a language's
+    words (``Ruleset.line``), for the ``line`` filter of that namespace's messages (an error that
+    quotes a line, "Skipped your instruction ..."). Without a hook a line shows as it stands."""
+    _LINE_HOOKS[namespace] = hook
+
+
+def _line(namespace: str | None, text: Any, language: str) -> str:
+    hook = _LINE_HOOKS.get(namespace or "")
+    return hook(str(text), language) if hook is not None else str(text)
+
+
 @cache
 def _environment(language: str, namespace: str | None) -> jinja2.Environment:
     cat = catalogue(language, namespace)
@@ -234,6 +249,7 @@ def _environment(language: str, namespace: str | None) -> jinja2.Environment:
     env.filters["count"] = lambda n, kind, ident: f"{n} {_name(cat, kind, ident, n=int(n))}"
     env.filters["join_and"] = lambda items: _join(items, cat)
     env.filters["say"] = lambda value: render(value, language)
+    env.filters["line"] = lambda text: _line(namespace, text, language)
     env.globals["word"] = lambda key: cat.words.get(key, key)
     return env
 
