@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 
+from ...messages import Msg
 from ...ruleset import Event, Owed, RulesetError, Submission, register
 from . import bot, caseposition, engine, grammar, invariants, submission
 from .context import ctx_of
@@ -43,16 +44,13 @@ class Agot1e:
         """A round's Westeros, planning or action phase: reports come as one digest per phase."""
         return f"{state['round']} {state['phase']}"
 
-    def summary(self, state: dict) -> str:
+    def summary(self, state: dict) -> Msg:
         if state["winner"] is not None:
-            return f"game over after round {min(state['round'], 10)}: " + (
-                "a draw" if state["winner"] == "draw" else f"{state['winner']} wins")
-        text = f"round {state['round']}, {state['phase']}: {state['step']}"
+            return Msg("agot.summary.over", round=min(state["round"], 10), winner=state["winner"])
         cards = (state.get("westeros") or {}).get("cards")
-        if cards and state["phase"] == "westeros":
-            names = ctx_of(state).gd.westeros_cards
-            text += " (" + ", ".join(f"{d} {names[c].name}" for d, c in cards.items()) + ")"
-        return text
+        drawn = [Msg("agot.westeros.drawn", deck=d, card=c) for d, c in cards.items()] \
+            if cards and state["phase"] == "westeros" else []
+        return Msg("agot.summary", round=state["round"], phase=state["phase"], step=state["step"], cards=drawn)
 
     def on_file(self, state: dict, player: str) -> list[str]:
         return submission.on_file(state, ctx_of(state), player)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 
 from ... import mailcommands
+from ...messages import Msg
 from ...ruleset import LineResult, Parsed, Submission
 from . import action, battle, examples, planning, westeros
 from . import position as pos
@@ -228,7 +229,7 @@ def _check(state: dict, ctx: Ctx, house: str, stretch: list, index: dict, broken
         problem = example = None
         if isinstance(command, Orders):
             if (state["phase"], state["step"]) != ("planning", "orders") and state["phase"] != "westeros":
-                problem, example = "orders are placed in the planning phase; this is not it", "ORDERS?"
+                problem, example = Msg("agot.error.not_planning"), "ORDERS?"
             else:
                 for i, message in planning.check_orders(state, ctx, house, list(command.lines)).items():
                     message = westeros.restriction_text(state, ctx, command.lines[i].kind, message)
@@ -238,7 +239,7 @@ def _check(state: dict, ctx: Ctx, house: str, stretch: list, index: dict, broken
             if unsure and command.src not in orders:
                 pass  # judged once the ORDERS block is fixed
             elif not str(orders.get(command.src, "")).startswith(kind):
-                problem = f"you have no {kind} order in {ctx.area(command.src)}"
+                problem = Msg("agot.error.no_order_in", kind=kind, area=ctx.area(command.src))
             else:
                 problem = _check_ahead(state, seen, ctx, house, command, orders, relayed, ships_move)
             if isinstance(command, March):
@@ -247,16 +248,15 @@ def _check(state: dict, ctx: Ctx, house: str, stretch: list, index: dict, broken
         elif isinstance(command, Support):
             board, battle_area = ctx.gd.board, command.battle_area
             if not str(orders.get(command.src, "")).startswith("support") and not (unsure and command.src not in orders):
-                problem = f"you have no support order in {ctx.area(command.src)}"
+                problem = Msg("agot.error.no_order_in", kind="support", area=ctx.area(command.src))
             elif battle_area is not None and not board.adjacent(command.src, battle_area):
-                problem = (f"{ctx.area(command.src)} is not adjacent to {ctx.area(battle_area)}: a support order helps "
-                           f"only in adjacent areas, never through ships")
+                problem = Msg("agot.error.support_not_adjacent", src=ctx.area(command.src), area=ctx.area(battle_area))
             elif battle_area is not None and board.is_sea(battle_area) and board.is_land(command.src):
-                problem = f"land units cannot support a battle at sea ({ctx.area(battle_area)})"
+                problem = Msg("agot.error.support_land_at_sea", area=ctx.area(battle_area))
         elif isinstance(command, Card):
             owner_ = ctx.gd.card(command.card_id).house
             if owner_ != house:
-                problem = f"{ctx.card(command.card_id)} is a {ctx.house(owner_)} card, not a {ctx.house(house)} card"
+                problem = Msg("agot.error.not_your_card", card=command.card_id, owner=owner_, house=house)
         elif isinstance(command, Raven):
             problem = planning.check_raven(state, ctx, house, command) if (
                 state["step"] == "raven" or command.is_pass or house != pos.holder(state, "messenger_raven")) else None
@@ -295,12 +295,11 @@ def _check_ahead(state: dict, seen: dict, ctx: Ctx, house: str, command, orders:
                                     units_known=not fed and not westeros.mustering_to_come(state))
 
 
-def _clear_problem(state: dict, ctx: Ctx, house: str, clear: Clear) -> tuple[str, str] | None:
+def _clear_problem(state: dict, ctx: Ctx, house: str, clear: Clear) -> tuple[Msg, str] | None:
     """``CLEAR ORDERS`` takes back orders not yet revealed; on the board they stay."""
     if "orders" in clear.kinds and state["phase"] not in ("planning", "westeros") or \
             "orders" in clear.kinds and state["step"] == "raven":
-        return ("your orders were revealed and stay on the board; CLEAR ORDERS takes back orders not yet revealed",
-                "CLEAR MARCHES")
+        return Msg("agot.error.clear_revealed"), "CLEAR MARCHES"
     return None
 
 
