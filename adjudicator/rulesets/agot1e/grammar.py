@@ -113,6 +113,17 @@ COMMAND_WORDS: Final[dict[str, str]] = {
     "cancel": "CLEAR",
     "zrus": "CLEAR",  # Czech, as in the oriflamme ruleset
     "zrusit": "CLEAR",
+    # Czech command words of the other commands (extensions, issue 11: a Czech reader's echoes and
+    # examples are written in them, lines.py): the rulebook's nouns where it has one
+    "mec": "BLADE",  # Valyrijský ocelový meč
+    "ztraty": "CASUALTIES",
+    "schopnost": "ABILITY",
+    "sazka": "BID",
+    "poradi": "TIEBREAK",
+    "shromazdeni": "MUSTER",  # shromažďování = mustering
+    "shromazdovani": "MUSTER",
+    "odstran": "REMOVE",
+    "vrat": "RECLAIM",
     **MAIL_WORDS,
 }
 """First word of a line -> the command it starts. A line starting with one of these also ends an
@@ -130,8 +141,9 @@ ORDER_WORDS: Final[dict[str, str]] = {
 
 UNIT_WORDS: Final[dict[str, str]] = {
     "footman": "footman", "footmen": "footman", "footmans": "footman",
-    "pesak": "footman", "pesaci": "footman", "pesaky": "footman",
+    "pesak": "footman", "pesaci": "footman", "pesaky": "footman", "pesaku": "footman",
     "knight": "knight", "knights": "knight", "rytir": "knight", "rytiri": "knight", "rytire": "knight",
+    "rytiru": "knight",
     "ship": "ship", "ships": "ship", "lod": "ship", "lode": "ship", "lodi": "ship",
 }
 """Unit word, English or Czech, singular or plural -> unit type."""
@@ -162,8 +174,8 @@ CLEAR_WORDS: Final[dict[str, str]] = {
     "bid": "bids", "sazka": "bids", "sazky": "bids", "sazku": "bids",
     "muster": "musters", "mustering": "musters", "shromazdeni": "musters", "shromazdovani": "musters",
     "remove": "removes", "removals": "removes", "odstraneni": "removes",
-    "tiebreak": "tiebreaks", "ties": "tiebreaks",
-    "reclaim": "reclaims",
+    "tiebreak": "tiebreaks", "ties": "tiebreaks", "poradi": "tiebreaks",
+    "reclaim": "reclaims", "vraceni": "reclaims",
 }
 """``CLEAR <kind>``: a word (folded, English or Czech, singular or plural) -> the kind of plan lines."""
 
@@ -171,7 +183,11 @@ CLEAR_ALL_WORDS: Final = frozenset({"all", "everything", "vse", "vsechno", "vsec
 
 HOUSE_PREFIXES: Final = ("house ", "rod ")
 
-BLADE_MODES: Final[dict[str, str]] = {"auto": "auto", "never": "never", "no": "never", "at": "at", "in": "at"}
+IN_WORDS: Final = ("in", "v")
+"""``IN <battle area>`` (Czech ``V``): the battle a SUPPORT, CARD or CASUALTIES line is for."""
+
+BLADE_MODES: Final[dict[str, str]] = {"auto": "auto", "never": "never", "no": "never", "at": "at", "in": "at",
+                                      "nikdy": "never", "v": "at"}
 
 EXAMPLES: Final[dict[str, str]] = {
     "JUDGE": "JUDGE game1 stark password",
@@ -773,7 +789,7 @@ def _p_raid(rest: str, names: NameResolver) -> Raid:
 
 def _p_march(rest: str, names: NameResolver) -> March:
     body = rest.strip()
-    leave = re.search(r"\s+leave\s+power(\s+tokens?)?\s*$", body, flags=re.I)
+    leave = re.search(r"\s+(leave\s+power(\s+tokens?)?|nechej\s+[žz]eton\s+moci)\s*$", body, flags=re.I)
     if leave:
         body = body[: leave.start()]
     left, right = _split_arrow(body, _what("the_destination"))
@@ -788,7 +804,7 @@ def _p_march(rest: str, names: NameResolver) -> March:
 
 
 def _p_support(rest: str, names: NameResolver) -> Support:
-    main, battle = _split_word(rest, "in")
+    main, battle = _split_word(rest, *IN_WORDS)
     left, right = _split_arrow(main, _what("supported_house"))
     src = _area(left, names, _what("supporting_area"))
     house = None if _is_none(right) else _house(right, names)
@@ -796,7 +812,7 @@ def _p_support(rest: str, names: NameResolver) -> Support:
 
 
 def _p_card(rest: str, names: NameResolver) -> Card:
-    main, battle = _split_word(rest, "in")
+    main, battle = _split_word(rest, *IN_WORDS)
     return Card(_card(main, names), _area(battle, names, _what("battle_area")) if battle is not None else None)
 
 
@@ -813,14 +829,14 @@ def _p_blade(rest: str, names: NameResolver) -> Blade:
 
 
 def _p_casualties(rest: str, names: NameResolver) -> Casualties:
-    main, battle = _split_word(rest, "in")
+    main, battle = _split_word(rest, *IN_WORDS)
     units = _units(main)
     assert isinstance(units, tuple)
     return Casualties(units, _area(battle, names, _what("battle_area")) if battle is not None else None)
 
 
 def _p_retreat(rest: str, names: NameResolver) -> Retreat:
-    main, battle = _split_word(rest, "from", "in")
+    main, battle = _split_word(rest, "from", "z", *IN_WORDS)
     return Retreat(_area(main, names, _what("retreat_to")),
                    _area(battle, names, _what("battle_area")) if battle is not None else None)
 
@@ -835,7 +851,7 @@ def _p_ability(rest: str, names: NameResolver) -> Ability:
 
 
 def _p_raven(rest: str, names: NameResolver) -> Raven:
-    if fold(rest).strip() == "pass":
+    if fold(rest).strip() in ("pass", "pas"):
         return Raven()
     if ":" not in rest:
         raise LineError(Msg("agot.error.raven_form"))
@@ -899,7 +915,7 @@ def _p_muster(rest: str, names: NameResolver) -> Muster:
     # "upgrade a footman to a knight": those articles are not the Czech list word "a"
     items_text = re.sub(r"\b(upgrade|footman|to)\s+an?\s+", r"\1 ", items_text, flags=re.I)
     for part in re.split(_LIST_SEP, items_text, flags=re.I):
-        if re.match(r"upgrade\b", fold(part)):
+        if re.match(r"(upgrade|povyseni)\b", fold(part)):
             if not _UPGRADE_RE.fullmatch(fold(part)):
                 raise LineError(Msg("agot.error.upgrade_form", text=part.strip()))
             items.append(UPGRADE)
@@ -916,7 +932,7 @@ def _p_muster(rest: str, names: NameResolver) -> Muster:
 
 
 _UPGRADE_RE: Final = re.compile(
-    r"upgrade(\s+(footman|pesak|pesaka))?(\s*(to|->|na)\s*(knight|rytir|rytire|rytiri))?"
+    r"(upgrade|povyseni)(\s+(footman|pesak|pesaka))?(\s*(to|->|na)\s*(knight|rytir|rytire|rytiri|rytire))?"
 )
 """``upgrade``, ``upgrade footman``, ``upgrade footman to knight``, ``upgrade -> knight``."""
 

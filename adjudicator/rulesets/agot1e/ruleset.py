@@ -11,7 +11,7 @@ import copy
 
 from ...messages import Msg
 from ...ruleset import Event, Owed, RulesetError, Submission, register
-from . import bot, caseposition, engine, grammar, invariants, submission
+from . import bot, caseposition, engine, grammar, invariants, lines, submission
 from .context import ctx_of
 from .gamedata import DATA_VERSION, load_gamedata
 from .newgame import initial_state
@@ -51,6 +51,11 @@ class Agot1e:
         drawn = [Msg("agot.westeros.drawn", deck=d, card=c) for d, c in cards.items()] \
             if cards and state["phase"] == "westeros" else []
         return Msg("agot.summary", round=state["round"], phase=state["phase"], step=state["step"], cards=drawn)
+
+    def line(self, text: str, language: str) -> str:
+        """A canonical line in ``language``'s command words (``MARCH Winterfell -> Karhold: 1 footman`` ->
+        ``POCHOD Winterfell -> Karhold: 1 pěšák``), which the grammar reads back as the same command."""
+        return lines.in_language(text, language)
 
     def on_file(self, state: dict, player: str) -> list[str]:
         return submission.on_file(state, ctx_of(state), player)
