@@ -31,6 +31,11 @@ def _names() -> grammar.GameDataNames:
     return grammar.GameDataNames(load_gamedata(DATA_VERSION))
 
 
+_SAMPLES = {"shall we talk?": "agot.sample.talk",
+            "split a long message over several PRESS lines": "agot.sample.long"}
+"""The free texts of the grammar's PRESS examples (``grammar.EXAMPLES``): each catalogue says them."""
+
+
 def _units(units) -> list[str] | str:
     return "all" if units == ALL else list(units)
 
@@ -105,7 +110,12 @@ def _one(line: str, language: str, in_block: bool) -> str:
     if not words:
         return line
     if words.split(None, 1)[0].upper() == "PRESS":  # free text: only the command word is the language's
-        return render(Msg("agot.line.press"), language) + words[len("PRESS"):]
+        to, colon, said = words[len("PRESS"):].partition(":")
+        if colon and said.strip() in _SAMPLES:  # the grammar's own examples say their text in the language
+            said = " " + render(Msg(_SAMPLES[said.strip()]), language)
+        if to.strip().upper() == "ALL":
+            to = " " + render(Msg("agot.line.press_all"), language)
+        return render(Msg("agot.line.press"), language) + to + colon + said
     try:
         command = grammar._parse_any(words, _names(), in_block)
     except grammar.LineError:
@@ -124,13 +134,10 @@ def in_language(text: str, language: str) -> str:
     """``text`` (one canonical line, or several: an ORDERS block) in ``language``'s words."""
     if language == "en" or not text:
         return text
-    out, in_block = [], False
-    for line in str(text).split("\n"):
+    out = []
+    for line in str(text).split("\n"):  # a line that starts with no command word is an order line
         head = grammar._head(line.split("#", 1)[0].strip())[0]
-        keyword = grammar.COMMAND_WORDS.get(head)
-        if keyword is not None:
-            in_block = keyword == "ORDERS"
-        out.append(_one(line, language, in_block and keyword is None))
+        out.append(_one(line, language, grammar.COMMAND_WORDS.get(head) is None))
     return "\n".join(out)
 
 
