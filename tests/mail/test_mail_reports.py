@@ -204,7 +204,7 @@ def test_a_czech_player_gets_czech_replies_and_reports(tmp_path):
     reports_ = {n.rsplit("-", 1)[1]: text_of(m) for n, m in mails.items() if n.startswith("report-")}
     assert set(reports_) == set(HOUSES)
     cs, en = reports_["lannister"], reports_["stark"]
-    assert "Co se stalo:" in cs and "Orders revealed:" in cs
+    assert "Co se stalo:" in cs and "Odhalené rozkazy:" in cs  # the events in Czech too
     assert "Kolo 1 z 10" in cs and "rozkaz pochod -1" in cs and "Poštovní havran" in cs
     assert "What happened:" in en and "order march -1" in en and "Messenger Raven" in en
     assert _one(mails, "-lannister")["Subject"].endswith(f"(verze {game.judge.present('w').version})")
