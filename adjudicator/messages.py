@@ -199,6 +199,13 @@ def _name(catalogue_: Catalogue, kind: str, ident: Any, form: str | None = None,
     return str(entry)
 
 
+def name(ident: Any, kind: str, language: str, namespace: str | None = None, form: str | None = None,
+         n: int | None = None) -> str:
+    """The name of ``ident`` of ``kind`` in ``language``'s catalogue of ``namespace`` (a template's
+    ``term`` filter: the words a board shows for the ids a view holds)."""
+    return _name(catalogue(language, namespace), kind, ident, form, None if n is None else int(n))
+
+
 def _join(items: Iterable[str], catalogue_: Catalogue) -> str:
     items = [str(i) for i in items]
     if len(items) <= 1:

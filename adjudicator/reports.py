@@ -67,6 +67,9 @@ def environment(language: str = DEFAULT_LANGUAGE) -> jinja2.Environment:
     env.filters["yaml"] = yamlio.dumps
     env.filters["say"] = lambda value: messages.render(value, language) if value is not None else ""
     env.filters["line"] = jinja2.pass_context(lambda context, text: _line(context.get("ruleset"), text, language))
+    # a ruleset's word for an id of its view, from its catalogue: {{ b.phase | term("phase", "agot") }}
+    env.filters["term"] = lambda ident, kind, namespace, n=None, form=None: messages.name(ident, kind, language,
+                                                                                          namespace, form, n)
     return env
 
 

@@ -415,9 +415,10 @@ def _valid_orders() -> Msg:
     return Msg("agot.error.valid_orders", tokens=[say.token(t.canonical()) for t in ORDER_TOKENS], short=SHORT_FORMS)
 
 
-def _what(ident: str) -> Msg:
-    """What an error says is missing or wrong ("the destination", "battle area"): ``agot.what.*``."""
-    return Msg("agot.what." + ident)
+def _what(ident: str) -> str:
+    """What an error says is missing or wrong ("the destination", "battle area"): an id of the
+    catalogues' ``names.what`` (Czech needs it in two cases: "chybí cíl", "mezi oblastí a cílem")."""
+    return ident
 
 
 def _head(body: str) -> tuple[str, str]:
@@ -568,7 +569,7 @@ class _Block:
 # =================================================================================================
 
 
-def _area(text: str, names: NameResolver, what: Msg | None = None) -> str:
+def _area(text: str, names: NameResolver, what: str | None = None) -> str:
     text = text.strip()
     if not text:
         raise LineError(Msg("agot.error.missing", what=what or _what("area")))
@@ -688,7 +689,7 @@ def _number(text: str, track: str | None = None) -> int:
     return n
 
 
-def _split_arrow(rest: str, what: Msg) -> tuple[str, str]:
+def _split_arrow(rest: str, what: str) -> tuple[str, str]:
     if " -> " not in f" {rest} ":
         raise LineError(Msg("agot.error.missing_arrow", what=what))
     left, right = (p.strip() for p in f" {rest} ".split(" -> ", 1))
@@ -707,7 +708,7 @@ def _split_word(text: str, *words: str) -> tuple[str, str | None]:
     return text[: m.start()].strip(), text[m.end():].strip()
 
 
-def _split_colon(rest: str, what: Msg) -> tuple[str, str]:
+def _split_colon(rest: str, what: str) -> tuple[str, str]:
     if ":" not in rest:
         raise LineError(Msg("agot.error.missing_colon", what=what))
     left, right = rest.split(":", 1)
