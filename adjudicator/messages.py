@@ -1,16 +1,17 @@
 """What the judge and its engines say: a key and parameters, rendered per language from catalogues.
 
-An engine never builds an English sentence. It says ``Msg("agot1e.march", house="stark",
+An engine never builds an English sentence. It says ``Msg("agot.march.done", house="stark",
 units=[...], src="Winterfell", dest="Karhold")`` (an :class:`~adjudicator.ruleset.Event` is a
 message with an audience), and the mail a player reads renders it in that player's language.
 
 Keys are namespaced: the part before the first dot names the catalogue. ``judge.*`` and
-``mail.*`` live in ``templates/<lang>/messages.yaml``; ``agot1e.*`` in
-``templates/<lang>/agot1e/messages.yaml`` (which may also use the judge's names and words)::
+``mail.*`` live in ``templates/<lang>/messages.yaml``; ``agot.*`` in
+``templates/<lang>/agot/messages.yaml`` (which may also use the judge's names and words; a namespace
+is a family of rulesets, not one: agot1e speaks ``agot.*``, and so will agot2e)::
 
     format: 1
     messages:
-      agot1e.march: "{{ house | house }}: pochod z oblasti {{ src }} do oblasti {{ dest }} ({{ units | units }})."
+      agot.march.done: "Rod {{ house | house }} táhne z oblasti {{ src }} do oblasti {{ dest }} ({{ units | units }})."
     names:
       unit:
         footman: {one: pěšák, few: pěšáci, many: pěšáků}

@@ -7,7 +7,8 @@ lines and the public status (who owes what, the deadline): a template cannot sho
 view does not hold. The GM's view (player None) is for ``judge show`` only.
 
 Layout of ``templates/<language>/`` (``en`` and ``cs``; Czech uses the Czech game terms, area
-and card names stay as on the board, event texts come from the engine in English)::
+and card names stay as on the board; events, owed decisions and errors are messages rendered from
+the catalogues in the reader's language, :mod:`adjudicator.messages`)::
 
     reply.txt.j2       the answer to a mail: line by line, on file, requests, what is missing
     report.txt.j2      after an adjudication: events, the board, what the player owes next
