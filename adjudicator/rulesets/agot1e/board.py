@@ -54,7 +54,10 @@ class UnknownName(ValueError):
         self.ambiguous = ambiguous
         self.msg = msg if msg is not None else Msg("agot.error.unknown_name", kind=kind, text=text,
                                                    suggestions=self.suggestions, ambiguous=ambiguous)
-        super().__init__(render(self.msg, "en"))
+        super().__init__(text)
+
+    def __str__(self) -> str:  # rendered only when asked: most unknown names are tried and dropped
+        return render(self.msg, "en")
 
 
 _APOSTROPHES = re.compile(r"['\u2019\u2018`\u00b4]")
