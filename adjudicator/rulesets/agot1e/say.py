@@ -1,9 +1,10 @@
-"""Small builders of the ``agot.*`` messages that many modules need: an order token, a canonical line.
+"""Small builders of the ``agot.*`` messages that many modules need: an order token.
 
-Why a module: an order token ("march +1*") and a command line ("MARCH Winterfell -> Karhold: 1
-footman") appear inside events and errors; the engine keeps them as data (the token's kind and its
-language-neutral rest, the canonical line), and the catalogues render them in each language (the line
-by the ruleset's ``line`` hook, :mod:`.lines`).
+Why a module: an order token ("march +1*") appears inside events, errors and lines (planning, the
+raven, raids, battles, the grammar's list of valid orders); the engine keeps it as data (the token's
+kind and its language-neutral rest: " +1*"), and each catalogue names the kind in its words
+("pochod +1*"). A command line quoted in a message is a plain parameter rendered by the messages'
+``line`` filter (the ruleset's ``line`` hook, :mod:`.lines`).
 """
 
 from __future__ import annotations
@@ -17,8 +18,3 @@ def token(text: str) -> Msg:
     word = text.split(" ", 1)[0]
     kind = word.rstrip("*")
     return Msg("agot.token", kind=kind, rest=text[len(kind):])
-
-
-def line(text: str) -> Msg:
-    """A canonical command line, shown in the reader's command words (``agot.line``)."""
-    return Msg("agot.line", line=str(text))

@@ -21,25 +21,6 @@ from .context import Ctx
 from . import grammar
 from .grammar import parse_mail
 
-HELP = """Orders (planning): a block
-  ORDERS
-  Lannisport: march -1      (march -1 | march 0 | march +1* | support | support +1* | raid | raid*
-  Stoney Sept: support       consolidate | consolidate* | defense +1 | defense +2*; short: M-1 M0 M+1 S S+1 R R* C C* D+1 D+2)
-Then, sent ahead or when asked:
-  RAID <from> -> <target>[, <target>] | NONE        MARCH <from> -> <to>: <units> [; <to>: <units>] [LEAVE POWER]
-  SUPPORT <from> -> <house> | NONE [IN <area>]      CARD <house card> [IN <area>]
-  BLADE AUTO | NEVER | AT <area>                    CASUALTIES <units> [IN <area>]
-  RETREAT <area> [FROM <area>]                      ABILITY <card>: <choice>
-  RAVEN <area>: <order> | RAVEN PASS                ORDERS? (what the judge holds for you)
-Westeros phase (rounds 2-10), sent ahead or when asked:
-  BID <n>  (the bid now asked for)                  BID THRONE <n> FIEFDOMS <n> COURT <n>
-  TIEBREAK <house>, <house>, ... (first place first) MUSTER <castle>: footman, knight, ship -> <sea>, upgrade
-  REMOVE <area>: <units>                            RECLAIM <house card>
-Change your mind (also CANCEL, ZRUŠ; applies before the lines after it in the same mail):
-  CLEAR  (everything on file, orders not yet revealed too)
-  CLEAR <what>[, <what>]  ORDERS RAVEN MARCHES RAIDS SUPPORTS CARDS CASUALTIES RETREATS ABILITIES BLADE
-                          BIDS MUSTERS REMOVES TIEBREAKS RECLAIMS"""
-
 WESTEROS_ONLY = (Bid, BidAll, Tiebreak, Muster, Remove, Reclaim)
 PLAN_KEY = {Raid: "raids", March: "marches", Support: "supports", Card: "cards", Casualties: "casualties",
             Retreat: "retreats", Ability: "abilities"}
