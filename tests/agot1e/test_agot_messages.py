@@ -133,3 +133,20 @@ def test_the_house_card_question_names_the_opponents_cards():
         text = reports.environment(language).get_template("agot1e/board.txt.j2").render(
             board=board, player="baratheon", ruleset="agot1e")
         assert word in text
+
+
+def test_czech_counts_cases_and_names():
+    cs = lambda key, **params: messages.render(messages.Msg(key, params), "cs")  # noqa: E731
+    assert cs("agot.march.done", house="stark", units={"footman": 1}, src="Winterfell", dest="Karhold", neutral=None,
+              token=None) == "Rod Stark táhne z oblasti Winterfell do oblasti Karhold (1 pěšák)."
+    assert "(2 pěšáci, 5 rytířů)" in cs("agot.march.done", house="stark", units={"footman": 2, "knight": 5},
+                                          src="Winterfell", dest="Karhold", neutral=None, token=None)
+    assert "5 pěšáků" in cs("agot.battle.loses", house="stark", units=["footman"] * 5, area="Karhold",
+                            why=messages.Msg("agot.battle.swords", swords=2, win_card="tywin-lannister",
+                                             fortifications=0, lose_card="eddard-stark"))
+    assert "útočí na rod Stark" in cs("agot.owed.support", src="Lannisport", area="Riverrun", attacker="lannister",
+                                      defender="stark")
+    assert "rozkaz obrany" in cs("agot.ability.no_defense", card="catelyn-stark", house="stark", area="Winterfell")
+    assert cs("agot.westeros.nothing", card="last-days-of-summer") == "Poslední dny léta: nic se neděje."
+    assert cs("agot.clash.track", slot="fiefdoms", houses=["stark", "lannister"]).endswith(
+        "rod Stark drží Valyrijský ocelový meč.")
