@@ -1,16 +1,17 @@
 """What the judge and its engines say: a key and parameters, rendered per language from catalogues.
 
-An engine never builds an English sentence. It says ``Msg("agot1e.march", house="stark",
+An engine never builds an English sentence. It says ``Msg("agot.march.done", house="stark",
 units=[...], src="Winterfell", dest="Karhold")`` (an :class:`~adjudicator.ruleset.Event` is a
 message with an audience), and the mail a player reads renders it in that player's language.
 
 Keys are namespaced: the part before the first dot names the catalogue. ``judge.*`` and
-``mail.*`` live in ``templates/<lang>/messages.yaml``; ``agot1e.*`` in
-``templates/<lang>/agot1e/messages.yaml`` (which may also use the judge's names and words)::
+``mail.*`` live in ``templates/<lang>/messages.yaml``; ``agot.*`` in
+``templates/<lang>/agot/messages.yaml`` (which may also use the judge's names and words; a namespace
+is a family of rulesets, not one: agot1e speaks ``agot.*``, and so will agot2e)::
 
     format: 1
     messages:
-      agot1e.march: "{{ house | house }}: pochod z oblasti {{ src }} do oblasti {{ dest }} ({{ units | units }})."
+      agot.march.done: "Rod {{ house | house }} táhne z oblasti {{ src }} do oblasti {{ dest }} ({{ units | units }})."
     names:
       unit:
         footman: {one: pěšák, few: pěšáci, many: pěšáků}
@@ -37,7 +38,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 import jinja2
 
@@ -199,6 +200,13 @@ def _name(catalogue_: Catalogue, kind: str, ident: Any, form: str | None = None,
     return str(entry)
 
 
+def name(ident: Any, kind: str, language: str, namespace: str | None = None, form: str | None = None,
+         n: int | None = None) -> str:
+    """The name of ``ident`` of ``kind`` in ``language``'s catalogue of ``namespace`` (a template's
+    ``term`` filter: the words a board shows for the ids a view holds)."""
+    return _name(catalogue(language, namespace), kind, ident, form, None if n is None else int(n))
+
+
 def _join(items: Iterable[str], catalogue_: Catalogue) -> str:
     items = [str(i) for i in items]
     if len(items) <= 1:
@@ -222,6 +230,21 @@ def _units(units: Iterable[str] | Mapping[str, int], catalogue_: Catalogue, orde
         catalogue_.words.get("nothing", "nothing")
 
 
+_LINE_HOOKS: dict[str, Callable[[str, str], str]] = {}
+
+
+def register_line_hook(namespace: str, hook: Callable[[str, str], str]) -> None:
+    """``hook(text, language)``: a canonical command line of ``namespace``'s ruleset in a language's
+    words (``Ruleset.line``), for the ``line`` filter of that namespace's messages (an error that
+    quotes a line, "Skipped your instruction ..."). Without a hook a line shows as it stands."""
+    _LINE_HOOKS[namespace] = hook
+
+
+def _line(namespace: str | None, text: Any, language: str) -> str:
+    hook = _LINE_HOOKS.get(namespace or "")
+    return hook(str(text), language) if hook is not None else str(text)
+
+
 @cache
 def _environment(language: str, namespace: str | None) -> jinja2.Environment:
     cat = catalogue(language, namespace)
@@ -234,6 +257,7 @@ def _environment(language: str, namespace: str | None) -> jinja2.Environment:
     env.filters["count"] = lambda n, kind, ident: f"{n} {_name(cat, kind, ident, n=int(n))}"
     env.filters["join_and"] = lambda items: _join(items, cat)
     env.filters["say"] = lambda value: render(value, language)
+    env.filters["line"] = lambda text: _line(namespace, text, language)
     env.globals["word"] = lambda key: cat.words.get(key, key)
     return env
 

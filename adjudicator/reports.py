@@ -7,7 +7,8 @@ lines and the public status (who owes what, the deadline): a template cannot sho
 view does not hold. The GM's view (player None) is for ``judge show`` only.
 
 Layout of ``templates/<language>/`` (``en`` and ``cs``; Czech uses the Czech game terms, area
-and card names stay as on the board, event texts come from the engine in English)::
+and card names stay as on the board; events, owed decisions and errors are messages rendered from
+the catalogues in the reader's language, :mod:`adjudicator.messages`)::
 
     reply.txt.j2       the answer to a mail: line by line, on file, requests, what is missing
     report.txt.j2      after an adjudication: events, the board, what the player owes next
@@ -67,6 +68,9 @@ def environment(language: str = DEFAULT_LANGUAGE) -> jinja2.Environment:
     env.filters["yaml"] = yamlio.dumps
     env.filters["say"] = lambda value: messages.render(value, language) if value is not None else ""
     env.filters["line"] = jinja2.pass_context(lambda context, text: _line(context.get("ruleset"), text, language))
+    # a ruleset's word for an id of its view, from its catalogue: {{ b.phase | term("phase", "agot") }}
+    env.filters["term"] = lambda ident, kind, namespace, n=None, form=None: messages.name(ident, kind, language,
+                                                                                          namespace, form, n)
     return env
 
 

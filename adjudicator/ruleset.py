@@ -71,11 +71,8 @@ class Event(Msg):
     """Something that happened, for the reports: a message (:class:`~adjudicator.messages.Msg`)
     with its audience. ``to`` None means everyone may see it."""
 
-
     def __init__(self, key: str, params: Mapping[str, Any] | None = None, to: Iterable[str] | None = None,
                  **more: Any):
-        if params is not None and not isinstance(params, Mapping):  # Event(text, (house,)): engines not yet
-            params, to = None, params                                # speaking in keys (agot1e, until converted)
         super().__init__(key, params, **more)
         object.__setattr__(self, "to", tuple(to) if to is not None else None)
 

@@ -16,14 +16,14 @@ def game(judge):
 
 
 def errors(outcome):
-    return [(ln.lineno, ln.error, ln.example) for ln in outcome.parsed.lines if not ln.ok]
+    return [(ln.lineno, str(ln.error), ln.example) for ln in outcome.parsed.lines if not ln.ok]  # errors in English
 
 
 def test_a_new_game_has_the_standard_setup_and_waits_for_orders(game):
     present = game.present("w")
     assert present.state["areas"]["lannisport"] == {"lannister": ["footman", "knight"]}
     assert present.state["neutral"] == {"kings-landing": 5, "the-eyrie": 6, "sunspear": 5}
-    assert [(o.player, o.what, o.deadline_kind) for o in present.owed()][:1] == [("stark", "orders", "planning")]
+    assert [(o.player, str(o.what), o.deadline_kind) for o in present.owed()][:1] == [("stark", "orders", "planning")]
     assert present.config["data_version"] == "v1"
 
 
@@ -109,6 +109,6 @@ def test_a_rejection_during_a_battle_names_the_problem_and_gives_an_example():
     sub = AGOT1E.submit(state, "lannister", "SUPPORT Blackwater -> Lannister\nCARD Tywin IN Blackwater")
     assert not sub.applied
     lines = {ln.lineno: ln for ln in sub.parsed.lines}
-    assert lines[1].error == "you have no support order in Blackwater"
-    assert "not in your hand" in lines[2].error
+    assert str(lines[1].error) == "you have no support order in Blackwater"
+    assert "not in your hand" in str(lines[2].error)
     assert lines[2].example == "CARD Ser Jaime Lannister IN Blackwater"

@@ -85,7 +85,9 @@ def owed(state):
 
 
 def check(state, house, line):
-    return battle.check_instruction(state, CTX, house, CTX.command(line))
+    """The problem of ``line`` now, in English (None if legal)."""
+    problem = battle.check_instruction(state, CTX, house, CTX.command(line))
+    return None if problem is None else str(problem)
 
 
 # -- the rulebook's examples -----------------------------------------------------------------------------
@@ -476,7 +478,7 @@ def test_retreat_through_own_ships_and_check_instruction():
     state = seagard_battle()
     until(state, "retreat")
     legal = ["Flint's Finger", "Greywater Watch", "Moat Cailin", "Pyke"]
-    assert [o.what for o in battle.pending(state, CTX)] == [f"retreat from Seagard (to {', '.join(legal)})"]
+    assert [str(o.what) for o in battle.pending(state, CTX)] == [f"retreat from Seagard (to {', '.join(legal)})"]
     assert check(state, "greyjoy", "RETREAT Riverrun") == \
         f"Riverrun is not a legal retreat: the attacker came from there (legal: {', '.join(legal)})"
     assert check(state, "greyjoy", "RETREAT The Twins") == \
@@ -627,7 +629,7 @@ def test_maester_luwin_takes_a_discarded_card_back():
     state["discards"]["stark"].append("eddard-stark")
     send(state, "stark", "CARD Maester Luwin")
     until(state, "ability")
-    assert [(o.player, o.what, o.done) for o in battle.pending(state, CTX)] == [
+    assert [(o.player, str(o.what), o.done) for o in battle.pending(state, CTX)] == [
         ("stark", "Maester Luwin: which discarded house card to take back (or no) (battle at Moat Cailin)", False)]
     assert check(state, "stark", "ABILITY Maester Luwin: Robb Stark") == "Robb Stark is not among your discarded house cards"
     assert check(state, "stark", "ABILITY Maester Luwin: Tywin") is not None

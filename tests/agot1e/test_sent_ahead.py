@@ -24,7 +24,7 @@ THREE = {h: {"address": f"{h}@example.org"} for h in ("stark", "lannister", "bar
 
 
 def errors(sub) -> dict[int, tuple[str, str | None]]:
-    return {ln.lineno: (ln.error, ln.example) for ln in sub.parsed.lines if not ln.ok}
+    return {ln.lineno: (str(ln.error), ln.example) for ln in sub.parsed.lines if not ln.ok}  # errors in English
 
 
 def run(state: dict, until, steps: int = 50) -> list:

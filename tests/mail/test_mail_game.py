@@ -90,7 +90,8 @@ def test_a_three_house_game_is_played_through_a_full_round_by_mail_alone(tmp_pat
         for text in english:
             assert "Houses:" in text and "Tracks (first place first):" in text and "Board (areas" in text
             assert "Your house cards in hand" in text and "Wildlings:" in text
-        assert any("Orders revealed:" in t for t in texts) and any("Round 1 ends." in t for t in texts)
+        assert any("Orders revealed:" in t or "Odhalené rozkazy:" in t for t in texts)  # the events, in the reader's language
+        assert any("Round 1 ends." in t or "Kolo 1 končí." in t for t in texts)
     stark_reply = text_of(replies[client.message_ids[round_one]])
     assert "  2  ok       NASTAV JAZYK cs" in stark_reply and "Rozhodčí vám odteď píše v jazyce čeština" in stark_reply
 

@@ -197,14 +197,14 @@ def test_a_czech_player_gets_czech_replies_and_reports(tmp_path):
     game = Game(tmp_path, languages={"lannister": "cs"})
     _, mails = game.mail("lannister", ORDERS["lannister"])
     reply = text_of(_one(mails, "-reply"))
-    assert "Váš dopis řádek po řádku:" in reply and "ok       Lannisport: march -1" in reply
-    assert "Rozhodčí má od hráče lannister:\n  ORDERS\n  Lannisport: march -1" in reply
+    assert "Váš dopis řádek po řádku:" in reply and "ok       Lannisport: pochod -1" in reply  # echoes in Czech words
+    assert "Rozhodčí má od hráče lannister:\n  ROZKAZY\n  Lannisport: pochod -1" in reply
     game.mail("stark", ORDERS["stark"])
     handled, mails = game.mail("baratheon", ORDERS["baratheon"])
     reports_ = {n.rsplit("-", 1)[1]: text_of(m) for n, m in mails.items() if n.startswith("report-")}
     assert set(reports_) == set(HOUSES)
     cs, en = reports_["lannister"], reports_["stark"]
-    assert "Co se stalo:" in cs and "Orders revealed:" in cs
+    assert "Co se stalo:" in cs and "Odhalené rozkazy:" in cs  # the events in Czech too
     assert "Kolo 1 z 10" in cs and "rozkaz pochod -1" in cs and "Poštovní havran" in cs
     assert "What happened:" in en and "order march -1" in en and "Messenger Raven" in en
     assert _one(mails, "-lannister")["Subject"].endswith(f"(verze {game.judge.present('w').version})")
@@ -216,7 +216,7 @@ def test_set_language_switches_the_player_and_is_kept_out_of_the_game_journal(tm
     assert handled.status == "submitted"
     reply = text_of(_one(mails, "-reply"))
     assert "  2  ok       NASTAV JAZYK cs" in reply and "Rozhodčí vám odteď píše v jazyce čeština (cs)." in reply
-    assert "Váš dopis řádek po řádku" in reply and "  3  ok       ORDERS" in reply  # line numbers kept
+    assert "Váš dopis řádek po řádku" in reply and "  3  ok       ROZKAZY" in reply  # line numbers kept
     files = game.judge.store.open("w")
     assert files.config()["players"]["stark"]["language"] == "cs"
     entries = [files.read_journal(n) for n in files.journal_numbers()]

@@ -74,8 +74,12 @@ class Watch:
         ctx = ctx_of(present.state)
         for cards in present.state["discards"].values():
             self.public_cards.update(ctx.card(c) for c in cards)
-        for card in ((present.state.get("battle") or {}).get("cards") or {}).values():
+        battle = present.state.get("battle") or {}
+        for card in (battle.get("cards") or {}).values():
             self.public_cards.add(ctx.card(card))
+        if battle.get("stage") == "cards":  # the house-card question names both sides' hands (issue 11):
+            for house in (battle["attacker"], battle["defender"]):  # a hand is the 7 cards less the public discards
+                self.public_cards.update(ctx.card(c) for c in present.state["hands"][house])
 
     def secrets(self, recipient: str) -> list[tuple[str, str]]:
         """(kind, pattern) pairs: a plain string, or a regex when kind ends with ``-re``."""

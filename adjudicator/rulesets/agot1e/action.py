@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ...messages import Msg
 from ...ruleset import Event, Owed
 from . import battle, bidding
 from . import position as pos
@@ -64,26 +65,26 @@ def drop_hopeless_raids(state: dict, ctx: Ctx) -> list[Event]:
     for area in [a for a in state["orders"] if pos.order_kind(state, a) == "raid"]:
         if not raid_targets(state, ctx, area):
             pos.remove_order(state, area)
-            events.append(Event(f"The raid in {ctx.area(area)} has no target and is removed."))
+            events.append(Event("agot.raid.no_target", area=ctx.area(area)))
     return events
 
 
 def check_raid(state: dict, ctx: Ctx, house: str, raid: Raid) -> str | None:
     where = ctx.area(raid.src)
     if pos.order_kind(state, raid.src) != "raid" or pos.owner(state, raid.src) != house:
-        return f"you have no raid order in {where}"
+        return Msg("agot.error.no_order_in", kind="raid", area=where)
     if raid.none:
         return None
     legal = raid_targets(state, ctx, raid.src)
     most = 2 if pos.order_star(state, raid.src) else 1
     if len(raid.targets) > most:
-        return f"the raid in {where} removes at most {most} order{'s' if most > 1 else ''}"
+        return Msg("agot.error.raid_at_most", area=where, n=most)
     if len(set(raid.targets)) != len(raid.targets):
-        return "the same target twice"
+        return Msg("agot.error.same_target_twice")
     for target in raid.targets:
         if target not in legal:
-            names = ", ".join(ctx.area(t) for t in legal) or "none"
-            return f"{ctx.area(target)} is not a target of the raid in {where} (targets: {names})"
+            return Msg("agot.error.not_raid_target", target=ctx.area(target), area=where,
+                       targets=[ctx.area(t) for t in legal])
     return None
 
 
@@ -105,24 +106,24 @@ def raid_never_legal(state: dict, ctx: Ctx, house: str, raid: Raid, *, star: boo
     where = ctx.area(raid.src)
     most = 1 if star is False else 2
     if len(raid.targets) > most:
-        return f"the raid in {where} removes at most {most} order{'s' if most > 1 else ''}"
+        return Msg("agot.error.raid_at_most", area=where, n=most)
     if len(set(raid.targets)) != len(raid.targets):
-        return "the same target twice"
+        return Msg("agot.error.same_target_twice")
     board = ctx.gd.board
     possible = raid_reach(state, ctx, house, raid.src, occupants_known=occupants_known)
     for target in raid.targets:
         if target in possible:
             continue
         if not board.adjacent(raid.src, target):
-            why = "is not adjacent (a raid never goes through ships)"
+            why = "not_adjacent"
         elif board.is_land(raid.src) and board.is_sea(target):
-            why = "is a sea area: a raid from land never reaches the sea"
+            why = "sea"
         elif pos.owner(state, target) == house:
-            why = "holds your own units: a raid removes another house's order"
+            why = "own_units"
         else:
-            why = "holds no units, so it can hold no order"
-        names = ", ".join(ctx.area(t) for t in possible) or "none"
-        return f"{ctx.area(target)} cannot be raided from {where}: it {why} (possible targets: {names})"
+            why = "no_units"
+        return Msg("agot.error.cannot_raid", target=ctx.area(target), area=where, why=why,
+                   targets=[ctx.area(t) for t in possible])
     return None
 
 
@@ -139,10 +140,10 @@ def pending_turn(state: dict, ctx: Ctx, kind: str) -> list[Owed]:
     house = next_house(state, kind, ctx if kind == "raid" else None)
     if house is None:
         return []
-    areas = ", ".join(ctx.area(a) for a in pos.orders_of(state, house, kind))
+    areas = [ctx.area(a) for a in pos.orders_of(state, house, kind)]
     key, check = ("raids", check_raid) if kind == "raid" else ("marches", check_march)
     done = _planned(state, ctx, house, key, check) is not None
-    return [Owed(house, f"a {kind} (orders in {areas})", "step", done)]
+    return [Owed(house, Msg("agot.owed.turn", kind=kind, areas=areas), "step", done)]
 
 
 def resolve_raid(state: dict, ctx: Ctx, force: bool) -> list[Event]:
@@ -156,18 +157,18 @@ def resolve_raid(state: dict, ctx: Ctx, force: bool) -> list[Event]:
     if raid is None:  # only on force: the deadline passed
         area = [a for a in pos.orders_of(state, house, "raid") if raid_targets(state, ctx, a)][0]
         pos.remove_order(state, area)
-        return events + [Event(f"{ctx.house(house)} sent no raid decision; default: the raid in {ctx.area(area)} is removed.")]
+        return events + [Event("agot.default.turn", house=house, kind="raid", area=ctx.area(area))]
     pos.remove_order(state, raid.src)
     if raid.none:
-        return events + [Event(f"{ctx.house(house)} removes the raid in {ctx.area(raid.src)} unused.")]
+        return events + [Event("agot.raid.unused", house=house, area=ctx.area(raid.src))]
     for target in raid.targets:
         victim, kind = pos.owner(state, target), pos.order_kind(state, target)
         pos.remove_order(state, target)
-        text = f"{ctx.house(house)} raids from {ctx.area(raid.src)} into {ctx.area(target)}: {ctx.house(victim)}'s {kind} order is removed"
+        got = None
         if kind == "consolidate":  # CZ p.7: plundering gives the raider a power token from the bank
             got = pos.gain_power(state, house, 1, ctx.gd.setup.power_limit)
-            text += f"; {ctx.house(house)} plunders {got} power"
-        events.append(Event(text + "."))
+        events.append(Event("agot.raid.done", house=house, src=ctx.area(raid.src), target=ctx.area(target),
+                            victim=victim, kind=kind, plunder=got))
     return events + drop_hopeless_raids(state, ctx)
 
 
@@ -178,7 +179,7 @@ def _take_planned(state: dict, ctx: Ctx, house: str, key: str, check) -> tuple[R
     lines = pos.plan(state, house)[key]
     skipped = lines[: index if index is not None else len(lines)]
     del lines[: len(skipped)]
-    notes = [Event(f"Skipped your instruction \"{line}\": not legal now.", (house,)) for line in skipped]
+    notes = [Event("agot.skipped", line=line, to=(house,)) for line in skipped]
     return (ctx.command(lines.pop(0)) if index is not None else None), notes
 
 
@@ -194,10 +195,9 @@ def reachable(state: dict, ctx: Ctx, house: str, src: str) -> set[str]:
     return board.reach_by_march(src, pos.ship_seas(state, ctx.gd, house, unrouted=True)) - {src}
 
 
-def reach_text(ctx: Ctx, src: str, reach) -> str:
+def reach_text(ctx: Ctx, src: str, reach) -> Msg:
     """"from Winterfell a march reaches Castle Black, Karhold, ..." for an error."""
-    shown = ", ".join(sorted((ctx.area(a) for a in reach), key=str.casefold)) or "nothing"
-    return f"from {ctx.area(src)} a march reaches {shown}"
+    return Msg("agot.error.reach", src=ctx.area(src), areas=sorted((ctx.area(a) for a in reach), key=str.casefold))
 
 
 def possible_ship_seas(state: dict, ctx: Ctx, house: str, orders: dict[str, str], extra: set[str] = frozenset()) -> set[str]:
@@ -228,7 +228,7 @@ def march_never_legal(state: dict, ctx: Ctx, house: str, march: March, *, seas: 
     src, where = march.src, ctx.area(march.src)
     dests = [m.dest for m in march.moves]
     if len(set(dests)) != len(dests):
-        return "the same destination twice: give each destination once with all its units"
+        return Msg("agot.error.same_destination_twice")
     if board.is_sea(src):
         reach = {n for n in board.neighbours(src) if board.is_sea(n)}
     else:
@@ -238,10 +238,10 @@ def march_never_legal(state: dict, ctx: Ctx, house: str, march: March, *, seas: 
         units = () if move.units == ALL else move.units
         if board.is_sea(move.dest) != board.is_sea(src) or (board.is_sea(src) and set(units) - {"ship"}) \
                 or (board.is_land(src) and "ship" in units):
-            return f"{dest}: ships stay at sea and footmen and knights on land ({reach_text(ctx, src, reach)})"
+            return Msg("agot.error.wrong_kind_of_area", dest=dest, reach=reach_text(ctx, src, reach))
         if move.dest not in reach:
-            via = "" if board.is_sea(src) else ", counting every sea your ships may reach by then"
-            return f"{dest} cannot be reached from {where} ({reach_text(ctx, src, reach)}{via})"
+            return Msg("agot.error.unreachable", dest=dest, src=where, reach=reach_text(ctx, src, reach),
+                       by_then=not board.is_sea(src))
     if units_known and march.moves:
         moving = Counter()
         for group in _march_units(state, src, march):
@@ -254,8 +254,8 @@ def march_never_legal(state: dict, ctx: Ctx, house: str, march: March, *, seas: 
             short = Counter() if short["knight"] <= free["footman"] - moving["footman"] else short
         if short:
             if moving - present:
-                return f"{where} holds only {', '.join(pos.units_in(state, src, house)) or 'none of your units'}"
-            return f"routed units in {where} cannot march"
+                return Msg("agot.error.holds_only", area=where, units=list(pos.units_in(state, src, house)))
+            return Msg("agot.error.routed_cannot_march", area=where)
     return None
 
 
@@ -297,7 +297,7 @@ def check_march(state: dict, ctx: Ctx, house: str, march: March, *, mail_time: b
     where = ctx.area(march.src)
     board = ctx.gd.board
     if pos.order_kind(state, march.src) != "march" or pos.owner(state, march.src) != house:
-        return f"you have no march order in {where}"
+        return Msg("agot.error.no_order_in", kind="march", area=where)
     if not march.moves:
         return None
     groups = _march_units(state, march.src, march)
@@ -308,23 +308,24 @@ def check_march(state: dict, ctx: Ctx, house: str, march: March, *, mail_time: b
     free = present - Counter(pos.routed_in(state, march.src))
     if moving - free:
         if moving - present:
-            return f"{where} holds only {', '.join(pos.units_in(state, march.src, house))}"
-        return f"routed units in {where} cannot march"
+            return Msg("agot.error.holds_only", area=where, units=list(pos.units_in(state, march.src, house)))
+        return Msg("agot.error.routed_cannot_march", area=where)
     reach = reachable(state, ctx, house, march.src)
     battles = 0
     dests = [m.dest for m in march.moves]
     if len(set(dests)) != len(dests):
-        return "the same destination twice: give each destination once with all its units"
+        return Msg("agot.error.same_destination_twice")
     changes = {march.src: list((present - moving).elements())}
     for move, units in zip(march.moves, groups):
         dest = ctx.area(move.dest)
         if not units:
-            return f"no units named for {dest}"
+            return Msg("agot.error.no_units_for", dest=dest)
         if board.is_sea(move.dest) != board.is_sea(march.src) or (board.is_sea(move.dest) and set(units) - {"ship"}) \
                 or (board.is_land(move.dest) and "ship" in units):
-            return f"{dest}: ships stay at sea and footmen and knights on land ({reach_text(ctx, march.src, reach)})"
+            return Msg("agot.error.wrong_kind_of_area", dest=dest, reach=reach_text(ctx, march.src, reach))
         if move.dest not in reach:
-            return f"{dest} cannot be reached from {where} ({reach_text(ctx, march.src, reach)})"
+            return Msg("agot.error.unreachable", dest=dest, src=where, reach=reach_text(ctx, march.src, reach),
+                       by_then=False)
         enemy = pos.owner(state, move.dest)
         if enemy and enemy != house:
             battles += 1  # CZ p.8: only one destination held by another house's units
@@ -336,18 +337,18 @@ def check_march(state: dict, ctx: Ctx, house: str, march: March, *, mail_time: b
             foreign = mail_time and any(pos.order_kind(state, n) == "support" and pos.owner(state, n) not in (None, house)
                                         for n in board.neighbours(move.dest))
             if have < need and not foreign:
-                return f"the neutral force in {dest} has strength {need}; this march brings only {have}"
+                return Msg("agot.error.neutral_too_strong", dest=dest, need=need, have=have)
             changes[move.dest] = units
         else:
             changes[move.dest] = pos.units_in(state, move.dest, house) + units
     if battles > 1:
-        return "a march may start at most one battle: only one destination may hold another house's units"
+        return Msg("agot.error.one_battle")
     if not pos.supply_after(state, ctx.gd, house, changes):
         after = bidding.supply_text(state, ctx, house, pos.areas_after(state, house, changes))
-        return f"this march would break your supply limit (after this march: {after})"
+        return Msg("agot.error.march_supply", after=after)
     if march.leave_power and not (present - moving) and board.is_land(march.src):
         if state["power"][house] < 1 and ctx.gd.board.area(march.src).home_of != house:
-            return "you have no available power token to leave behind"
+            return Msg("agot.error.no_power_to_leave")
     return None
 
 
@@ -360,7 +361,7 @@ def resolve_march(state: dict, ctx: Ctx, force: bool) -> list[Event]:
     if march is None:
         area = pos.orders_of(state, house, "march")[0]
         pos.remove_order(state, area)
-        return events + [Event(f"{ctx.house(house)} sent no march decision; default: the march in {ctx.area(area)} is removed.")]
+        return events + [Event("agot.default.turn", house=house, kind="march", area=ctx.area(area))]
     return events + execute_march(state, ctx, house, march)
 
 
@@ -369,7 +370,7 @@ def execute_march(state: dict, ctx: Ctx, house: str, march: March) -> list[Event
     src, bonus = march.src, pos.order_bonus(state, march.src)
     pos.remove_order(state, src)
     if not march.moves:
-        return [Event(f"{ctx.house(house)} removes the march in {ctx.area(src)}; nobody moves.")]
+        return [Event("agot.march.none", house=house, area=ctx.area(src))]
     events = []
     battle_move = None
     for move, units in zip(march.moves, _march_units(state, src, march)):
@@ -378,15 +379,15 @@ def execute_march(state: dict, ctx: Ctx, house: str, march: March) -> list[Event
             battle_move = (move.dest, units)
             continue
         pos.remove_units(state, src, units)
-        text = f"{ctx.house(house)} marches {_list(units)} from {ctx.area(src)} to {ctx.area(move.dest)}"
-        if move.dest in state["neutral"]:
-            text += f", defeating the neutral force ({state['neutral'].pop(move.dest)})"
+        neutral = state["neutral"].pop(move.dest) if move.dest in state["neutral"] else None
         token = state["control"].get(move.dest)
         if token and token != house:
             del state["control"][move.dest]  # CZ p.9: back to the bank, no battle
-            text += f", removing {ctx.house(token)}'s power token"
+        else:
+            token = None
         pos.add_units(state, move.dest, house, units)
-        events.append(Event(text + "."))
+        events.append(Event("agot.march.done", house=house, units=_counts(units), src=ctx.area(src),
+                            dest=ctx.area(move.dest), neutral=neutral, token=token))
     if battle_move:
         pos.remove_units(state, src, battle_move[1])
     events += _leave_power(state, ctx, house, march)
@@ -403,15 +404,16 @@ def _leave_power(state: dict, ctx: Ctx, house: str, march: March) -> list[Event]
     if not march.leave_power or state["control"].get(src) == house or ctx.gd.board.area(src).home_of == house:
         return []
     if state["power"][house] < 1:
-        return [Event(f"{ctx.house(house)} has no power token to leave in {ctx.area(src)}.", (house,))]
+        return [Event("agot.march.no_power_to_leave", house=house, area=ctx.area(src), to=(house,))]
     state["power"][house] -= 1
     state["control"][src] = house
-    return [Event(f"{ctx.house(house)} leaves a power token in {ctx.area(src)}.")]
+    return [Event("agot.march.leaves_power", house=house, area=ctx.area(src))]
 
 
-def _list(units) -> str:
+def _counts(units) -> dict[str, int]:
+    """Units as ``{kind: count}`` in the rulebook's order (a message's parameter)."""
     counts = Counter(units)
-    return ", ".join(f"{n} {u}" for u, n in sorted(counts.items(), key=lambda x: pos.UNIT_ORDER.index(x[0])))
+    return {u: counts[u] for u in sorted(counts, key=pos.UNIT_ORDER.index)}
 
 
 # -- consolidate power ---------------------------------------------------------------------------------
@@ -431,6 +433,6 @@ def resolve_consolidate(state: dict, ctx: Ctx) -> list[Event]:
         got = pos.gain_power(state, house, want, ctx.gd.setup.power_limit)
         for a in areas:
             pos.remove_order(state, a)
-        capped = "" if got == want else f" (of {want}: a house holds at most {ctx.gd.setup.power_limit})"
-        events.append(Event(f"{ctx.house(house)} consolidates power in {', '.join(ctx.area(a) for a in areas)}: +{got}{capped}."))
+        events.append(Event("agot.consolidate", house=house, areas=[ctx.area(a) for a in areas], got=got, want=want,
+                            limit=ctx.gd.setup.power_limit))
     return events

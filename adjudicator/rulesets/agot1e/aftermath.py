@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ...messages import Msg
 from ...ruleset import Event
 from . import cards as hc
 from . import position as pos
-from .battlefield import ability_active, consume_instruction, fighting_units, find_instruction, plural, units_list
+from . import say
+from .battlefield import ability_active, consume_instruction, fighting_units, find_instruction, units_list
 from .context import Ctx
 
 CASUALTY_ORDER = ("footman", "ship", "knight")  # PBEM.md default casualties: weakest first
@@ -30,11 +32,11 @@ def casualty_choice(n: int, available: list[str]) -> bool:
     return 0 < n < len(available) and len(set(available)) > 1
 
 
-def casualty_problem(n: int, available: list[str], units) -> str | None:
+def casualty_problem(n: int, available: list[str], units) -> Msg | None:
     if len(units) != n:
-        return f"you lose exactly {plural(n, 'unit')} (of {units_list(available)})"
+        return Msg("agot.error.casualties_exactly", n=n, available=units_list(available))
     if Counter(units) - Counter(available):
-        return f"you have only {units_list(available)} fighting in this battle (routed units are never casualties)"
+        return Msg("agot.error.casualties_only", available=units_list(available))
     return None
 
 
@@ -48,12 +50,12 @@ def resolve_casualties(state: dict, ctx: Ctx, b: dict) -> list[Event]:
     b["stage"] = "retreat"
     n, available = casualty_count(state, b)
     win_card, lose_card = ctx.gd.card(b["cards"][winner]), ctx.gd.card(b["cards"][loser])
-    why = (f"{plural(win_card.swords, 'sword')} on {win_card.name} against "
-           f"{plural(lose_card.fortifications, 'fortification')} on {lose_card.name}")
+    why = Msg("agot.battle.swords", swords=win_card.swords, win_card=win_card.id,
+              fortifications=lose_card.fortifications, lose_card=lose_card.id)
     if n == 0:
         if b["casualties"] and not available:
-            return [Event(f"{ctx.house(loser)} has no fighting units left to lose ({why}).")]
-        return [Event(f"{ctx.house(loser)} takes no casualties ({why}).")]
+            return [Event("agot.battle.nothing_to_lose", house=loser, why=why)]
+        return [Event("agot.battle.no_casualties", house=loser, why=why)]
     events = []
     found = casualty_line(state, ctx, b, n, available)
     if found:
@@ -62,14 +64,14 @@ def resolve_casualties(state: dict, ctx: Ctx, b: dict) -> list[Event]:
     else:
         units = sorted(available, key=CASUALTY_ORDER.index)[:n]
         if casualty_choice(n, available):
-            events.append(Event(f"{ctx.house(loser)} sent no casualties; default: the weakest units, {units_list(units)}."))
+            events.append(Event("agot.default.casualties", house=loser, units=units_list(units)))
     if loser == b["attacker"]:
         left = Counter(b["units"]) - Counter(units)
         b["units"] = pos.sort_units(left.elements())
     else:
         left = Counter(pos.units_in(state, area, loser)) - Counter(units)
         pos.set_units(state, area, loser, left.elements())  # only fighting units die: the routed marks stay
-    events.append(Event(f"{ctx.house(loser)} loses {units_list(units)} in {ctx.area(area)} ({why})."))
+    events.append(Event("agot.battle.loses", house=loser, units=units_list(units), area=ctx.area(area), why=why))
     if loser == b["defender"] and not pos.occupant(state, area):  # wiped out: the attacker moves in at once
         events += resolve_retreat(state, ctx, b)
     return events
@@ -78,28 +80,28 @@ def resolve_casualties(state: dict, ctx: Ctx, b: dict) -> list[Event]:
 # -- sub-step: retreat, conquest, discards ---------------------------------------------------------------------------------
 
 
-def retreat_problem(state: dict, ctx: Ctx, b: dict, dest: str) -> str | None:
+def retreat_problem(state: dict, ctx: Ctx, b: dict, dest: str) -> Msg | None:
     """Why the defender may not retreat to ``dest`` at all (supply aside), or None (CZ p.11)."""
     board, area, loser = ctx.gd.board, b["area"], b["defender"]
     if dest == area:
-        return "it is the battle area"
+        return Msg("agot.retreat_no.battle_area")
     if dest == b["origin"]:
-        return "the attacker came from there"
+        return Msg("agot.retreat_no.origin")
     if board.is_sea(area):
         if not board.is_sea(dest) or not board.adjacent(dest, area):
-            return f"ships retreat only to a sea area adjacent to {ctx.area(area)}"
+            return Msg("agot.retreat_no.ships", area=ctx.area(area))
     elif board.is_sea(dest):
-        return "footmen and knights stay on land"
+        return Msg("agot.retreat_no.land")
     elif dest not in board.reach_by_march(area, pos.ship_seas(state, ctx.gd, loser)):
-        return f"it is not adjacent to {ctx.area(area)} nor reachable through your ships"
+        return Msg("agot.retreat_no.unreachable", area=ctx.area(area))
     other = pos.owner(state, dest)
     if other and other != loser:
-        return f"it holds {ctx.house(other)}'s units"
+        return Msg("agot.retreat_no.units", house=other)
     if dest in state["neutral"]:
-        return "a neutral force holds it"
+        return Msg("agot.retreat_no.neutral")
     token = state["control"].get(dest)
     if token and token != loser:
-        return f"it holds {ctx.house(token)}'s power token"
+        return Msg("agot.retreat_no.token", house=token)
     return None  # an unoccupied enemy home area counts as empty (CZ p.11's definition; RULES.md A12)
 
 
@@ -131,14 +133,12 @@ def retreat_options(state: dict, ctx: Ctx, b: dict, units: list[str]) -> tuple[l
     return sorted((n for n, k in fits.items() if k == best), key=ctx.area), best
 
 
-def retreat_error(state: dict, ctx: Ctx, b: dict, dest: str, legal: list[str], units: list[str]) -> str:
+def retreat_error(state: dict, ctx: Ctx, b: dict, dest: str, legal: list[str], units: list[str]) -> Msg:
     problem = retreat_problem(state, ctx, b, dest)
     if problem is None:
         k = retreat_fit(state, ctx, b, dest, units)
-        problem = ("your supply limit leaves no room there" if k == 0 else
-                   f"only {k} of your {len(units)} units would stay within supply there; other areas take more")
-    named = ", ".join(ctx.area(a) for a in legal) if legal else "none: your units will be destroyed"
-    return f"{ctx.area(dest)} is not a legal retreat: {problem} (legal: {named})"
+        problem = Msg("agot.retreat_no.supply", k=k, n=len(units))
+    return Msg("agot.error.retreat", dest=ctx.area(dest), problem=problem, legal=[ctx.area(a) for a in legal])
 
 
 def retreat_line(state: dict, ctx: Ctx, b: dict, legal: list[str]):
@@ -153,13 +153,10 @@ def resolve_retreat(state: dict, ctx: Ctx, b: dict) -> list[Event]:
             keep = sorted(b["units"], key=KEEP_ORDER.index)
             fit = retreat_fit(state, ctx, b, b["origin"], keep, attacker)
             kept, lost = keep[:fit], keep[fit:]
-            text = f"{ctx.house(attacker)} retreats "
             if kept:
                 pos.add_units(state, b["origin"], attacker, kept, routed=True)
-                text += f"{units_list(kept)} from {ctx.area(area)} to {ctx.area(b['origin'])}, where they are routed"
-            if lost:
-                text += ("; " if kept else f"from {ctx.area(area)}: ") + f"{units_list(lost)} destroyed: supply limit"
-            events.append(Event(text + "."))
+            events.append(Event("agot.battle.attacker_retreats", house=attacker, kept=units_list(kept),
+                                lost=units_list(lost), area=ctx.area(area), origin=ctx.area(b["origin"])))
             b["units"] = []
     else:
         events += defender_retreats(state, ctx, b)
@@ -175,13 +172,13 @@ def after_retreat(state: dict, ctx: Ctx, b: dict) -> list[Event]:
     if ability_active(b, winner, hc.WIN_POWER):
         want = hc.WIN_POWER[card.id]
         got = pos.gain_power(state, winner, want, ctx.gd.setup.power_limit)
-        capped = "" if got == want else f" (of {want}: a house holds at most {ctx.gd.setup.power_limit})"
-        events.append(Event(f"{card.name}: {ctx.house(winner)} gains {got} power{capped}."))
+        events.append(Event("agot.battle.win_power", card=card.id, house=winner, got=got, want=want,
+                            limit=ctx.gd.setup.power_limit))
     if ability_active(b, winner, hc.WIN_CHOICE):
         if hc.choice_options(state, ctx, b, card.id):
             b["stage"] = "ability"
             return events
-        events.append(Event(f"{card.name}: {ctx.house(winner)} has nothing to choose; the ability has no effect."))
+        events.append(Event("agot.battle.nothing_to_choose", card=card.id, house=winner))
     return events + end_battle(state, ctx, b)
 
 
@@ -200,13 +197,11 @@ def defender_retreats(state: dict, ctx: Ctx, b: dict) -> list[Event]:
     legal, fit = retreat_options(state, ctx, b, survivors) if survivors else ([], 0)
     pos.set_units(state, area, loser, [])
     if routed:
-        events.append(Event(f"{ctx.house(loser)}'s routed {units_list(routed)} in {ctx.area(area)} must retreat again "
-                            f"and {'are' if len(routed) > 1 else 'is'} destroyed."))
+        events.append(Event("agot.battle.routed_destroyed", house=loser, units=units_list(routed), area=ctx.area(area)))
     if not survivors:
         return events
     if not legal:
-        events.append(Event(f"{ctx.house(loser)} has no legal retreat from {ctx.area(area)}: "
-                            f"{units_list(survivors)} destroyed."))
+        events.append(Event("agot.battle.no_retreat", house=loser, area=ctx.area(area), units=units_list(survivors)))
         return events
     found = retreat_line(state, ctx, b, legal)
     if found:
@@ -216,15 +211,12 @@ def defender_retreats(state: dict, ctx: Ctx, b: dict) -> list[Event]:
         dest = legal[0]
     else:
         dest = min(legal, key=lambda a: (-len(pos.units_in(state, a, loser)), ctx.area(a)))
-        events.append(Event(f"{ctx.house(loser)} sent no retreat; default: {ctx.area(dest)}."))
+        events.append(Event("agot.default.retreat", house=loser, area=ctx.area(dest)))
     keep = sorted(survivors, key=KEEP_ORDER.index)
     kept, lost = keep[:fit], keep[fit:]
     pos.add_units(state, dest, loser, kept, routed=True)
-    text = (f"{ctx.house(loser)} retreats {units_list(kept)} from {ctx.area(area)} to {ctx.area(dest)}, "
-            f"where they are routed")
-    if lost:
-        text += f"; {units_list(lost)} destroyed: supply limit"
-    events.append(Event(text + "."))
+    events.append(Event("agot.battle.defender_retreats", house=loser, kept=units_list(kept), lost=units_list(lost),
+                        area=ctx.area(area), dest=ctx.area(dest)))
     return events
 
 
@@ -234,15 +226,17 @@ def conquer(state: dict, ctx: Ctx, b: dict) -> list[Event]:
     events = []
     state["routed"].pop(area, None)
     pos.set_units(state, area, attacker, b["units"])
-    text = f"{ctx.house(attacker)} takes {ctx.area(area)} with {units_list(b['units'])}"
+    order = None
     if area in state["orders"]:
-        text += f"; {ctx.house(defender)}'s {state['orders'][area]} order there is removed"
+        order = say.token(state["orders"][area])
         pos.remove_order(state, area)
     token = state["control"].get(area)
     if token and token != attacker:
         del state["control"][area]
-        text += f"; {ctx.house(token)}'s power token there is removed"
-    events.append(Event(text + "."))
+    else:
+        token = None
+    events.append(Event("agot.battle.takes", house=attacker, area=ctx.area(area), units=units_list(b["units"]),
+                        defender=defender, order=order, token=token))
     b["units"] = []
     return events
 
@@ -256,7 +250,7 @@ def discard_cards(state: dict, ctx: Ctx, b: dict) -> list[Event]:
         if house in b["seventh"] or not state["hands"][house]:
             state["hands"][house] = [c.id for c in ctx.gd.house_cards[house]]
             state["discards"][house] = []
-            events.append(Event(f"{ctx.house(house)} has played its last house card: all seven return to its hand."))
+            events.append(Event("agot.battle.seventh_card", house=house))
         else:
             state["discards"][house].append(card)
     return events

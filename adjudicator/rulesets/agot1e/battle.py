@@ -41,13 +41,14 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ...messages import Msg
 from ...ruleset import Event, Owed
-from . import aftermath
+from . import aftermath, say
 from . import cards as hc
 from . import position as pos
 from .board import UnknownName
 from .commands import Ability, Blade, Card, Casualties, Retreat, Support
-from .battlefield import ability_active, army_text, consume_instruction, fighting_units, find_instruction, has_units, opponent, plural, stage_at_or_before, units_list
+from .battlefield import ability_active, consume_instruction, fighting_units, find_instruction, has_units, opponent, stage_at_or_before, units_list
 from .context import Ctx
 
 RAINS_OF_AUTUMN = "rains-of-autumn"
@@ -71,13 +72,13 @@ def supporters(state: dict, ctx: Ctx, area: str) -> list[str]:
     return sorted(out, key=ctx.area)
 
 
-def _support_problem(state: dict, ctx: Ctx, area: str, src: str) -> str:
+def _support_problem(state: dict, ctx: Ctx, area: str, src: str) -> Msg:
     board = ctx.gd.board
     if not board.adjacent(src, area):
-        return f"{ctx.area(src)} is not adjacent to {ctx.area(area)} (support never goes through ships)"
+        return Msg("agot.support_no.not_adjacent", src=ctx.area(src), area=ctx.area(area))
     if board.is_sea(area) and board.is_land(src):
-        return f"land units cannot support the battle at sea in {ctx.area(area)}"
-    return f"there is no support order in {ctx.area(src)}"
+        return Msg("agot.support_no.land_at_sea", area=ctx.area(area))
+    return Msg("agot.support_no.no_order", src=ctx.area(src))
 
 
 def _support_line(state: dict, ctx: Ctx, b: dict, house: str, src: str):
@@ -86,7 +87,7 @@ def _support_line(state: dict, ctx: Ctx, b: dict, house: str, src: str):
                  lambda c: c.src == src and c.house in sides)
 
 
-def support_value(state: dict, ctx: Ctx, b: dict, src: str) -> tuple[int, str]:
+def support_value(state: dict, ctx: Ctx, b: dict, src: str) -> tuple[int, list[str]]:
     """The strength a declared support adds in this battle: :func:`support_strength`, with ships
     0 when they belong to and support the opponent of an active Salladhor Saan (CZ p.14
     "protivníkových podpůrných lodí": the opponent's own supporting ships)."""
@@ -95,7 +96,7 @@ def support_value(state: dict, ctx: Ctx, b: dict, src: str) -> tuple[int, str]:
     return support_strength(state, ctx, src, no_ships=no_ships)
 
 
-def support_strength(state: dict, ctx: Ctx, src: str, *, no_ships: bool = False) -> tuple[int, str]:
+def support_strength(state: dict, ctx: Ctx, src: str, *, no_ships: bool = False) -> tuple[int, list[str]]:
     """What the support order in ``src`` adds (CZ p.10): its units + the order's bonus. Routed
     units count 0 (CZ p.11); footmen 0 under Rains of Autumn (CZ p.13). Also used for a march
     into a neutral force (action.py), which is no battle but takes supports all the same."""
@@ -105,59 +106,59 @@ def support_strength(state: dict, ctx: Ctx, src: str, *, no_ships: bool = False)
     total = 0
     for unit, n in units.items():
         if unit == "footman" and RAINS_OF_AUTUMN in (state.get("restrictions") or []):
-            notes.append("footmen 0: Rains of Autumn")
+            notes.append("rains")
             continue
         if unit == "ship" and no_ships:
-            notes.append("ships 0: Salladhor Saan")
+            notes.append("salladhor")
             continue
         total += strength[unit] * n
     total += pos.order_bonus(state, src)
-    return total, "; ".join(notes)
+    return total, notes  # why parts count 0: "rains" (Rains of Autumn), "salladhor" (Salladhor Saan)
 
 
 # -- strength and result --------------------------------------------------------------------------------------
 
 
-def strength(state: dict, ctx: Ctx, b: dict, house: str, *, with_cards: bool = True) -> tuple[int, list[str]]:
+def strength(state: dict, ctx: Ctx, b: dict, house: str, *, with_cards: bool = True) -> tuple[int, list[Msg]]:
     """Combat strength of ``house``'s side and its parts, for the reports (CZ p.10-11 step 5 list)."""
     unit_strength = ctx.gd.setup.unit_strength
-    parts: list[str] = []
+    parts: list[Msg] = []
     if house == b["attacker"]:
         extra = next((kind for card, kind in hc.ATTACK_UNIT_BONUS.items() if ability_active(b, house, {card})), None) \
             if with_cards else None
         units = b["units"]
         total = sum(unit_strength[u] + (u == extra) for u in units)
-        parts.append(f"{army_text(units)} {total}")
+        parts.append(Msg("agot.part.army", units=units_list(units), n=total))
         if b["march_bonus"]:
-            parts.append(f"march {b['march_bonus']:+d}")
+            parts.append(Msg("agot.part.march", n=b["march_bonus"]))
             total += b["march_bonus"]
     else:
         units = fighting_units(state, b, house)
         total = sum(unit_strength[u] for u in units)
-        parts.append(f"{army_text(units)} {total}")
+        parts.append(Msg("agot.part.army", units=units_list(units), n=total))
         routed = pos.routed_in(state, b["area"])
         if routed:
-            parts.append(f"routed {army_text(routed)} 0")
+            parts.append(Msg("agot.part.routed", units=units_list(routed)))
         if pos.order_kind(state, b["area"]) == "defense":
             bonus = pos.order_bonus(state, b["area"])
             if with_cards and ability_active(b, house, hc.DEFENSE_DOUBLED):
                 bonus *= 2
-            parts.append(f"defense {bonus:+d}")
+            parts.append(Msg("agot.part.defense", n=bonus))
             total += bonus
     for src in b["supporters"]:
         if b["supports"].get(src) == house:
             value, note = support_value(state, ctx, b, src)
-            parts.append(f"support from {ctx.area(src)} {value}" + (f" ({note})" if note else ""))
+            parts.append(Msg("agot.part.support", area=ctx.area(src), n=value, notes=note))
             total += value
     if with_cards and house in b["cards"]:
         card = b["cards"][house]
         value = ctx.gd.card(card).strength
         if ability_active(b, opponent(b, house), hc.ZERO_OPPOSING_CARD):
             value = 0
-        parts.append(f"{ctx.card(card)} {value}")
+        parts.append(Msg("agot.part.card", card=card, n=value))
         total += value
     if b["blade"] == house:
-        parts.append("Valyrian Steel Blade +1")
+        parts.append(Msg("agot.part.blade"))
         total += 1
     return total, parts
 
@@ -169,8 +170,8 @@ def _decide(state: dict, b: dict, totals: dict) -> str:
     return min((a, d), key=lambda h: pos.fiefdoms_rank(state, h))  # CZ p.11: higher on Fiefdoms
 
 
-def _strength_text(ctx: Ctx, house: str, total: int, parts: list[str]) -> str:
-    return f"{ctx.house(house)} {total} ({', '.join(parts)})"
+def _strength_text(ctx: Ctx, house: str, total: int, parts: list[Msg]) -> Msg:
+    return Msg("agot.strength", house=house, total=total, parts=parts)
 
 
 def _blade(state: dict, ctx: Ctx, b: dict) -> list[Event]:
@@ -200,7 +201,7 @@ def _blade(state: dict, ctx: Ctx, b: dict) -> list[Event]:
         return []
     b["blade"] = holder
     state["blade_used"] = True
-    return [Event(f"{ctx.house(holder)} uses the Valyrian Steel Blade: +1.")]
+    return [Event("agot.battle.blade", house=holder)]
 
 
 # -- the API ------------------------------------------------------------------------------------------------------
@@ -224,14 +225,13 @@ def start(state: dict, ctx: Ctx, *, area: str, attacker: str, origin: str, units
     }
     state["battle"] = b
     state["step"] = "battle"
-    bonus = f" (march {march_bonus:+d})" if march_bonus else ""
     routed = pos.routed_in(state, area)
-    defending = units_list(fighting_units(state, b, defender)) + (f" and routed {units_list(routed)}" if routed else "")
-    events = [Event(f"Battle at {ctx.area(area)}: {ctx.house(attacker)} attacks {ctx.house(defender)} with "
-                    f"{units_list(b['units'])} from {ctx.area(origin)}{bonus}; {ctx.house(defender)} defends with {defending}.")]
+    events = [Event("agot.battle.begins", area=ctx.area(area), attacker=attacker, defender=defender,
+                    units=units_list(b["units"]), origin=ctx.area(origin), bonus=int(march_bonus),
+                    defending=units_list(fighting_units(state, b, defender)), routed=units_list(routed))]
     if b["supporters"]:
-        listed = ", ".join(f"{ctx.area(s)} ({ctx.house(pos.owner(state, s))})" for s in b["supporters"])
-        events.append(Event(f"Support orders that may join the battle at {ctx.area(area)}: {listed}."))
+        listed = [Msg("agot.area_of", area=ctx.area(s), house=pos.owner(state, s)) for s in b["supporters"]]
+        events.append(Event("agot.battle.supporters", area=ctx.area(area), supporters=listed))
     return events
 
 
@@ -242,22 +242,24 @@ def pending(state: dict, ctx: Ctx) -> list[Owed]:
     where = ctx.area(b["area"])
     stage = b["stage"]
     if stage == "supports":
-        sides = f"{ctx.house(b['attacker'])} attacks {ctx.house(b['defender'])}"
-        return [Owed(helper, f"support from {ctx.area(src)} in the battle at {where} ({sides})", "step",
+        return [Owed(helper, Msg("agot.owed.support", src=ctx.area(src), area=where, attacker=b["attacker"],
+                                 defender=b["defender"]), "step",
                      _support_line(state, ctx, b, helper, src) is not None)
                 for src in b["supporters"] for helper in [pos.owner(state, src)]]
     if stage == "cards":
-        return [Owed(h, f"house card for the battle at {where}", "step", _card_line(state, ctx, b, h) is not None)
+        return [Owed(h, Msg("agot.owed.card", area=where, opponent=opponent(b, h),
+                            cards=_public_hand(state, ctx, opponent(b, h))), "step",
+                     _card_line(state, ctx, b, h) is not None)
                 for h in (b["attacker"], b["defender"])]
     if stage == "ability":
         card = b["cards"][b["winner"]]
-        return [Owed(b["winner"], f"{ctx.card(card)}: {hc.WHAT[card]} (battle at {where})", "step",
+        return [Owed(b["winner"], Msg("agot.owed.ability", card=card, area=where), "step",
                      _ability_line(state, ctx, b) is not None)]
     if stage == "casualties":
         n, available = aftermath.casualty_count(state, b)
         if not aftermath.casualty_choice(n, available):
             return []
-        return [Owed(b["loser"], f"casualties: {plural(n, 'unit')} of {units_list(available)} in the battle at {where}",
+        return [Owed(b["loser"], Msg("agot.owed.casualties", n=n, available=units_list(available), area=where),
                      "step", aftermath.casualty_line(state, ctx, b, n, available) is not None)]
     if stage == "retreat":
         if b["loser"] != b["defender"]:
@@ -266,7 +268,7 @@ def pending(state: dict, ctx: Ctx) -> list[Owed]:
         legal, _ = aftermath.retreat_options(state, ctx, b, survivors)
         if not survivors or len(legal) < 2:
             return []
-        return [Owed(b["loser"], f"retreat from {where} (to {', '.join(ctx.area(a) for a in legal)})", "step",
+        return [Owed(b["loser"], Msg("agot.owed.retreat", area=where, legal=[ctx.area(a) for a in legal]), "step",
                      aftermath.retreat_line(state, ctx, b, legal) is not None)]
     return []
 
@@ -289,7 +291,7 @@ def advance(state: dict, ctx: Ctx, force: bool) -> list[Event]:
     raise ValueError(f"unknown battle stage {stage!r}")
 
 
-def check_instruction(state: dict, ctx: Ctx, house: str, command) -> str | None:
+def check_instruction(state: dict, ctx: Ctx, house: str, command) -> Msg | None:
     """What is wrong with ``command`` as an answer to the current battle, or None (also None for an
     instruction that is for another battle: those are checked when their battle comes)."""
     b = state.get("battle")
@@ -307,39 +309,38 @@ def check_instruction(state: dict, ctx: Ctx, house: str, command) -> str | None:
     if isinstance(command, Card):
         card = ctx.gd.card(command.card_id)
         if card.house != house:
-            return f"{card.name} is not one of your house cards"
+            return Msg("agot.error.not_your_house_card", card=card.id)
         if not fights:
-            return f"you do not fight in the battle at {ctx.area(area)}" if here else None
+            return Msg("agot.error.not_fighting", area=ctx.area(area)) if here else None
         if not stage_at_or_before(b, "cards"):
-            return f"the house cards of the battle at {ctx.area(area)} are already played" if here else None
+            return Msg("agot.error.cards_played", area=ctx.area(area)) if here else None
         if command.card_id not in state["hands"][house]:
-            return f"{card.name} is not in your hand (played already)"
+            return Msg("agot.error.card_not_in_hand", card=card.id)
         return None
     if isinstance(command, Ability):
         return _check_ability(state, ctx, b, house, command)
     if isinstance(command, Casualties):
         if not fights:
-            return f"you do not fight in the battle at {ctx.area(area)}" if here else None
+            return Msg("agot.error.not_fighting", area=ctx.area(area)) if here else None
         if house == b["loser"] and stage_at_or_before(b, "casualties"):
             n, available = aftermath.casualty_count(state, b)
             return aftermath.casualty_problem(n, available, command.units)
         if here and house == b["winner"]:
-            return f"you won the battle at {ctx.area(area)}: the loser takes the casualties"
+            return Msg("agot.error.won_no_casualties", area=ctx.area(area))
         if here and b["winner"] is not None:
-            return f"the casualties of the battle at {ctx.area(area)} are already taken"
+            return Msg("agot.error.casualties_taken", area=ctx.area(area))
         if here and Counter(command.units) - Counter(fighting_units(state, b, house)):
-            return f"your fighting units in {ctx.area(area)} are {units_list(fighting_units(state, b, house))}"
+            return Msg("agot.error.fighting_units", area=ctx.area(area), units=units_list(fighting_units(state, b, house)))
         return None
     if isinstance(command, Retreat):
         if not fights:
-            return f"you do not fight in the battle at {ctx.area(area)}" if here else None
+            return Msg("agot.error.not_fighting", area=ctx.area(area)) if here else None
         if here and house == b["winner"]:
-            return f"you won the battle at {ctx.area(area)}: there is no retreat"
+            return Msg("agot.error.won_no_retreat", area=ctx.area(area))
         if house == b["attacker"]:
-            return (f"a losing attacker always retreats to the area it came from ({ctx.area(b['origin'])})"
-                    if here else None)
+            return Msg("agot.error.attacker_retreats_home", origin=ctx.area(b["origin"])) if here else None
         if here and not stage_at_or_before(b, "retreat"):
-            return f"the retreat from {ctx.area(area)} is already made"
+            return Msg("agot.error.retreat_made", area=ctx.area(area))
         if b["stage"] == "retreat" and house == b["loser"]:
             survivors = fighting_units(state, b, house)
             legal, _ = aftermath.retreat_options(state, ctx, b, survivors)
@@ -349,7 +350,7 @@ def check_instruction(state: dict, ctx: Ctx, house: str, command) -> str | None:
         if here:
             problem = aftermath.retreat_problem(state, ctx, b, command.area)
             if problem:
-                return f"{ctx.area(command.area)} is not a legal retreat: {problem}"
+                return Msg("agot.error.not_legal_retreat", dest=ctx.area(command.area), problem=problem)
         return None
     return None
 
@@ -357,18 +358,18 @@ def check_instruction(state: dict, ctx: Ctx, house: str, command) -> str | None:
 # -- sub-step: supports --------------------------------------------------------------------------------------------
 
 
-def _check_support(state: dict, ctx: Ctx, b: dict, house: str, command: Support, here: bool) -> str | None:
+def _check_support(state: dict, ctx: Ctx, b: dict, house: str, command: Support, here: bool) -> Msg | None:
     area, src = b["area"], command.src
     if src not in b["supporters"]:
-        return f"{ctx.area(src)} cannot support the battle at {ctx.area(area)}: " \
-               f"{_support_problem(state, ctx, area, src)}" if here else None
+        return Msg("agot.error.cannot_support", src=ctx.area(src), area=ctx.area(area),
+                   why=_support_problem(state, ctx, area, src)) if here else None
     if pos.owner(state, src) != house:
-        return f"you have no support order in {ctx.area(src)}"
+        return Msg("agot.error.no_order_in", kind="support", area=ctx.area(src))
     if command.house is not None and command.house not in (b["attacker"], b["defender"]):
-        return (f"{ctx.house(command.house)} does not fight in the battle at {ctx.area(area)} "
-                f"({ctx.house(b['attacker'])} attacks {ctx.house(b['defender'])})") if here else None
+        return Msg("agot.error.house_not_fighting", house=command.house, area=ctx.area(area), attacker=b["attacker"],
+                   defender=b["defender"]) if here else None
     if b["stage"] != "supports" and here:
-        return f"the supports of the battle at {ctx.area(area)} are already declared"
+        return Msg("agot.error.supports_declared", area=ctx.area(area))
     return None
 
 
@@ -380,20 +381,28 @@ def _resolve_supports(state: dict, ctx: Ctx, b: dict) -> list[Event]:
         side = found[1].house if found else None
         b["supports"][src] = side
         if found is None:
-            events.append(Event(f"{ctx.house(helper)} sent no support decision for {ctx.area(src)}; default: no support."))
+            events.append(Event("agot.default.support", house=helper, area=ctx.area(src)))
         elif side is None:
-            events.append(Event(f"{ctx.house(helper)} does not support from {ctx.area(src)}."))
+            events.append(Event("agot.battle.no_support", house=helper, area=ctx.area(src)))
         else:
             value, note = support_value(state, ctx, b, src)
-            events.append(Event(f"{ctx.house(helper)} supports {ctx.house(side)} from {ctx.area(src)}: +{value}"
-                                + (f" ({note})" if note else "") + "."))
+            events.append(Event("agot.battle.supports", house=helper, side=side, area=ctx.area(src), n=value,
+                                notes=note))
     texts = [_strength_text(ctx, h, *strength(state, ctx, b, h, with_cards=False)) for h in (b["attacker"], b["defender"])]
-    events.append(Event(f"Strength at {ctx.area(b['area'])} before the house cards: {'; '.join(texts)}."))
+    events.append(Event("agot.battle.strength_before_cards", area=ctx.area(b["area"]), sides=texts))
     b["stage"] = "cards"
     return events
 
 
 # -- sub-step: house cards, the abilities that act at once, the blade, the result --------------------------------------
+
+
+def _public_hand(state: dict, ctx: Ctx, house: str) -> list[str]:
+    """The house cards ``house`` still holds, by id in the printed order: public knowledge (a house's
+    discards are face up and every house has the same seven cards), so the question for a battle's
+    house card names the opponent's (issue 11)."""
+    hand = set(state["hands"][house])
+    return [c.id for c in ctx.gd.house_cards[house] if c.id in hand]
 
 
 def _card_line(state: dict, ctx: Ctx, b: dict, house: str):
@@ -415,20 +424,15 @@ def _resolve_cards(state: dict, ctx: Ctx, b: dict) -> list[Event]:
             consume_instruction(state, house, "cards", found[0])
         else:
             card = hc.default_card(state, ctx, house)
-            events.append(Event(f"{ctx.house(house)} sent no house card; default: {ctx.card(card)}."))
+            events.append(Event("agot.default.card", house=house, card=card))
         hand.remove(card)
         if not hand:
             b["seventh"].append(house)
         b["cards"][house] = card
     for house in (a, d):
         card = ctx.gd.card(b["cards"][house])
-        icons = []
-        if card.swords:
-            icons.append(plural(card.swords, "sword"))
-        if card.fortifications:
-            icons.append(plural(card.fortifications, "fortification"))
-        events.append(Event(f"{ctx.house(house)} plays {card.name} (strength {card.strength}"
-                            + "".join(f", {i}" for i in icons) + ")."))
+        events.append(Event("agot.battle.plays", house=house, card=card.id, strength=card.strength, swords=card.swords,
+                            fortifications=card.fortifications))
     events += _immediate_abilities(state, ctx, b)
     # Ser Loras may kill the last unit of a side: that side loses at once (see the report; not in CZ).
     emptied = [h for h in (a, d) if not has_units(state, b, h)]
@@ -436,8 +440,7 @@ def _resolve_cards(state: dict, ctx: Ctx, b: dict) -> list[Event]:
         loser = emptied[0]
         winner = opponent(b, loser)
         b["strength"] = {}
-        events.append(Event(f"{ctx.house(loser)} has no units left in the battle at {ctx.area(b['area'])}: "
-                            f"{ctx.house(winner)} wins the battle at {ctx.area(b['area'])}."))
+        events.append(Event("agot.battle.emptied", loser=loser, winner=winner, area=ctx.area(b["area"])))
     else:
         events += _blade(state, ctx, b)
         totals = {}
@@ -446,13 +449,12 @@ def _resolve_cards(state: dict, ctx: Ctx, b: dict) -> list[Event]:
             totals[house], parts = strength(state, ctx, b, house)
             texts.append(_strength_text(ctx, house, totals[house], parts))
         b["strength"] = totals
-        events.append(Event(f"Strength at {ctx.area(b['area'])}: {'; '.join(texts)}."))
+        events.append(Event("agot.battle.strength", area=ctx.area(b["area"]), sides=texts))
         winner = _decide(state, b, totals)
         loser = opponent(b, winner)
         if totals[a] == totals[d]:
-            events.append(Event(f"{ctx.house(a)} and {ctx.house(d)} tie at {totals[a]}: {ctx.house(winner)} is higher "
-                                f"on the Fiefdoms track."))
-        events.append(Event(f"{ctx.house(winner)} wins the battle at {ctx.area(b['area'])}."))
+            events.append(Event("agot.battle.tie", attacker=a, defender=d, total=totals[a], winner=winner))
+        events.append(Event("agot.battle.wins", house=winner, area=ctx.area(b["area"])))
     b["winner"], b["loser"] = winner, loser
     win_card, lose_card = ctx.gd.card(b["cards"][winner]), ctx.gd.card(b["cards"][loser])
     b["casualties"] = max(0, win_card.swords - lose_card.fortifications)
@@ -470,56 +472,56 @@ def _immediate_abilities(state: dict, ctx: Ctx, b: dict) -> list[Event]:
         other = opponent(b, house)
         if b["cards"][house] in hc.CANCEL_OPPOSING_ABILITY and b["cards"][other] in hc.ALL_ABILITIES:
             b["cancelled"].append(other)
-            events.append(Event(f"{ctx.card(b['cards'][house])} cancels the ability of {ctx.card(b['cards'][other])}."))
+            events.append(Event("agot.ability.cancels", card=b["cards"][house], other=b["cards"][other]))
     for house in (b["attacker"], b["defender"]):
         other = opponent(b, house)
         card = b["cards"][house]
-        name = ctx.card(card)
         if ability_active(b, house, hc.DISCARD_DEFENSE):
             if other == b["defender"] and pos.order_kind(state, area) == "defense":
                 kind = state["orders"][area]
                 pos.remove_order(state, area)
-                events.append(Event(f"{name}: {ctx.house(other)}'s {kind} order in {ctx.area(area)} is discarded."))
+                events.append(Event("agot.ability.defense_discarded", card=card, house=other, order=say.token(kind),
+                                    area=ctx.area(area)))
             else:
-                events.append(Event(f"{name}: {ctx.house(other)} has no defense order in {ctx.area(area)}; no effect."))
+                events.append(Event("agot.ability.no_defense", card=card, house=other, area=ctx.area(area)))
         if ability_active(b, house, hc.KILL_FOOTMAN):
-            events.append(_kill_footman(state, ctx, b, other, name))
+            events.append(_kill_footman(state, ctx, b, other, card))
         if ability_active(b, house, hc.ZERO_OPPOSING_CARD):
-            events.append(Event(f"{name}: the strength of {ctx.card(b['cards'][other])} counts 0."))
+            events.append(Event("agot.ability.card_counts_0", card=card, other=b["cards"][other]))
         if ability_active(b, house, hc.ZERO_OPPOSING_SUPPORT_SHIPS):
-            events.append(Event(f"{name}: {ctx.house(other)}'s own supporting ships count 0."))
+            events.append(Event("agot.ability.ships_count_0", card=card, house=other))
         if ability_active(b, house, hc.DEFENSE_DOUBLED):
             if house == b["defender"] and pos.order_kind(state, area) == "defense":
-                events.append(Event(f"{name}: {ctx.house(house)}'s defense order counts double."))
+                events.append(Event("agot.ability.defense_doubled", card=card, house=house))
             else:
-                events.append(Event(f"{name}: {ctx.house(house)} has no defense order in {ctx.area(area)}; no effect."))
+                events.append(Event("agot.ability.no_defense", card=card, house=house, area=ctx.area(area)))
         if card in hc.ATTACK_UNIT_BONUS and ability_active(b, house, {card}):
             kind = hc.ATTACK_UNIT_BONUS[card]
             if house == b["attacker"]:
-                events.append(Event(f"{name}: attacking {kind}s add 1 more each."))
+                events.append(Event("agot.ability.attack_bonus", card=card, unit=kind))
             else:
-                events.append(Event(f"{name}: {ctx.house(house)} is not attacking; no effect."))
+                events.append(Event("agot.ability.not_attacking", card=card, house=house))
     return events
 
 
-def _kill_footman(state: dict, ctx: Ctx, b: dict, victim: str, name: str) -> Event:
+def _kill_footman(state: dict, ctx: Ctx, b: dict, victim: str, card: str) -> Event:
     """Ser Loras: one of the victim's attacking or defending footmen dies (CZ p.14 "útočícího nebo
     bránícího se pěšáka"). A routed footman neither attacks nor defends (it adds no strength and
     is never a casualty), so it is spared."""
     area = b["area"]
     if victim == b["attacker"]:
         if "footman" not in b["units"]:
-            return Event(f"{name}: {ctx.house(victim)} has no attacking footman; no effect.")
+            return Event("agot.ability.no_footman", card=card, house=victim, attacking=True)
         units = list(b["units"])
         units.remove("footman")
         b["units"] = units
     else:
         present = pos.units_in(state, area, victim)
         if "footman" not in fighting_units(state, b, victim):
-            return Event(f"{name}: {ctx.house(victim)} has no defending footman; no effect.")
+            return Event("agot.ability.no_footman", card=card, house=victim, attacking=False)
         present.remove("footman")  # a fighting footman: the routed marks stay as they are
         pos.set_units(state, area, victim, present)
-    return Event(f"{name} kills one of {ctx.house(victim)}'s footmen in {ctx.area(area)}.")
+    return Event("agot.ability.kills_footman", card=card, house=victim, area=ctx.area(area))
 
 
 # -- sub-step: the winner's ability with a choice --------------------------------------------------------------------
@@ -536,23 +538,23 @@ def _resolve_ability(state: dict, ctx: Ctx, b: dict) -> list[Event]:
     card = b["cards"][winner]
     found = _ability_line(state, ctx, b)
     if found is None:
-        events = [Event(f"{ctx.house(winner)} sent no choice for {ctx.card(card)}; default: the ability is not used.")]
+        events = [Event("agot.default.ability", house=winner, card=card)]
     else:
         consume_instruction(state, winner, "abilities", found[0])
         value, _ = hc.parse_choice(state, ctx, b, card, found[1].choice)
         if value is None:
-            events = [Event(f"{ctx.house(winner)} does not use the ability of {ctx.card(card)}.")]
+            events = [Event("agot.ability.unused", house=winner, card=card)]
         else:
             events = hc.apply_choice(state, ctx, b, card, value)
     return events + aftermath.end_battle(state, ctx, b)
 
 
-def _check_ability(state: dict, ctx: Ctx, b: dict, house: str, command: Ability) -> str | None:
+def _check_ability(state: dict, ctx: Ctx, b: dict, house: str, command: Ability) -> Msg | None:
     card = ctx.gd.card(command.card_id)
     if card.house != house:
-        return f"{card.name} is not one of your house cards"
+        return Msg("agot.error.not_your_house_card", card=card.id)
     if card.id not in hc.WIN_CHOICE:
-        return f"{card.name} has no ability with a choice" if card.id in hc.ALL_ABILITIES else f"{card.name} has no ability"
+        return Msg("agot.error.no_choice_ability", card=card.id, some=card.id in hc.ALL_ABILITIES)
     if b["stage"] == "ability" and house == b["winner"] and b["cards"][house] == card.id:
         return hc.parse_choice(state, ctx, b, card.id, command.choice)[1]
     text = command.choice
@@ -569,5 +571,5 @@ def _check_ability(state: dict, ctx: Ctx, b: dict, house: str, command: Ability)
         else:
             ctx.gd.board.resolve(text)
     except UnknownName as exc:
-        return str(exc)
+        return exc.msg
     return None

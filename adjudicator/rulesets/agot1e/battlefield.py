@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections import Counter
 
 from . import position as pos
-from .commands import units_text
 from .context import Ctx
 
 STAGES = ("supports", "cards", "casualties", "retreat", "ability")
@@ -21,8 +20,10 @@ def stage_at_or_before(b: dict, stage: str) -> bool:
     return STAGES.index(b["stage"]) <= STAGES.index(stage)
 
 
-def units_list(units) -> str:
-    return units_text(tuple(pos.sort_units(units))) if units else "no units"
+def units_list(units) -> list[str]:
+    """Units as a message parameter: a list in the rulebook's order (rendered "1 footman, 1 knight",
+    or "no units" when empty, by the catalogues)."""
+    return list(pos.sort_units(units))
 
 
 def fighting_units(state: dict, b: dict, house: str) -> list[str]:
@@ -42,13 +43,6 @@ def ability_active(b: dict, house: str, ids) -> bool:
     return b["cards"].get(house) in ids and house not in b["cancelled"]
 
 
-def army_text(units) -> str:
-    """Units inside a strength breakdown, where commas separate the parts: "1 footman and 1 knight"."""
-    return units_list(units).replace(", ", " and ")
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 def find_instruction(state: dict, ctx: Ctx, house: str, key: str, area: str, legal) -> tuple[int, object] | None:

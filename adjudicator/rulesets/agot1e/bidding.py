@@ -26,24 +26,22 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+from ...messages import Msg
 from ...ruleset import Event, Owed
 from . import position as pos
-from .commands import Remove, units_text
+from .commands import Remove
 from .context import Ctx
 
 TRACKS = ("iron_throne", "fiefdoms", "kings_court")
 WILDLINGS = "wildlings"
-SLOT_NAME = {"iron_throne": "Iron Throne", "fiefdoms": "Fiefdoms", "kings_court": "King's Court",
+SLOT_NAME = {  # only for the comments of BID lines on file ("BID 3  # Fiefdoms"); messages name slots by id
+"iron_throne": "Iron Throne", "fiefdoms": "Fiefdoms", "kings_court": "King's Court",
              WILDLINGS: "Night's Watch"}
 WEAKEST_FIRST = ("footman", "ship", "knight")  # PBEM.md default removals: weakest unit first
 
 
 def _w(state: dict) -> dict:
     return state["westeros"]
-
-
-def _names(ctx: Ctx, houses) -> str:
-    return ", ".join(ctx.house(h) for h in houses)
 
 
 # -- bids ------------------------------------------------------------------------------------------
@@ -61,9 +59,8 @@ def bidders(state: dict) -> list[str]:
 
 
 def pending_bids(state: dict, ctx: Ctx, slot: str) -> list[Owed]:
-    what = (f"{SLOT_NAME[slot]} bid (BID n)" if slot in TRACKS else
-            f"Night's Watch bid against the wildlings' {state['wildlings']} (BID n)")
-    return [Owed(h, f"{what}: at most your {state['power'][h]} power", "step", stored_bid(state, h, slot) is not None)
+    return [Owed(h, Msg("agot.owed.bid", slot=slot, wildlings=state["wildlings"], power=state["power"][h]), "step",
+                 stored_bid(state, h, slot) is not None)
             for h in bidders(state)]
 
 
@@ -77,16 +74,17 @@ def _collect(state: dict, ctx: Ctx, slot: str) -> tuple[dict[str, int], list[Eve
         if sent is None:
             bid = 0
             if state["power"][house] > 0:
-                events.append(Event(f"{ctx.house(house)} sent no bid; default: bid 0."))
+                events.append(Event("agot.default.bid", house=house))
         else:
             bid = min(sent, state["power"][house])
             if bid < sent:  # RULES.md W14: to that house only; a public word would reveal the secret bid
-                events.append(Event(f"Your {SLOT_NAME[slot]} bid of {sent} is more than your {state['power'][house]} "
-                                    f"power: you bid {bid}.", (house,)))
+                events.append(Event("agot.bid.cut", slot=slot, sent=sent, power=state["power"][house], bid=bid,
+                                    to=(house,)))
         state["power"][house] -= bid
         bids[house] = bid
-    shown = ", ".join(f"{ctx.house(h)} {b}" for h, b in sorted(bids.items(), key=lambda x: (-x[1], pos.turn_order(state).index(x[0]))))
-    events.append(Event(f"{SLOT_NAME[slot]} bids (paid to the bank): {shown}."))
+    shown = [Msg("agot.house_bid", house=h, n=b)
+             for h, b in sorted(bids.items(), key=lambda x: (-x[1], pos.turn_order(state).index(x[0])))]
+    events.append(Event("agot.bid.revealed", slot=slot, bids=shown))
     return bids, events
 
 
@@ -123,21 +121,19 @@ def _order_group(state: dict, ctx: Ctx, decider: str, group: list[str], default:
     line = _line_for(state, ctx, decider, group)
     if line is not None:
         ordered = sorted(group, key=line.index)
-        return ordered, [Event(f"{ctx.house(decider)} (Iron Throne) orders the tied houses: {_names(ctx, ordered)}.")]
+        return ordered, [Event("agot.tie.ordered", house=decider, houses=ordered)]
     ordered = sorted(group, key=default.index)
-    return ordered, [Event(f"{ctx.house(decider)} (Iron Throne) sent no tie order; default: the tied houses keep "
-                           f"their previous order, {_names(ctx, ordered)}.")]
+    return ordered, [Event("agot.default.tie", house=decider, houses=ordered)]
 
 
 def pending_tiebreak(state: dict, ctx: Ctx) -> list[Owed]:
     tie = _w(state)["tie"]
     decider = pos.holder(state, "iron_throne")
-    asks = "; ".join(_names(ctx, g) for g in tie["groups"])
+    groups = [list(g) for g in tie["groups"]]
     if tie["slot"] in TRACKS:
-        what = f"tie order on the {SLOT_NAME[tie['slot']]} track for {asks} (TIEBREAK first place first)"
+        what = Msg("agot.owed.tie_track", slot=tie["slot"], groups=groups)
     else:
-        who = "highest bidder" if tie["result"] == "won" else "lowest bidder"
-        what = f"the Night's Watch {who} among {asks} (TIEBREAK first place first: the first is the highest, the last the lowest)"
+        what = Msg("agot.owed.tie_wildlings", won=tie["result"] == "won", groups=groups)
     done = all(_line_for(state, ctx, decider, g) is not None for g in tie["groups"])
     return [Owed(decider, what, "step", done)]
 
@@ -156,8 +152,7 @@ def start_clash(state: dict, ctx: Ctx) -> list[Event]:
     w = _w(state)
     w["track"] = TRACKS[0]
     state["step"] = "bid"
-    return [Event("Clash of Kings: the influence tokens come off the tracks; bids for the Iron Throne, "
-                  "then the Fiefdoms, then the King's Court.")]
+    return [Event("agot.clash.begins")]
 
 
 def resolve_bid(state: dict, ctx: Ctx, force: bool) -> tuple[list[Event], bool]:
@@ -182,9 +177,7 @@ def _place(state: dict, ctx: Ctx, track: str, bids: dict[str, int], orders: dict
             rank[h] = i
     new = sorted(previous, key=lambda h: (-bids[h], rank.get(h, 0), previous.index(h)))
     state["tracks"][track] = new
-    token = {"iron_throne": "the Iron Throne", "fiefdoms": "the Valyrian Steel Blade",
-             "kings_court": "the Messenger Raven"}[track]
-    return [Event(f"{SLOT_NAME[track]} track: {_names(ctx, new)}; {ctx.house(new[0])} holds {token}.")]
+    return [Event("agot.clash.track", slot=track, houses=new)]
 
 
 def _next_track(state: dict) -> bool:
@@ -227,8 +220,7 @@ def resolve_tiebreak(state: dict, ctx: Ctx, force: bool) -> tuple[list[Event], b
 
 def start_wildlings(state: dict, ctx: Ctx) -> list[Event]:
     state["step"] = "wildlings"
-    return [Event(f"Wildling Attack: the wildlings attack with strength {state['wildlings']}; "
-                  f"every house bids power for the Night's Watch.")]
+    return [Event("agot.wildlings.attack", strength=state["wildlings"])]
 
 
 def resolve_wildlings(state: dict, ctx: Ctx, force: bool) -> tuple[list[Event], bool]:
@@ -241,14 +233,12 @@ def resolve_wildlings(state: dict, ctx: Ctx, force: bool) -> tuple[list[Event], 
     w["nights_watch"] = {"threat": threat, "total": total, "result": "won" if won else "lost"}
     state["wildlings"] = ctx.gd.setup.wildlings.track[0]
     if won:
-        events.append(Event(f"The Night's Watch ({total}) holds against the wildlings ({threat}). "
-                            f"The wildling threat returns to {state['wildlings']}."))
+        events.append(Event("agot.wildlings.held", total=total, threat=threat, after=state["wildlings"]))
         best = max(bids.values())
         group = [h for h in pos.turn_order(state) if bids[h] == best]
         relevant = any(state["discards"][h] for h in group)
     else:
-        events.append(Event(f"The wildlings ({threat}) overrun the Night's Watch ({total}). "
-                            f"The wildling threat returns to {state['wildlings']}."))
+        events.append(Event("agot.wildlings.overrun", total=total, threat=threat, after=state["wildlings"]))
         low = min(bids.values())
         group = [h for h in pos.turn_order(state) if bids[h] == low]
         relevant = any(pos.house_units(state, h) for h in group)
@@ -267,16 +257,16 @@ def _after_nights_watch(state: dict, ctx: Ctx, result: str, pick: str, events=No
     if result == "won":
         w["reclaimer"] = pick
         if not state["discards"][pick]:
-            events.append(Event(f"{ctx.house(pick)}, the highest bidder, has no discarded house card to take back."))
+            events.append(Event("agot.wildlings.nothing_to_reclaim", house=pick))
             return events, True
-        events.append(Event(f"{ctx.house(pick)}, the highest bidder, may take back one discarded house card."))
+        events.append(Event("agot.wildlings.may_reclaim", house=pick))
         state["step"] = "reclaim"
         return events, False
     w["lowest"] = pick
     w["losses"] = {h: every + (ctx.gd.setup.wildlings.lowest_bidder_extra if h == pick else 0)
                    for h in pos.turn_order(state) if pos.house_units(state, h)}
-    events.append(Event(f"Every house loses units worth {every} mustering points; {ctx.house(pick)}, the lowest "
-                        f"bidder, {every + ctx.gd.setup.wildlings.lowest_bidder_extra}."))
+    events.append(Event("agot.wildlings.losses", every=every, house=pick,
+                        lowest=every + ctx.gd.setup.wildlings.lowest_bidder_extra))
     if not w["losses"]:
         return events, True
     state["step"] = "losses"
@@ -297,8 +287,7 @@ def reclaim_line(state: dict, ctx: Ctx, house: str) -> str | None:
 
 def pending_reclaim(state: dict, ctx: Ctx) -> list[Owed]:
     house = _w(state)["reclaimer"]
-    shown = ", ".join(ctx.card(c) for c in state["discards"][house])
-    return [Owed(house, f"take back a discarded house card (RECLAIM <card>: {shown})", "step",
+    return [Owed(house, Msg("agot.owed.reclaim", cards=list(state["discards"][house])), "step",
                  reclaim_line(state, ctx, house) is not None)]
 
 
@@ -313,11 +302,11 @@ def resolve_reclaim(state: dict, ctx: Ctx, force: bool) -> tuple[list[Event], bo
     events = []
     if card is None:
         card = default_reclaim(state, ctx, house)
-        events.append(Event(f"{ctx.house(house)} sent no RECLAIM; default: the strongest discarded card."))
+        events.append(Event("agot.default.reclaim", house=house))
     state["discards"][house].remove(card)
     state["hands"][house].append(card)
     pos.plan(state, house)["reclaims"] = []
-    events.append(Event(f"{ctx.house(house)} takes {ctx.card(card)} back into its hand."))
+    events.append(Event("agot.wildlings.reclaimed", house=house, card=card))
     return events, True
 
 
@@ -329,14 +318,13 @@ def value(ctx: Ctx, unit: str) -> int:
     return ctx.gd.setup.muster_costs[unit]
 
 
-def areas_after(state: dict, ctx: Ctx, house: str, removes: list[Remove]) -> tuple[dict | None, str | None]:
+def areas_after(state: dict, ctx: Ctx, house: str, removes: list[Remove]) -> tuple[dict | None, Msg | None]:
     """A copy of the board's areas after ``removes`` (or the problem: units that are not there)."""
     areas = {a: {h: list(u) for h, u in holders.items()} for a, holders in state["areas"].items()}
     for r in removes:
         have = Counter(areas.get(r.area, {}).get(house, []))
         if Counter(r.units) - have:
-            there = units_text(tuple(pos.sort_units(have.elements()))) if have else "none of your units"
-            return None, f"{ctx.area(r.area)} holds {there}"
+            return None, Msg("agot.error.area_holds", area=ctx.area(r.area), units=list(pos.sort_units(have.elements())))
         left = pos.sort_units((have - Counter(r.units)).elements())
         if left:
             areas[r.area] = {house: left}
@@ -350,26 +338,24 @@ def _allowed(state: dict, ctx: Ctx, house: str) -> tuple[int, ...]:
     return table[min(state["supply"][house], max(table))]
 
 
-def supply_text(state: dict, ctx: Ctx, house: str, areas: dict | None = None) -> str:
+def supply_text(state: dict, ctx: Ctx, house: str, areas: dict | None = None) -> Msg:
     sizes = pos.armies(state["areas"] if areas is None else areas, house)
-    allowed = ", ".join(map(str, _allowed(state, ctx, house)))
-    return f"armies {', '.join(map(str, sizes)) or 'none'} against supply {state['supply'][house]} (allowed: {allowed})"
+    return Msg("agot.supply", armies=list(sizes), supply=state["supply"][house], allowed=list(_allowed(state, ctx, house)))
 
 
-def supply_problem(state: dict, ctx: Ctx, house: str, removes: list[Remove]) -> str | None:
+def supply_problem(state: dict, ctx: Ctx, house: str, removes: list[Remove]) -> Msg | None:
     """Why these removals are not a legal supply reduction: units not there, still over the limit,
     or a unit removed that was not needed ("removes units until its armies fit", CZ p.3)."""
     areas, problem = areas_after(state, ctx, house, removes)
     if problem:
         return problem
     if not pos.within_supply(state, ctx.gd, house, areas):
-        return f"after these removals your {supply_text(state, ctx, house, areas)} still break the supply limit"
+        return Msg("agot.error.still_over_supply", supply=supply_text(state, ctx, house, areas))
     for area, unit in sorted({(r.area, u) for r in removes for u in r.units}):
         trial = {a: dict(h) for a, h in areas.items()}
         trial[area] = {house: pos.sort_units(trial.get(area, {}).get(house, []) + [unit])}
         if pos.within_supply(state, ctx.gd, house, trial):
-            return (f"removing a {unit} from {ctx.area(area)} is not needed: remove units only until your armies "
-                    f"fit the supply limit")
+            return Msg("agot.error.removal_not_needed", unit=unit, area=ctx.area(area))
     return None
 
 
@@ -439,7 +425,7 @@ def loss_target(state: dict, ctx: Ctx, house: str, need: int) -> int:
     return min(s for s in _reachable(values) if s >= need)
 
 
-def losses_problem(state: dict, ctx: Ctx, house: str, need: int, removes: list[Remove]) -> str | None:
+def losses_problem(state: dict, ctx: Ctx, house: str, need: int, removes: list[Remove]) -> Msg | None:
     areas, problem = areas_after(state, ctx, house, removes)
     if problem:
         return problem
@@ -447,11 +433,9 @@ def losses_problem(state: dict, ctx: Ctx, house: str, need: int, removes: list[R
     target = loss_target(state, ctx, house, need)
     total = sum(value(ctx, u) for _, u in _all_units(state, house))
     if target == total and total <= need:
-        return None if worth == total else f"you have units worth only {total}: remove all of them"
+        return None if worth == total else Msg("agot.error.worth_only", total=total)
     if worth != target:
-        closest = "" if target == need else f" (your units cannot make {need} exactly: {target})"
-        return (f"remove units worth {target} mustering points{closest}; these are worth {worth} "
-                f"(footman 1, knight 2, ship 1)")
+        return Msg("agot.error.losses_worth", target=target, need=need, worth=worth)
     return None
 
 
@@ -508,13 +492,13 @@ def usable_prefix(state: dict, ctx: Ctx, house: str, problem) -> int | None:
     return None
 
 
-def remove_units(state: dict, ctx: Ctx, house: str, removes: list[Remove]) -> str:
-    """Take the units off the board; the text listing them."""
+def remove_units(state: dict, ctx: Ctx, house: str, removes: list[Remove]) -> list[Msg]:
+    """Take the units off the board; what was removed where (``agot.removed`` messages)."""
     parts = []
     for r in removes:
         pos.remove_units(state, r.area, r.units)
-        parts.append(f"{units_text(r.units)} from {ctx.area(r.area)}")
-    return "; ".join(parts) or "nothing"
+        parts.append(Msg("agot.removed", units=list(r.units), area=ctx.area(r.area)))
+    return parts
 
 
 def pending_losses(state: dict, ctx: Ctx) -> list[Owed]:
@@ -523,8 +507,7 @@ def pending_losses(state: dict, ctx: Ctx) -> list[Owed]:
         if not loss_choice(state, ctx, house, need):
             continue
         done = usable_prefix(state, ctx, house, lambda rs: losses_problem(state, ctx, house, need, rs)) is not None
-        out.append(Owed(house, f"wildling losses: units worth {need} mustering points (REMOVE <area>: <units>)",
-                        "step", done))
+        out.append(Owed(house, Msg("agot.owed.losses", need=need), "step", done))
     return out
 
 
@@ -540,6 +523,6 @@ def resolve_losses(state: dict, ctx: Ctx, force: bool) -> tuple[list[Event], boo
         else:
             removes = as_removes(default_losses(state, ctx, house, need))
             if loss_choice(state, ctx, house, need):
-                events.append(Event(f"{ctx.house(house)} sent no legal REMOVE; default: the weakest units."))
-        events.append(Event(f"The wildlings kill {ctx.house(house)}'s {remove_units(state, ctx, house, removes)}."))
+                events.append(Event("agot.default.losses", house=house))
+        events.append(Event("agot.wildlings.kill", house=house, removed=remove_units(state, ctx, house, removes)))
     return events, True

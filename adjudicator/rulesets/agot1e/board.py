@@ -22,6 +22,8 @@ from typing import Literal
 
 import networkx as nx
 
+from ...messages import Msg, render
+
 AreaKind = Literal["land", "sea"]
 Castle = Literal["none", "city", "stronghold"]
 KINDS: tuple[str, ...] = ("land", "sea")
@@ -33,7 +35,8 @@ class UnknownName(ValueError):
     """A name that resolves to nothing, or to several things (``ambiguous``).
 
     ``suggestions`` are display names, best first: close matches for an unknown name, the
-    candidates for an ambiguous one. The message is ready to be mailed back to the player.
+    candidates for an ambiguous one. ``msg`` is what the player reads (an ``agot.*`` message); the
+    exception's own text is its English, for the GM's tools.
     """
 
     def __init__(
@@ -43,24 +46,18 @@ class UnknownName(ValueError):
         suggestions: Sequence[str] = (),
         *,
         ambiguous: bool = False,
-        message: str | None = None,
+        msg: Msg | None = None,
     ):
         self.text = text
         self.kind = kind
         self.suggestions = list(suggestions)
         self.ambiguous = ambiguous
-        if message is None:
-            if ambiguous:
-                message = f'"{text}" is ambiguous: {", ".join(self.suggestions)}'
-            else:
-                message = f'unknown {kind} "{text}"'
-                if self.suggestions:
-                    message += f"; did you mean {_or_join(self.suggestions)}?"
-        super().__init__(message)
+        self.msg = msg if msg is not None else Msg("agot.error.unknown_name", kind=kind, text=text,
+                                                   suggestions=self.suggestions, ambiguous=ambiguous)
+        super().__init__(text)
 
-
-def _or_join(names: Sequence[str]) -> str:
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+    def __str__(self) -> str:  # rendered only when asked: most unknown names are tried and dropped
+        return render(self.msg, "en")
 
 
 _APOSTROPHES = re.compile(r"['\u2019\u2018`\u00b4]")

@@ -24,8 +24,10 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ...messages import Msg
 from ...ruleset import Event
 from . import position as pos
+from . import say
 from .board import UnknownName
 from .context import Ctx
 
@@ -51,13 +53,7 @@ ALL_ABILITIES = frozenset(
 NO_WORDS = frozenset({"no", "none", "pass", "skip", "-", "nothing", "ne", "nic"})
 YES_WORDS = frozenset({"yes", "upgrade", "ano"})
 
-WHAT = {
-    "maester-luwin": "which discarded house card to take back (or no)",
-    "melisandre": "which house card to discard from the loser's hand for 1 power (or no)",
-    "renly-baratheon": "whether to upgrade a footman in the battle area to a knight (yes or no)",
-    "cersei-lannister": "which of the loser's orders to remove (an area)",
-    "asha-greyjoy": "which adjacent support or consolidate order to remove (an area, or no)",
-}
+# What the winner chooses with each of WIN_CHOICE: the catalogues' names.card_choice (templates/*/agot/).
 
 
 def _word(text: str) -> str:
@@ -96,7 +92,7 @@ def choice_options(state: dict, ctx: Ctx, b: dict, card_id: str) -> list[str]:
     raise ValueError(f"{card_id} has no ability with a choice")
 
 
-def parse_choice(state: dict, ctx: Ctx, b: dict, card_id: str, text: str) -> tuple[str | None, str | None]:
+def parse_choice(state: dict, ctx: Ctx, b: dict, card_id: str, text: str) -> tuple[str | None, Msg | None]:
     """(value, error) for the winner's choice: value None and no error means "not used"."""
     if _word(text) in NO_WORDS:
         return None, None
@@ -106,60 +102,60 @@ def parse_choice(state: dict, ctx: Ctx, b: dict, card_id: str, text: str) -> tup
         if card_id == "maester-luwin":
             value = ctx.gd.resolve_card(text, winner).id
             if value not in options:
-                return None, f"{ctx.card(value)} is not among your discarded house cards"
+                return None, Msg("agot.error.not_discarded", card=value)
         elif card_id == "melisandre":
             if state["power"][winner] < 1:
-                return None, "Melisandre of Asshai needs one available power token"
+                return None, Msg("agot.error.melisandre_power")
             value = ctx.gd.resolve_card(text, loser).id
             if value not in options:
-                return None, f"{ctx.card(value)} is not in {ctx.house(loser)}'s hand"
+                return None, Msg("agot.error.not_in_hand_of", card=value, house=loser)
         elif card_id == "renly-baratheon":
             value = b["area"] if _word(text) in YES_WORDS else ctx.gd.board.resolve(text)
             if value != b["area"]:
-                return None, f"Renly Baratheon upgrades a footman that fought in {ctx.area(b['area'])}, not in {ctx.area(value)}"
+                return None, Msg("agot.error.renly_area", area=ctx.area(b["area"]), other=ctx.area(value))
             if not options:
                 if not renly_footmen(state, b, winner):
-                    return None, f"no footman of yours fought in {ctx.area(b['area'])}"
-                return None, "all your knights are on the board: none is left to upgrade to"
+                    return None, Msg("agot.error.renly_no_footman", area=ctx.area(b["area"]))
+                return None, Msg("agot.error.renly_no_knight")
         else:
             value = ctx.gd.board.resolve(text)
             if value not in options:
                 if card_id == "cersei-lannister":
-                    return None, f"{ctx.house(loser)} has no order in {ctx.area(value)}"
-                return None, (f"{ctx.area(value)} has no support or consolidate power order adjacent to "
-                              f"{ctx.area(b['area'])}")
+                    return None, Msg("agot.error.cersei_no_order", house=loser, area=ctx.area(value))
+                return None, Msg("agot.error.asha_no_order", area=ctx.area(value), battle=ctx.area(b["area"]))
     except UnknownName as exc:
-        return None, str(exc)
+        return None, exc.msg
     return value, None
 
 
 def apply_choice(state: dict, ctx: Ctx, b: dict, card_id: str, value: str) -> list[Event]:
     """Carry out a legal choice (see :func:`parse_choice`)."""
-    winner, loser, who = b["winner"], b["loser"], ctx.house(b["winner"])
-    name = ctx.card(card_id)
+    winner, loser = b["winner"], b["loser"]
     if card_id == "maester-luwin":
         state["discards"][winner].remove(value)
         state["hands"][winner].append(value)
-        return [Event(f"{name}: {who} takes {ctx.card(value)} back into its hand.")]
+        return [Event("agot.ability.luwin", card=card_id, house=winner, taken=value)]
     if card_id == "melisandre":
         state["power"][winner] -= 1
         state["hands"][loser].remove(value)
         state["discards"][loser].append(value)
-        return [Event(f"{name}: {who} spends 1 power; {ctx.house(loser)} discards {ctx.card(value)} from its hand.")]
+        return [Event("agot.ability.melisandre", card=card_id, house=winner, loser=loser, discarded=value)]
     if card_id == "renly-baratheon":
         area = b["area"]
         units = pos.units_in(state, area, winner)
         units.remove("footman")  # a fighting one: the routed ones stay marked (set_units keeps them)
         pos.set_units(state, area, winner, units + ["knight"])
-        return [Event(f"{name}: {who} upgrades a footman in {ctx.area(area)} to a knight.")]
+        return [Event("agot.ability.renly", card=card_id, house=winner, area=ctx.area(area))]
     if card_id == "cersei-lannister":
         kind = state["orders"][value]
         pos.remove_order(state, value)
-        return [Event(f"{name}: {who} removes {ctx.house(loser)}'s {kind} order in {ctx.area(value)}.")]
+        return [Event("agot.ability.removes_order", card=card_id, house=winner, owner=loser, order=say.token(kind),
+                      area=ctx.area(value))]
     if card_id == "asha-greyjoy":
         kind, owner = state["orders"][value], pos.owner(state, value)
         pos.remove_order(state, value)
-        return [Event(f"{name}: {who} removes {ctx.house(owner)}'s {kind} order in {ctx.area(value)}.")]
+        return [Event("agot.ability.removes_order", card=card_id, house=winner, owner=owner, order=say.token(kind),
+                      area=ctx.area(value))]
     raise ValueError(f"{card_id} has no ability with a choice")
 
 

@@ -6,8 +6,11 @@ the view holds: other houses' hands are counts there, their plans are absent, bi
 resolved, house cards in a battle once both are revealed. The GM's view (player None) holds
 everything and is shown whole.
 
-Names are the board's (English) display names; words the templates translate (unit kinds,
-order kinds, castle kinds, track and token names, phases and steps) stay as ids.
+Names are the board's display names (areas and house cards as printed, the same in every
+language); every word the templates translate (unit kinds, order kinds, castle kinds, track and
+token names, phases and steps, Westeros cards, the house cards' abilities) stays an id, which the
+templates look up in the family's catalogue (``templates/<lang>/agot/messages.yaml``, names; the
+``term`` filter of ``adjudicator/reports.py``): display.py builds no sentence in any language.
 """
 
 from __future__ import annotations
@@ -77,8 +80,8 @@ def board(view: dict, player: str | None) -> dict:
         out = []
         for card_id in ids:
             card = gd.card(card_id)
-            out.append({"name": card.name, "strength": card.strength, "swords": card.swords,
-                        "fortifications": card.fortifications, "ability": card.ability, "ability_cz": card.ability_cz})
+            out.append({"id": card.id, "name": card.name, "strength": card.strength, "swords": card.swords,
+                        "fortifications": card.fortifications, "ability": bool(card.ability)})
         return out
 
     hands = {}
@@ -113,6 +116,11 @@ def _battle(view: dict, ctx) -> dict | None:
     fight = view.get("battle")
     if not fight:
         return None
+    hands = {}
+    if fight["stage"] == "cards":  # the house-card question: both sides' hands are public knowledge (issue 11)
+        for house in (fight["attacker"], fight["defender"]):
+            gone = set(view["discards"].get(house, []))  # a hand is the house's seven cards less its discards
+            hands[ctx.house(house)] = [c.name for c in ctx.gd.house_cards[house] if c.id not in gone]
     return {
         "area": ctx.area(fight["area"]),
         "attacker": ctx.house(fight["attacker"]),
@@ -127,6 +135,7 @@ def _battle(view: dict, ctx) -> dict | None:
         "strength": {ctx.house(h): s for h, s in (fight.get("strength") or {}).items()},
         "winner": ctx.house(fight["winner"]) if fight.get("winner") else None,
         "loser": ctx.house(fight["loser"]) if fight.get("loser") else None,
+        "hands": hands,  # display name -> the cards still in hand, while the house cards are asked for
     }
 
 
@@ -135,8 +144,7 @@ def _westeros(view: dict, ctx) -> dict | None:
     if not w:
         return None
     known = ctx.gd.westeros_cards
-    drawn = [{"deck": deck, "name": known[c].name, "name_cz": known[c].name_cz}
-             for deck, c in (w.get("cards") or {}).items() if c in known]
+    drawn = [{"deck": deck, "card": c} for deck, c in (w.get("cards") or {}).items() if c in known]
     bids = {slot: [{"house": ctx.house(h), "bid": n} for h, n in sorted(b.items(), key=lambda x: -x[1])]
             for slot, b in (w.get("bids") or {}).items()}
     return {"cards": drawn, "bids": bids, "track": w.get("track")}

@@ -91,13 +91,13 @@ def end_round(state: dict, ctx: Ctx) -> list[Event]:
     state["westeros"] = None
     state["plans"] = {h: pos.empty_plan() for h in state["houses"]}
     state.update(round=state["round"] + 1, turn=0)
-    events = [Event(f"Round {state['round'] - 1} ends.")]
+    events = [Event("agot.round_ends", round=state["round"] - 1)]
     if state["round"] > ctx.gd.setup.rounds:
         return events + westeros.end_game(state, ctx)
     if state["round"] >= ctx.gd.setup.westeros_from_round:
         return events + westeros.begin(state, ctx)
     state.update(phase="planning", step="orders")
-    return events + [Event(f"Round {state['round']}: planning.")]
+    return events + [Event("agot.round_planning", round=state["round"])]
 
 
 def victory(state: dict, ctx: Ctx) -> list[Event]:
@@ -108,4 +108,4 @@ def victory(state: dict, ctx: Ctx) -> list[Event]:
         return []
     state["winner"] = winner
     count = pos.castles_controlled(state, ctx.gd, winner)
-    return [Event(f"{ctx.house(winner)} controls {count} cities and strongholds and wins the game!")]
+    return [Event("agot.victory", house=winner, castles=count)]

@@ -24,6 +24,7 @@ from typing import Any, NoReturn
 
 from adjudicator import yamlio
 from adjudicator.paths import GAMES_DIR
+from adjudicator.messages import Msg
 from adjudicator.yamlio import YamlFileError
 
 from .board import CASTLES, Area, Board, NameEntry, NameIndex, UnknownName
@@ -208,9 +209,8 @@ class GameData:
                 other = self.card(self._card_names.resolve(text))
             except UnknownName:
                 raise exc from None
-            houses = self.setup.houses
-            raise UnknownName(text, "card", exc.suggestions, message=(
-                f'"{text}" is {other.name}, a {houses[other.house]} card, not a {houses[house]} card')) from None
+            raise UnknownName(text, "card", exc.suggestions, msg=Msg(
+                "agot.error.card_of_other_house", text=text, card=other.id, owner=other.house, house=house)) from None
 
 
 def _card_entry(card: HouseCard) -> NameEntry:

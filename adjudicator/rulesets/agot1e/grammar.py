@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Final, Protocol, runtime_checkable
 
@@ -31,6 +32,8 @@ from .board import UnknownName
 from ...mailbody import logical_lines, strip_accents, text_problem
 from ...mailcommands import ALL as PRESS_ALL
 from ...mailcommands import MAIL_WORDS
+from ...messages import Msg
+from . import say
 from .commands import (
     ALL,
     CLEAR_KINDS,
@@ -110,6 +113,17 @@ COMMAND_WORDS: Final[dict[str, str]] = {
     "cancel": "CLEAR",
     "zrus": "CLEAR",  # Czech, as in the oriflamme ruleset
     "zrusit": "CLEAR",
+    # Czech command words of the other commands (extensions, issue 11: a Czech reader's echoes and
+    # examples are written in them, lines.py): the rulebook's nouns where it has one
+    "mec": "BLADE",  # Valyrijský ocelový meč
+    "ztraty": "CASUALTIES",
+    "schopnost": "ABILITY",
+    "sazka": "BID",
+    "poradi": "TIEBREAK",
+    "shromazdeni": "MUSTER",  # shromažďování = mustering
+    "shromazdovani": "MUSTER",
+    "odstran": "REMOVE",
+    "vrat": "RECLAIM",
     **MAIL_WORDS,
 }
 """First word of a line -> the command it starts. A line starting with one of these also ends an
@@ -127,8 +141,9 @@ ORDER_WORDS: Final[dict[str, str]] = {
 
 UNIT_WORDS: Final[dict[str, str]] = {
     "footman": "footman", "footmen": "footman", "footmans": "footman",
-    "pesak": "footman", "pesaci": "footman", "pesaky": "footman",
+    "pesak": "footman", "pesaci": "footman", "pesaky": "footman", "pesaku": "footman",
     "knight": "knight", "knights": "knight", "rytir": "knight", "rytiri": "knight", "rytire": "knight",
+    "rytiru": "knight",
     "ship": "ship", "ships": "ship", "lod": "ship", "lode": "ship", "lodi": "ship",
 }
 """Unit word, English or Czech, singular or plural -> unit type."""
@@ -159,8 +174,8 @@ CLEAR_WORDS: Final[dict[str, str]] = {
     "bid": "bids", "sazka": "bids", "sazky": "bids", "sazku": "bids",
     "muster": "musters", "mustering": "musters", "shromazdeni": "musters", "shromazdovani": "musters",
     "remove": "removes", "removals": "removes", "odstraneni": "removes",
-    "tiebreak": "tiebreaks", "ties": "tiebreaks",
-    "reclaim": "reclaims",
+    "tiebreak": "tiebreaks", "ties": "tiebreaks", "poradi": "tiebreaks",
+    "reclaim": "reclaims", "vraceni": "reclaims",
 }
 """``CLEAR <kind>``: a word (folded, English or Czech, singular or plural) -> the kind of plan lines."""
 
@@ -168,7 +183,11 @@ CLEAR_ALL_WORDS: Final = frozenset({"all", "everything", "vse", "vsechno", "vsec
 
 HOUSE_PREFIXES: Final = ("house ", "rod ")
 
-BLADE_MODES: Final[dict[str, str]] = {"auto": "auto", "never": "never", "no": "never", "at": "at", "in": "at"}
+IN_WORDS: Final = ("in", "v")
+"""``IN <battle area>`` (Czech ``V``): the battle a SUPPORT, CARD or CASUALTIES line is for."""
+
+BLADE_MODES: Final[dict[str, str]] = {"auto": "auto", "never": "never", "no": "never", "at": "at", "in": "at",
+                                      "nikdy": "never", "v": "at"}
 
 EXAMPLES: Final[dict[str, str]] = {
     "JUDGE": "JUDGE game1 stark password",
@@ -272,7 +291,7 @@ class LineResult:
     raw: str
     command: Command | OrderLine | None = None
     canonical: str | None = None
-    error: str | None = None
+    error: Msg | None = None
     example: str | None = None
 
 
@@ -344,12 +363,10 @@ def parse_order_token(text: str) -> OrderToken:
     m = re.fullmatch(r"([a-z]+)([+-]?\d+)?(\*)?", folded)
     kind = ORDER_WORDS.get(m.group(1)) if m else None
     if m is None or kind is None:
-        hint = ""
         word = re.match(r"[a-z]*", folded)
         close = difflib.get_close_matches(word.group(0) if word else "", ORDER_WORDS, 1, 0.7)
-        if close:
-            hint = f"; did you mean {ORDER_WORDS[close[0]]}?"
-        raise LineError(f'unknown order "{text.strip()}"{hint}; {_valid_orders()}')
+        raise LineError(Msg("agot.error.unknown_order", text=text.strip(), hint=ORDER_WORDS[close[0]] if close else None,
+                            valid=_valid_orders()))
     bonus = int(m.group(2)) if m.group(2) else None
     star = bool(m.group(3))
     fits = [t for t in ORDER_TOKENS if t.kind == kind and (bonus is None or t.bonus == bonus)]
@@ -358,7 +375,7 @@ def parse_order_token(text: str) -> OrderToken:
     elif len(fits) > 1:
         fits = [t for t in fits if not t.star]
     if len(fits) != 1:
-        raise LineError(f'unknown order "{text.strip()}"; {_valid_orders()}')
+        raise LineError(Msg("agot.error.unknown_order", text=text.strip(), hint=None, valid=_valid_orders()))
     return fits[0]
 
 
@@ -375,8 +392,8 @@ def fold(text: str) -> str:
 class LineError(ValueError):
     """A rejected line: the reason, and either an example or a one-name fix to derive one."""
 
-    def __init__(self, message: str, example: str | None = None, fix: tuple[str, str] | None = None):
-        super().__init__(message)
+    def __init__(self, message: Msg, example: str | None = None, fix: tuple[str, str] | None = None):
+        super().__init__(str(message))
         self.message = message
         self.example = example
         self.fix = fix
@@ -394,8 +411,14 @@ def example(keyword: str, names: NameResolver) -> str:
     return first
 
 
-def _valid_orders() -> str:
-    return "valid orders: " + ", ".join(t.canonical() for t in ORDER_TOKENS) + f" (short: {SHORT_FORMS})"
+def _valid_orders() -> Msg:
+    return Msg("agot.error.valid_orders", tokens=[say.token(t.canonical()) for t in ORDER_TOKENS], short=SHORT_FORMS)
+
+
+def _what(ident: str) -> str:
+    """What an error says is missing or wrong ("the destination", "battle area"): an id of the
+    catalogues' ``names.what`` (Czech needs it in two cases: "chybí cíl", "mezi oblastí a cílem")."""
+    return ident
 
 
 def _head(body: str) -> tuple[str, str]:
@@ -410,9 +433,12 @@ def _head(body: str) -> tuple[str, str]:
 
 def _check_text(raw: str) -> None:
     """Refuse what is not a line of text: too long, or control/undecodable characters."""
-    problem = text_problem(raw, MAX_LINE_CHARS)
-    if problem:
-        raise LineError(problem, EXAMPLES["LONG"] if problem.startswith("line too long") else EXAMPLES["HELP"])
+    if text_problem(raw, MAX_LINE_CHARS) is None:
+        return
+    if len(raw) > MAX_LINE_CHARS:
+        raise LineError(Msg("agot.error.too_long", length=len(raw), limit=MAX_LINE_CHARS), EXAMPLES["LONG"])
+    bad = next(c for c in raw if c == "\ufffd" or (c != "\t" and unicodedata.category(c) in ("Cc", "Cs", "Co", "Cn")))
+    raise LineError(Msg("agot.error.unreadable", code=f"U+{ord(bad):04X}"), EXAMPLES["HELP"])
 
 
 def _parse_line(lineno: int, raw: str, body: str, names: NameResolver) -> LineResult:
@@ -482,20 +508,21 @@ def _parse_command(body: str, names: NameResolver, with_example: bool = True) ->
 
 def _unknown_command(body: str, head: str, names: NameResolver) -> LineError:
     if head == "judge":
-        return LineError("the sign-on line JUDGE must be the first line of the mail", EXAMPLES["JUDGE"])
+        return LineError(Msg("agot.error.judge_not_first"), EXAMPLES["JUDGE"])
     if ":" in body:
         try:
             names.resolve_area(body.split(":", 1)[0].strip())
         except (ValueError, LookupError):
             pass
         else:
-            return LineError("an order line must follow a line ORDERS", EXAMPLES["ORDERS"])
+            return LineError(Msg("agot.error.order_outside_block"), EXAMPLES["ORDERS"])
     word = body.split(None, 1)[0].rstrip(":") if body.split() else body
     good = _close_command(word)
     if good:
-        return LineError(f'unknown command "{word}"; did you mean {good}?', example(good, names), fix=(word, good))
-    commands = ", ".join(sorted({v for v in COMMAND_WORDS.values() if v != "JUDGE"}))
-    return LineError(f'unknown command "{word[:40]}"; commands are {commands}', EXAMPLES["HELP"])
+        return LineError(Msg("agot.error.unknown_command", word=word, hint=good, in_block=False), example(good, names),
+                         fix=(word, good))
+    commands = sorted({v for v in COMMAND_WORDS.values() if v != "JUDGE"})
+    return LineError(Msg("agot.error.unknown_command_list", word=word[:40], commands=commands), EXAMPLES["HELP"])
 
 
 @dataclass(slots=True)
@@ -512,10 +539,8 @@ class _Block:
             _check_text(raw)
             line = _parse_order_line(body, names, in_block=True)
             if line.area in self.where:
-                raise LineError(
-                    f"{names.area_name(line.area)} already has an order (line {self.where[line.area]}); "
-                    "one order per area", EXAMPLES["ORDER"]
-                )
+                raise LineError(Msg("agot.error.second_order_line", area=names.area_name(line.area),
+                                    line=self.where[line.area]), EXAMPLES["ORDER"])
         except LineError as exc:
             self.bad.append(lineno)
             fixed = _fixed_example(body, exc, lambda b: _parse_any(b, names, True), names)
@@ -527,10 +552,9 @@ class _Block:
     def close(self, mail: ParsedMail, names: NameResolver) -> None:
         header = mail.lines[self.header]
         if self.bad:
-            lines = ", ".join(str(n) for n in self.bad)
             mail.lines[self.header] = LineResult(
                 header.lineno, header.raw,
-                error=f"ORDERS not accepted: fix the order line(s) {lines} and send the whole set again",
+                error=Msg("agot.error.orders_not_accepted", lines=list(self.bad)),
                 example=EXAMPLES["ORDERS"],
             )
             mail.broken_orders[self.header] = Orders(tuple(self.orders))
@@ -545,10 +569,10 @@ class _Block:
 # =================================================================================================
 
 
-def _area(text: str, names: NameResolver, what: str = "area") -> str:
+def _area(text: str, names: NameResolver, what: str | None = None) -> str:
     text = text.strip()
     if not text:
-        raise LineError(f"missing {what}")
+        raise LineError(Msg("agot.error.missing", what=what or _what("area")))
     try:
         return names.resolve_area(text)
     except UnknownName as exc:
@@ -558,7 +582,7 @@ def _area(text: str, names: NameResolver, what: str = "area") -> str:
 def _card(text: str, names: NameResolver) -> str:
     text = text.strip()
     if not text:
-        raise LineError("missing house card")
+        raise LineError(Msg("agot.error.missing", what=_what("house_card")))
     try:
         return names.resolve_card(text)
     except UnknownName as exc:
@@ -568,9 +592,8 @@ def _card(text: str, names: NameResolver) -> str:
 def _name_error(exc: UnknownName, text: str, kind: str, names: NameResolver) -> LineError:
     """Turn the resolver's UnknownName into a line error whose fix is its first suggestion."""
     suggestions = [_display(s, kind, names) for s in getattr(exc, "suggestions", ()) or ()]
-    message = str(exc) or f'unknown {kind} "{text}"'  # the resolver's message is made for players
     bad = getattr(exc, "text", None) or text
-    return LineError(message, fix=(bad, suggestions[0]) if suggestions else None)
+    return LineError(exc.msg, fix=(bad, suggestions[0]) if suggestions else None)
 
 
 def _display(suggestion: str, kind: str, names: NameResolver) -> str:
@@ -597,13 +620,13 @@ def _house(text: str, names: NameResolver) -> str:
     if len(fits) == 1:
         return fits[0]
     close = difflib.get_close_matches(word, names.houses, 1, 0.6)
-    houses = ", ".join(house_name(h) for h in names.houses)
+    houses = list(names.houses)
     if not raw:
-        raise LineError(f"missing house (houses: {houses})")
+        raise LineError(Msg("agot.error.missing_house", houses=houses))
     if close:
-        raise LineError(f'unknown house "{raw}"; did you mean {house_name(close[0])}? (houses: {houses})',
+        raise LineError(Msg("agot.error.unknown_house", text=raw, hint=close[0], houses=houses),
                         fix=(raw, house_name(close[0])))
-    raise LineError(f'unknown house "{raw}" (houses: {houses})')
+    raise LineError(Msg("agot.error.unknown_house", text=raw, hint=None, houses=houses))
 
 
 def _units(text: str, *, allow_all: bool = False) -> tuple[str, ...] | str:
@@ -612,11 +635,11 @@ def _units(text: str, *, allow_all: bool = False) -> tuple[str, ...] | str:
         return ALL
     items = re.split(_LIST_SEP, text.strip(), flags=re.I)
     if not text.strip():
-        raise LineError("no units given (units: footman, knight, ship, with counts: \"2 footman, knight\")")
+        raise LineError(Msg("agot.error.no_units_given"))
     units: list[str] = []
     for item in items:
         if not item:
-            raise LineError(f'empty item in unit list "{text.strip()}"')
+            raise LineError(Msg("agot.error.empty_unit_item", text=text.strip()))
         n, unit = _counted(item)
         units.extend([unit] * n)
     return sort_units(units)
@@ -636,41 +659,42 @@ def _counted(item: str) -> tuple[int, str]:
     elif re.fullmatch(r"\S+", f):
         count_text, unit_text = "1", f
     else:
-        raise LineError(f'cannot read units "{item.strip()}" (write e.g. "2 footmen, 1 knight")')
+        raise LineError(Msg("agot.error.cannot_read_units", text=item.strip()))
     unit = UNIT_WORDS.get(unit_text)
     if unit is None:
         close = difflib.get_close_matches(unit_text, UNIT_WORDS, 1, 0.7)
-        hint = f"; did you mean {UNIT_WORDS[close[0]]}?" if close else ""
-        raise LineError(f'unknown unit "{unit_text}"{hint} (units: {", ".join(UNIT_TYPES)})')
+        raise LineError(Msg("agot.error.unknown_unit", text=unit_text, hint=UNIT_WORDS[close[0]] if close else None,
+                            units=list(UNIT_TYPES)))
     if re.fullmatch(r"[+-]?\d+", count_text):
         n = int(count_text)
     elif count_text in COUNT_WORDS:
         n = COUNT_WORDS[count_text]
     else:
-        raise LineError(f'bad count "{count_text}" for {unit}: write a whole number from 1 to {MAX_COUNT}')
+        raise LineError(Msg("agot.error.bad_count", text=count_text, unit=unit, most=MAX_COUNT))
     if not 1 <= n <= MAX_COUNT:
-        raise LineError(f'bad count "{count_text}" for {unit}: write a whole number from 1 to {MAX_COUNT}')
+        raise LineError(Msg("agot.error.bad_count", text=count_text, unit=unit, most=MAX_COUNT))
     return n, unit
 
 
-def _number(text: str, what: str = "bid") -> int:
+def _number(text: str, track: str | None = None) -> int:
+    """A bid: ``track`` names the track of a bid in ``BID THRONE 3 FIEFDOMS 1 COURT 0``."""
     t = text.strip().translate(_TRANSLATE)
     if not re.fullmatch(r"[+-]?\d+", t):
-        raise LineError(f'{what} "{text.strip()}" is not a number: write a whole number from 0 to {MAX_BID}')
+        raise LineError(Msg("agot.error.bid_not_number", track=track, text=text.strip(), most=MAX_BID))
     n = int(t)
     if n < 0:
-        raise LineError(f"{what} {n} is negative: write a whole number from 0 to {MAX_BID}")
+        raise LineError(Msg("agot.error.bid_negative", track=track, n=n, most=MAX_BID))
     if n > MAX_BID:
-        raise LineError(f"{what} {n} is too high: write a whole number from 0 to {MAX_BID}")
+        raise LineError(Msg("agot.error.bid_too_big", track=track, n=n, most=MAX_BID))
     return n
 
 
 def _split_arrow(rest: str, what: str) -> tuple[str, str]:
     if " -> " not in f" {rest} ":
-        raise LineError(f'missing "->" between the area and {what}')
+        raise LineError(Msg("agot.error.missing_arrow", what=what))
     left, right = (p.strip() for p in f" {rest} ".split(" -> ", 1))
     if not right:
-        raise LineError(f'missing {what} after "->"')
+        raise LineError(Msg("agot.error.missing_after_arrow", what=what))
     return left, right
 
 
@@ -686,7 +710,7 @@ def _split_word(text: str, *words: str) -> tuple[str, str | None]:
 
 def _split_colon(rest: str, what: str) -> tuple[str, str]:
     if ":" not in rest:
-        raise LineError(f'missing ":" before {what}')
+        raise LineError(Msg("agot.error.missing_colon", what=what))
     left, right = rest.split(":", 1)
     return left.strip(), right.strip()
 
@@ -717,14 +741,14 @@ def _parse_order_line(body: str, names: NameResolver, in_block: bool = False) ->
             break
         else:
             _misspelt_command(words[0] if words else "", names)
-            raise LineError('expected "<area>: <order>"', EXAMPLES["ORDER"])
+            raise LineError(Msg("agot.error.expected_order_line"), EXAMPLES["ORDER"])
     try:
         area = _area(area_text, names)
     except LineError:
         _misspelt_command(area_text.split()[0] if area_text.split() else "", names)
         raise
     if not token_text:
-        raise LineError(f'missing order after "{area_text}:"; {_valid_orders()}',
+        raise LineError(Msg("agot.error.missing_order", area=area_text, valid=_valid_orders()),
                         f"{names.area_name(area)}: march -1")
     try:
         token = parse_order_token(token_text)
@@ -739,13 +763,13 @@ def _misspelt_command(word: str, names: NameResolver) -> None:
     does not end the block; say so rather than "unknown area"."""
     good = _close_command(word)
     if good:
-        raise LineError(f'unknown command "{word}"; did you mean {good}? (a command line also ends the ORDERS block)',
+        raise LineError(Msg("agot.error.unknown_command", word=word, hint=good, in_block=True),
                         example(good, names), fix=(word, good))
 
 
 def _p_orders(rest: str, names: NameResolver) -> Orders:
     if rest.strip():
-        raise LineError("ORDERS stands alone on its line; the orders follow, one per line", EXAMPLES["ORDERS"])
+        raise LineError(Msg("agot.error.orders_alone"), EXAMPLES["ORDERS"])
     return Orders(())
 
 
@@ -754,84 +778,84 @@ def _p_orders_query(rest: str, names: NameResolver) -> OrdersQuery:
 
 
 def _p_raid(rest: str, names: NameResolver) -> Raid:
-    left, right = _split_arrow(rest, "the raid target (or NONE)")
-    src = _area(left, names, "raiding area")
+    left, right = _split_arrow(rest, _what("raid_target_or_none"))
+    src = _area(left, names, _what("raiding_area"))
     if _is_none(right):
         return Raid(src, (), True)
-    targets = tuple(_area(t, names, "raid target") for t in right.split(","))
+    targets = tuple(_area(t, names, _what("raid_target")) for t in right.split(","))
     if len(targets) > 2:
-        raise LineError(f"a raid has at most two targets, not {len(targets)}")
+        raise LineError(Msg("agot.error.raid_two_targets", n=len(targets)))
     return Raid(src, targets, False)
 
 
 def _p_march(rest: str, names: NameResolver) -> March:
     body = rest.strip()
-    leave = re.search(r"\s+leave\s+power(\s+tokens?)?\s*$", body, flags=re.I)
+    leave = re.search(r"\s+(leave\s+power(\s+tokens?)?|nechej\s+[žz]eton\s+moci)\s*$", body, flags=re.I)
     if leave:
         body = body[: leave.start()]
-    left, right = _split_arrow(body, "the destination")
-    src = _area(left, names, "area to march from")
+    left, right = _split_arrow(body, _what("the_destination"))
+    src = _area(left, names, _what("march_from"))
     if _is_none(right) and not leave:
         return March(src, (), False)
     moves = []
     for part in right.split(";"):
-        dest_text, units_text = _split_colon(part, 'the units (e.g. "Castle Black: 1 footman")')
-        moves.append(Move(_area(dest_text, names, "destination"), _units(units_text, allow_all=True)))
+        dest_text, units_text = _split_colon(part, _what("the_units_march"))
+        moves.append(Move(_area(dest_text, names, _what("destination")), _units(units_text, allow_all=True)))
     return March(src, tuple(moves), bool(leave))
 
 
 def _p_support(rest: str, names: NameResolver) -> Support:
-    main, battle = _split_word(rest, "in")
-    left, right = _split_arrow(main, "the supported house (or NONE)")
-    src = _area(left, names, "supporting area")
+    main, battle = _split_word(rest, *IN_WORDS)
+    left, right = _split_arrow(main, _what("supported_house"))
+    src = _area(left, names, _what("supporting_area"))
     house = None if _is_none(right) else _house(right, names)
-    return Support(src, house, _area(battle, names, "battle area") if battle is not None else None)
+    return Support(src, house, _area(battle, names, _what("battle_area")) if battle is not None else None)
 
 
 def _p_card(rest: str, names: NameResolver) -> Card:
-    main, battle = _split_word(rest, "in")
-    return Card(_card(main, names), _area(battle, names, "battle area") if battle is not None else None)
+    main, battle = _split_word(rest, *IN_WORDS)
+    return Card(_card(main, names), _area(battle, names, _what("battle_area")) if battle is not None else None)
 
 
 def _p_blade(rest: str, names: NameResolver) -> Blade:
     word, _, area_text = rest.strip().partition(" ")
     mode = BLADE_MODES.get(fold(word))
     if mode is None:
-        raise LineError(f'BLADE needs AUTO, NEVER or AT <battle area>, not "{rest.strip()}"')
+        raise LineError(Msg("agot.error.blade_mode", text=rest.strip()))
     if mode == "at":
-        return Blade("at", _area(area_text, names, "battle area"))
+        return Blade("at", _area(area_text, names, _what("battle_area")))
     if area_text.strip():
-        raise LineError(f"nothing may follow BLADE {mode.upper()}")
+        raise LineError(Msg("agot.error.blade_trailing", mode=mode.upper()))
     return Blade(mode)  # type: ignore[arg-type]
 
 
 def _p_casualties(rest: str, names: NameResolver) -> Casualties:
-    main, battle = _split_word(rest, "in")
+    main, battle = _split_word(rest, *IN_WORDS)
     units = _units(main)
     assert isinstance(units, tuple)
-    return Casualties(units, _area(battle, names, "battle area") if battle is not None else None)
+    return Casualties(units, _area(battle, names, _what("battle_area")) if battle is not None else None)
 
 
 def _p_retreat(rest: str, names: NameResolver) -> Retreat:
-    main, battle = _split_word(rest, "from", "in")
-    return Retreat(_area(main, names, "area to retreat to"),
-                   _area(battle, names, "battle area") if battle is not None else None)
+    main, battle = _split_word(rest, "from", "z", *IN_WORDS)
+    return Retreat(_area(main, names, _what("retreat_to")),
+                   _area(battle, names, _what("battle_area")) if battle is not None else None)
 
 
 def _p_ability(rest: str, names: NameResolver) -> Ability:
-    card_text, choice = _split_colon(rest, "the choice (e.g. ABILITY Maester Luwin: Eddard Stark)")
+    card_text, choice = _split_colon(rest, _what("the_choice"))
     card = _card(card_text, names)
     choice = " ".join(choice.split())
     if not choice:
-        raise LineError("missing the choice after the colon")
+        raise LineError(Msg("agot.error.missing_choice"))
     return Ability(card, choice)
 
 
 def _p_raven(rest: str, names: NameResolver) -> Raven:
-    if fold(rest).strip() == "pass":
+    if fold(rest).strip() in ("pass", "pas"):
         return Raven()
     if ":" not in rest:
-        raise LineError('RAVEN needs "<area>: <order>" or PASS')
+        raise LineError(Msg("agot.error.raven_form"))
     line = _parse_order_line(rest, names)
     return Raven(line.area, line.token)
 
@@ -855,20 +879,19 @@ def _p_bid(rest: str, names: NameResolver) -> Bid | BidAll:
             if not name or not any(k.startswith(name) for k in TRACK_WORDS):
                 break
         if best is None:
-            raise LineError(f'BID needs one number, or a number for each track: unknown track "{words[i]}" '
-                            "(tracks: THRONE, FIEFDOMS, COURT)", EXAMPLES["BIDALL"])
+            raise LineError(Msg("agot.error.unknown_track", text=words[i]), EXAMPLES["BIDALL"])
         i, track = best
         if track in found:
-            raise LineError(f"two bids for {track.upper()}", EXAMPLES["BIDALL"])
+            raise LineError(Msg("agot.error.two_bids", track=track.upper()), EXAMPLES["BIDALL"])
         try:
-            found[track] = _number(words[i] if i < len(words) else "", f"{track.upper()} bid")
+            found[track] = _number(words[i] if i < len(words) else "", track.upper())
         except LineError as exc:
             exc.example = EXAMPLES["BIDALL"]
             raise
         i += 1
     if len(found) != 3:
-        missing = ", ".join(t.upper() for t in ("throne", "fiefdoms", "court") if t not in found)
-        raise LineError(f"BID needs one number, or a bid for each track (missing: {missing})", EXAMPLES["BIDALL"])
+        missing = [t.upper() for t in ("throne", "fiefdoms", "court") if t not in found]
+        raise LineError(Msg("agot.error.bid_tracks_missing", missing=missing), EXAMPLES["BIDALL"])
     return BidAll(found["throne"], found["fiefdoms"], found["court"])
 
 
@@ -876,27 +899,26 @@ def _p_tiebreak(rest: str, names: NameResolver) -> Tiebreak:
     words = [w for w in re.split(r"[,;\s>]+", rest.strip()) if w and fold(w) != "house"]
     houses = tuple(_house(w, names) for w in words)
     if len(houses) < 2:
-        raise LineError("TIEBREAK needs at least two houses, first place first")
+        raise LineError(Msg("agot.error.tiebreak_two"))
     if len(set(houses)) != len(houses):
-        raise LineError("a house appears twice in TIEBREAK")
+        raise LineError(Msg("agot.error.tiebreak_twice"))
     return Tiebreak(houses)
 
 
 def _p_muster(rest: str, names: NameResolver) -> Muster:
     if _is_none(rest):
         return Muster(None, ())
-    area_text, items_text = _split_colon(rest, "what to muster")
-    area = _area(area_text, names, "castle area")
+    area_text, items_text = _split_colon(rest, _what("what_to_muster"))
+    area = _area(area_text, names, _what("castle_area"))
     if not items_text:
-        raise LineError("nothing to muster given (e.g. footman, knight, ship -> <sea>, upgrade)")
+        raise LineError(Msg("agot.error.nothing_to_muster"))
     items: list[MusterItem] = []
     # "upgrade a footman to a knight": those articles are not the Czech list word "a"
     items_text = re.sub(r"\b(upgrade|footman|to)\s+an?\s+", r"\1 ", items_text, flags=re.I)
     for part in re.split(_LIST_SEP, items_text, flags=re.I):
-        if re.match(r"upgrade\b", fold(part)):
+        if re.match(r"(upgrade|povyseni)\b", fold(part)):
             if not _UPGRADE_RE.fullmatch(fold(part)):
-                raise LineError(f'cannot read "{part.strip()}": an upgrade turns a footman into a knight, '
-                                'write "upgrade"')
+                raise LineError(Msg("agot.error.upgrade_form", text=part.strip()))
             items.append(UPGRADE)
             continue
         unit_text, _, sea_text = part.partition("->")
@@ -904,20 +926,20 @@ def _p_muster(rest: str, names: NameResolver) -> Muster:
         sea = None
         if sea_text.strip():
             if unit != "ship":
-                raise LineError(f'only a ship is mustered "-> <sea area>", not a {unit}')
-            sea = _area(sea_text, names, "sea area")
+                raise LineError(Msg("agot.error.only_ship_to_sea", unit=unit))
+            sea = _area(sea_text, names, _what("sea_area"))
         items.extend([MusterItem(unit, sea)] * n)
     return Muster(area, tuple(items))
 
 
 _UPGRADE_RE: Final = re.compile(
-    r"upgrade(\s+(footman|pesak|pesaka))?(\s*(to|->|na)\s*(knight|rytir|rytire|rytiri))?"
+    r"(upgrade|povyseni)(\s+(footman|pesak|pesaka))?(\s*(to|->|na)\s*(knight|rytir|rytire|rytiri|rytire))?"
 )
 """``upgrade``, ``upgrade footman``, ``upgrade footman to knight``, ``upgrade -> knight``."""
 
 
 def _p_remove(rest: str, names: NameResolver) -> Remove:
-    area_text, units_text = _split_colon(rest, "the units to remove")
+    area_text, units_text = _split_colon(rest, _what("units_to_remove"))
     area = _area(area_text, names)
     units = _units(units_text)
     assert isinstance(units, tuple)
@@ -938,9 +960,9 @@ def _p_clear(rest: str, names: NameResolver) -> Clear:
         kind = CLEAR_WORDS.get(word)
         if kind is None:
             close = difflib.get_close_matches(word, list(CLEAR_WORDS) + sorted(CLEAR_ALL_WORDS), 1, 0.7)
-            hint = f"; did you mean {(CLEAR_WORDS.get(close[0]) or 'all').upper()}?" if close else ""
-            raise LineError(f'CLEAR what? "{word}" is not something on file{hint} (CLEAR alone clears everything; '
-                            f"or one or more of {', '.join(k.upper() for k in CLEAR_KINDS)})", EXAMPLES["CLEAR"])
+            hint = (CLEAR_WORDS.get(close[0]) or "all").upper() if close else None
+            raise LineError(Msg("agot.error.clear_what", word=word, hint=hint, kinds=[k.upper() for k in CLEAR_KINDS]),
+                            EXAMPLES["CLEAR"])
         if kind not in kinds:
             kinds.append(kind)
     return Clear(tuple(k for k in CLEAR_KINDS if k in kinds))
@@ -958,17 +980,17 @@ def _p_status(rest: str, names: NameResolver) -> Status:
 def _p_press(rest: str, names: NameResolver) -> Press:
     m = re.match(r"\s*(anon(?:ymous|ymně|ymne)?\s+)?([^:]*):(.*)$", rest, flags=re.I | re.S)
     if m is None:
-        raise LineError('PRESS needs "<house>: <message>" or "ALL: <message>"')
+        raise LineError(Msg("agot.error.press_form"))
     anon, to_text, text = bool(m.group(1)), m.group(2).strip(), m.group(3).strip()
     if fold(to_text) in ("all", "everyone", "vsem", "vsichni"):
         to: tuple[str, ...] | str = PRESS_ALL
     else:
         words = [w for w in re.split(r"[,;\s]+", to_text) if w and fold(w) not in ("house", "and")]
         if not words:
-            raise LineError("PRESS needs the house to write to, or ALL")
+            raise LineError(Msg("agot.error.press_to"))
         to = tuple(dict.fromkeys(_house(w, names) for w in words))
     if not text:
-        raise LineError("empty PRESS message")
+        raise LineError(Msg("agot.error.press_empty"))
     return Press(to, text, anon)
 
 

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ...messages import Msg
 from ...ruleset import Event, Owed
 from . import position as pos
+from . import say
 from .commands import OrderLine, OrderToken, Raven
 from .context import Ctx
 
@@ -31,15 +33,15 @@ def check_order(state: dict, ctx: Ctx, house: str, line: OrderLine) -> str | Non
     where = ctx.area(line.area)
     held = pos.owner(state, line.area)
     if held is None:
-        return f"you have no units in {where}: an order needs at least one unit"
+        return Msg("agot.error.order_no_units", area=where)
     if held != house:
-        return f"{where} is held by {ctx.house(held)}, not by you"
+        return Msg("agot.error.held_by", area=where, house=held)
     if line.kind == "consolidate" and ctx.gd.board.is_sea(line.area):
-        return f"{where} is a sea area: consolidate power orders go on land only"
+        return Msg("agot.error.consolidate_at_sea", area=where)
     if _token_id(ctx, line.kind, line.bonus, line.star) is None:
-        return f"there is no {line.token.canonical()} order token"
+        return Msg("agot.error.no_such_token", token=say.token(line.token.canonical()))
     if line.kind in state["restrictions"] or line.token.canonical() in state["restrictions"]:
-        return f"{line.token.canonical()} orders may not be placed this round (Westeros card)"
+        return Msg("agot.error.token_forbidden", token=say.token(line.token.canonical()))
     return None
 
 
@@ -53,17 +55,16 @@ def check_orders(state: dict, ctx: Ctx, house: str, lines: list[OrderLine]) -> d
     for i, line in enumerate(lines):
         problem = check_order(state, ctx, house, line)
         if problem is None and line.area in seen:
-            problem = f"{ctx.area(line.area)} already has an order (line {seen[line.area] + 1} of the block): one order per area"
+            problem = Msg("agot.error.second_order", area=ctx.area(line.area), line=seen[line.area] + 1)
         if problem is None:
             token = _token_id(ctx, line.kind, line.bonus, line.star)
             used[token.id] += 1
             if used[token.id] > token.count:
-                problem = f"you have only {token.count} {token.text} token{'s' if token.count > 1 else ''}"
+                problem = Msg("agot.error.tokens_only", n=token.count, token=say.token(token.text))
             elif line.star:
                 stars += 1
                 if stars > limit:
-                    problem = (f"your King's Court position allows {limit} starred order{'s' if limit != 1 else ''}"
-                               f" and this is starred order number {stars}")
+                    problem = Msg("agot.error.stars", limit=limit, number=stars)
         if problem:
             errors[i] = problem
         seen.setdefault(line.area, i)
@@ -76,13 +77,13 @@ def store_orders(state: dict, house: str, lines: list[OrderLine]) -> None:
 
 def check_raven(state: dict, ctx: Ctx, house: str, raven: Raven) -> str | None:
     if house != pos.holder(state, "messenger_raven"):
-        return "you do not hold the Messenger Raven"
+        return Msg("agot.error.no_raven")
     if raven.is_pass:
         return None
     orders = state["orders"] if state["phase"] == "action" or state["step"] == "raven" else (pos.plan(state, house)["orders"] or {})
     where = ctx.area(raven.area)
     if raven.area not in orders or pos.owner(state, raven.area) != house:
-        return f"you have no order in {where} to replace"
+        return Msg("agot.error.raven_no_order", area=where)
     line = OrderLine(raven.area, raven.order.kind, raven.order.bonus, raven.order.star)
     problem = check_order(state, ctx, house, line)
     if problem:
@@ -90,12 +91,12 @@ def check_raven(state: dict, ctx: Ctx, house: str, raven: Raven) -> str | None:
     mine = [text for area, text in orders.items() if pos.owner(state, area) == house and area != raven.area]
     token = _token_id(ctx, line.kind, line.bonus, line.star)
     if sum(1 for t in mine if t == token.text) + 1 > token.count:
-        return f"all your {token.text} tokens are on the board already"
+        return Msg("agot.error.tokens_all_placed", token=say.token(token.text))
     # CZ p.7: a starred order "only if stars were left unused in step 1" - the replaced order
     # was placed in step 1, so a starred order it held used its star there.
     placed_stars = sum(1 for area, t in orders.items() if pos.owner(state, area) == house and t.endswith("*"))
     if line.star and placed_stars + 1 > pos.star_limit(state, ctx.gd, house):
-        return "you have no King's Court star left unused from the planning step"
+        return Msg("agot.error.raven_no_star")
     return None
 
 
@@ -103,7 +104,7 @@ def check_raven(state: dict, ctx: Ctx, house: str, raven: Raven) -> str | None:
 
 
 def pending_orders(state: dict) -> list[Owed]:
-    return [Owed(h, "orders", "planning", pos.plan(state, h)["orders"] is not None) for h in state["houses"]
+    return [Owed(h, Msg("agot.owed.orders"), "planning", pos.plan(state, h)["orders"] is not None) for h in state["houses"]
             if pos.house_units(state, h)]
 
 
@@ -114,15 +115,16 @@ def reveal(state: dict, ctx: Ctx) -> list[Event]:
         orders = pos.plan(state, house)["orders"]
         if orders is None:
             if pos.house_units(state, house):
-                events.append(Event(f"{ctx.house(house)} sent no orders; default: no order tokens placed."))
+                events.append(Event("agot.default.orders", house=house))
             continue
         # Units may have changed since the orders were sent only by a GM repair: keep what still applies.
         for area, text in orders.items():
             if pos.owner(state, area) == house:
                 state["orders"][area] = text
         pos.plan(state, house)["orders"] = None
-    shown = "; ".join(f"{ctx.area(a)}: {t}" for a, t in sorted(state["orders"].items(), key=lambda x: ctx.area(x[0])))
-    events.append(Event(f"Orders revealed: {shown or 'none'}."))
+    shown = [Msg("agot.placed", area=ctx.area(a), token=say.token(t))
+             for a, t in sorted(state["orders"].items(), key=lambda x: ctx.area(x[0]))]
+    events.append(Event("agot.orders_revealed", orders=shown))
     return events
 
 
@@ -133,7 +135,7 @@ def raven_needed(state: dict) -> bool:
 
 def pending_raven(state: dict) -> list[Owed]:
     house = pos.holder(state, "messenger_raven")
-    return [Owed(house, "Messenger Raven: RAVEN <area>: <order> or RAVEN PASS", "step", pos.plan(state, house)["raven"] is not None)]
+    return [Owed(house, Msg("agot.owed.raven"), "step", pos.plan(state, house)["raven"] is not None)]
 
 
 def resolve_raven(state: dict, ctx: Ctx) -> list[Event]:
@@ -142,10 +144,11 @@ def resolve_raven(state: dict, ctx: Ctx) -> list[Event]:
     line = pos.plan(state, house)["raven"]
     pos.plan(state, house)["raven"] = None
     if line is None:
-        return [Event(f"{ctx.house(house)} sent no Messenger Raven decision; default: no change.")]
+        return [Event("agot.default.raven", house=house)]
     raven = ctx.command(line)
     if raven.is_pass or check_raven(state, ctx, house, raven):
-        return [Event(f"{ctx.house(house)} does not use the Messenger Raven.")]
+        return [Event("agot.raven.unused", house=house)]
     old = state["orders"][raven.area]
     state["orders"][raven.area] = raven.order.canonical()
-    return [Event(f"{ctx.house(house)} uses the Messenger Raven: {ctx.area(raven.area)} {old} becomes {raven.order.canonical()}.")]
+    return [Event("agot.raven.used", house=house, area=ctx.area(raven.area), old=say.token(old),
+                  new=say.token(raven.order.canonical()))]

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import copy
 
+from ...messages import Msg
 from ...ruleset import Event, Owed, RulesetError, Submission, register
-from . import bot, caseposition, engine, grammar, invariants, submission
+from . import bot, caseposition, engine, grammar, invariants, lines, submission
 from .context import ctx_of
 from .gamedata import DATA_VERSION, load_gamedata
 from .newgame import initial_state
@@ -43,16 +44,18 @@ class Agot1e:
         """A round's Westeros, planning or action phase: reports come as one digest per phase."""
         return f"{state['round']} {state['phase']}"
 
-    def summary(self, state: dict) -> str:
+    def summary(self, state: dict) -> Msg:
         if state["winner"] is not None:
-            return f"game over after round {min(state['round'], 10)}: " + (
-                "a draw" if state["winner"] == "draw" else f"{state['winner']} wins")
-        text = f"round {state['round']}, {state['phase']}: {state['step']}"
+            return Msg("agot.summary.over", round=min(state["round"], 10), winner=state["winner"])
         cards = (state.get("westeros") or {}).get("cards")
-        if cards and state["phase"] == "westeros":
-            names = ctx_of(state).gd.westeros_cards
-            text += " (" + ", ".join(f"{d} {names[c].name}" for d, c in cards.items()) + ")"
-        return text
+        drawn = [Msg("agot.westeros.drawn", deck=d, card=c) for d, c in cards.items()] \
+            if cards and state["phase"] == "westeros" else []
+        return Msg("agot.summary", round=state["round"], phase=state["phase"], step=state["step"], cards=drawn)
+
+    def line(self, text: str, language: str) -> str:
+        """A canonical line in ``language``'s command words (``MARCH Winterfell -> Karhold: 1 footman`` ->
+        ``POCHOD Winterfell -> Karhold: 1 pěšák``), which the grammar reads back as the same command."""
+        return lines.in_language(text, language)
 
     def on_file(self, state: dict, player: str) -> list[str]:
         return submission.on_file(state, ctx_of(state), player)

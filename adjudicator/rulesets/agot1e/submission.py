@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 
 from ... import mailcommands
+from ...messages import Msg
 from ...ruleset import LineResult, Parsed, Submission
 from . import action, battle, examples, planning, westeros
 from . import position as pos
@@ -19,25 +20,6 @@ from .commands import (CLEAR_KINDS, Ability, Bid, BidAll, Blade, Card, Casualtie
 from .context import Ctx
 from . import grammar
 from .grammar import parse_mail
-
-HELP = """Orders (planning): a block
-  ORDERS
-  Lannisport: march -1      (march -1 | march 0 | march +1* | support | support +1* | raid | raid*
-  Stoney Sept: support       consolidate | consolidate* | defense +1 | defense +2*; short: M-1 M0 M+1 S S+1 R R* C C* D+1 D+2)
-Then, sent ahead or when asked:
-  RAID <from> -> <target>[, <target>] | NONE        MARCH <from> -> <to>: <units> [; <to>: <units>] [LEAVE POWER]
-  SUPPORT <from> -> <house> | NONE [IN <area>]      CARD <house card> [IN <area>]
-  BLADE AUTO | NEVER | AT <area>                    CASUALTIES <units> [IN <area>]
-  RETREAT <area> [FROM <area>]                      ABILITY <card>: <choice>
-  RAVEN <area>: <order> | RAVEN PASS                ORDERS? (what the judge holds for you)
-Westeros phase (rounds 2-10), sent ahead or when asked:
-  BID <n>  (the bid now asked for)                  BID THRONE <n> FIEFDOMS <n> COURT <n>
-  TIEBREAK <house>, <house>, ... (first place first) MUSTER <castle>: footman, knight, ship -> <sea>, upgrade
-  REMOVE <area>: <units>                            RECLAIM <house card>
-Change your mind (also CANCEL, ZRUŠ; applies before the lines after it in the same mail):
-  CLEAR  (everything on file, orders not yet revealed too)
-  CLEAR <what>[, <what>]  ORDERS RAVEN MARCHES RAIDS SUPPORTS CARDS CASUALTIES RETREATS ABILITIES BLADE
-                          BIDS MUSTERS REMOVES TIEBREAKS RECLAIMS"""
 
 WESTEROS_ONLY = (Bid, BidAll, Tiebreak, Muster, Remove, Reclaim)
 PLAN_KEY = {Raid: "raids", March: "marches", Support: "supports", Card: "cards", Casualties: "casualties",
@@ -228,7 +210,7 @@ def _check(state: dict, ctx: Ctx, house: str, stretch: list, index: dict, broken
         problem = example = None
         if isinstance(command, Orders):
             if (state["phase"], state["step"]) != ("planning", "orders") and state["phase"] != "westeros":
-                problem, example = "orders are placed in the planning phase; this is not it", "ORDERS?"
+                problem, example = Msg("agot.error.not_planning"), "ORDERS?"
             else:
                 for i, message in planning.check_orders(state, ctx, house, list(command.lines)).items():
                     message = westeros.restriction_text(state, ctx, command.lines[i].kind, message)
@@ -238,7 +220,7 @@ def _check(state: dict, ctx: Ctx, house: str, stretch: list, index: dict, broken
             if unsure and command.src not in orders:
                 pass  # judged once the ORDERS block is fixed
             elif not str(orders.get(command.src, "")).startswith(kind):
-                problem = f"you have no {kind} order in {ctx.area(command.src)}"
+                problem = Msg("agot.error.no_order_in", kind=kind, area=ctx.area(command.src))
             else:
                 problem = _check_ahead(state, seen, ctx, house, command, orders, relayed, ships_move)
             if isinstance(command, March):
@@ -247,16 +229,15 @@ def _check(state: dict, ctx: Ctx, house: str, stretch: list, index: dict, broken
         elif isinstance(command, Support):
             board, battle_area = ctx.gd.board, command.battle_area
             if not str(orders.get(command.src, "")).startswith("support") and not (unsure and command.src not in orders):
-                problem = f"you have no support order in {ctx.area(command.src)}"
+                problem = Msg("agot.error.no_order_in", kind="support", area=ctx.area(command.src))
             elif battle_area is not None and not board.adjacent(command.src, battle_area):
-                problem = (f"{ctx.area(command.src)} is not adjacent to {ctx.area(battle_area)}: a support order helps "
-                           f"only in adjacent areas, never through ships")
+                problem = Msg("agot.error.support_not_adjacent", src=ctx.area(command.src), area=ctx.area(battle_area))
             elif battle_area is not None and board.is_sea(battle_area) and board.is_land(command.src):
-                problem = f"land units cannot support a battle at sea ({ctx.area(battle_area)})"
+                problem = Msg("agot.error.support_land_at_sea", area=ctx.area(battle_area))
         elif isinstance(command, Card):
             owner_ = ctx.gd.card(command.card_id).house
             if owner_ != house:
-                problem = f"{ctx.card(command.card_id)} is a {ctx.house(owner_)} card, not a {ctx.house(house)} card"
+                problem = Msg("agot.error.not_your_card", card=command.card_id, owner=owner_, house=house)
         elif isinstance(command, Raven):
             problem = planning.check_raven(state, ctx, house, command) if (
                 state["step"] == "raven" or command.is_pass or house != pos.holder(state, "messenger_raven")) else None
@@ -295,12 +276,11 @@ def _check_ahead(state: dict, seen: dict, ctx: Ctx, house: str, command, orders:
                                     units_known=not fed and not westeros.mustering_to_come(state))
 
 
-def _clear_problem(state: dict, ctx: Ctx, house: str, clear: Clear) -> tuple[str, str] | None:
+def _clear_problem(state: dict, ctx: Ctx, house: str, clear: Clear) -> tuple[Msg, str] | None:
     """``CLEAR ORDERS`` takes back orders not yet revealed; on the board they stay."""
     if "orders" in clear.kinds and state["phase"] not in ("planning", "westeros") or \
             "orders" in clear.kinds and state["step"] == "raven":
-        return ("your orders were revealed and stay on the board; CLEAR ORDERS takes back orders not yet revealed",
-                "CLEAR MARCHES")
+        return Msg("agot.error.clear_revealed"), "CLEAR MARCHES"
     return None
 
 

@@ -37,6 +37,7 @@ import copy
 import random
 from collections import Counter
 
+from ...messages import Msg
 from ...ruleset import Event, Owed
 from . import battle, bidding, planning
 from . import position as pos
@@ -110,7 +111,7 @@ def reveal(state: dict, ctx: Ctx, given: dict[str, str] | None = None) -> list[E
         for _ in range(1000):
             if card != WINTER:
                 break
-            events.append(Event(f"Winter Is Coming (deck {deck}): the deck is reshuffled and a new card revealed."))
+            events.append(Event("agot.westeros.winter", deck=deck))
             card = _winter(state, ctx, deck)
             mammoths += mammoth(ctx.gd, deck, card)  # RULES.md A35: the new card's mammoth counts
         else:
@@ -118,15 +119,15 @@ def reveal(state: dict, ctx: Ctx, given: dict[str, str] | None = None) -> list[E
         cards[deck] = card
     state["westeros"] = {"cards": cards, "mammoths": mammoths, "deck": None}
     state["restrictions"] = [RESTRICTS[c] for c in cards.values() if c in RESTRICTS]
-    shown = ", ".join(f"{deck} {ctx.gd.westeros_cards[c].name}" for deck, c in cards.items())
-    events.append(Event(f"Westeros cards: {shown}."))
+    shown = [Msg("agot.westeros.drawn", deck=deck, card=c) for deck, c in cards.items()]
+    events.append(Event("agot.westeros.cards", cards=shown))
     return events
 
 
 def begin(state: dict, ctx: Ctx) -> list[Event]:
     """Start the Westeros phase of ``state['round']`` (the round marker has moved already)."""
     state.update(phase="westeros", step="westeros", turn=0)
-    return [Event(f"Round {state['round']}: Westeros phase.")] + reveal(state, ctx)
+    return [Event("agot.round_westeros", round=state["round"])] + reveal(state, ctx)
 
 
 # -- the step machine -----------------------------------------------------------------------------------
@@ -136,12 +137,12 @@ def pending(state: dict, ctx: Ctx) -> list[Owed]:
     step = state["step"]
     w = _w(state)
     if step == "supply":
-        return [Owed(h, f"supply reduction: your {bidding.supply_text(state, ctx, h)} (REMOVE <area>: <units>)", "step",
+        return [Owed(h, Msg("agot.owed.supply", supply=bidding.supply_text(state, ctx, h)), "step",
                      bidding.usable_prefix(state, ctx, h, lambda rs, h=h: bidding.supply_problem(state, ctx, h, rs)) is not None)
                 for h in w["over"]]
     if step == "muster":
-        return [Owed(h, f"mustering in {', '.join(ctx.area(a) for a in muster_castles(state, ctx, h))} "
-                        f"(MUSTER <castle>: <units>)", "step", bool(pos.plan(state, h).get("musters")))
+        return [Owed(h, Msg("agot.owed.muster", areas=[ctx.area(a) for a in muster_castles(state, ctx, h)]), "step",
+                     bool(pos.plan(state, h).get("musters")))
                 for h in pos.turn_order(state) if muster_options(state, ctx, h)]
     if step == "bid":
         return bidding.pending_bids(state, ctx, w["track"])
@@ -188,20 +189,18 @@ def _mammoths(state: dict, ctx: Ctx) -> list[Event]:
     before = state["wildlings"]
     at = max((i for i, v in enumerate(track) if v <= before), default=0)
     state["wildlings"] = track[min(at + n, len(track) - 1)]
-    return [Event(f"The wildling threat rises from {before} to {state['wildlings']} "
-                  f"({n} mammoth{'s' if n > 1 else ''} on the revealed cards).")]
+    return [Event("agot.westeros.mammoths", before=before, after=state["wildlings"], n=n)]
 
 
 def _start(state: dict, ctx: Ctx, deck: str) -> list[Event]:
     w = _w(state)
     w["deck"] = deck
     card = w["cards"][deck]
-    name = ctx.gd.westeros_cards[card].name
     if card == SUPPLY:
         return _start_supply(state, ctx)
     if card == MUSTERING:
         state["step"] = "muster"
-        return [Event("Mustering: houses muster in the cities and strongholds they control, in turn order.")]
+        return [Event("agot.westeros.mustering")]
     if card == CLASH:
         return bidding.start_clash(state, ctx)
     if card == WILDLING_ATTACK:
@@ -209,9 +208,9 @@ def _start(state: dict, ctx: Ctx, deck: str) -> list[Event]:
     if card == THRONES:
         events = _game_of_thrones(state, ctx)
     elif card in RESTRICTS:
-        events = [Event(f"{name}: {ctx.gd.westeros_cards[card].effect}")]
+        events = [Event("agot.westeros.effect", card=card)]
     else:
-        events = [Event(f"{name}: nothing happens.")]
+        events = [Event("agot.westeros.nothing", card=card)]
     return events + _next(state, ctx)
 
 
@@ -226,7 +225,7 @@ def _next(state: dict, ctx: Ctx) -> list[Event]:
     state.update(phase="planning", step="orders", turn=0)
     for house in state["houses"]:  # RULES.md section 12: what the Westeros phase did not use expires with it
         pos.plan(state, house).update(bids={}, musters=[], removes=[], tiebreaks=[], reclaims=[])
-    return [Event(f"Round {state['round']}: planning.")] + _recheck_orders(state, ctx)
+    return [Event("agot.round_planning", round=state["round"])] + _recheck_orders(state, ctx)
 
 
 def _recheck_orders(state: dict, ctx: Ctx) -> list[Event]:
@@ -240,14 +239,13 @@ def _recheck_orders(state: dict, ctx: Ctx) -> list[Event]:
             continue
         kept = {a: t for a, t in plan["orders"].items() if pos.owner(state, a) == house}
         for area in sorted(plan["orders"].keys() - kept.keys()):
-            events.append(Event(f"Your order for {ctx.area(area)} is dropped: no unit of yours is left there.", (house,)))
+            events.append(Event("agot.westeros.order_dropped", area=ctx.area(area), to=(house,)))
         lines = [OrderLine(a, (t := parse_order_token(text)).kind, t.bonus, t.star) for a, text in kept.items()]
         errors = planning.check_orders(state, ctx, house, lines)
         if errors:
             plan["orders"] = None
-            why = "; ".join(f"{ctx.area(lines[i].area)}: {e}" for i, e in sorted(errors.items()))
-            events.append(Event(f"Your orders sent during the Westeros phase no longer hold ({why}): send them again.",
-                                (house,)))
+            why = [Msg("agot.error.at", area=ctx.area(lines[i].area), error=e) for i, e in sorted(errors.items())]
+            events.append(Event("agot.westeros.orders_no_longer_hold", why=why, to=(house,)))
         else:
             plan["orders"] = kept
     return events
@@ -266,12 +264,12 @@ def _start_supply(state: dict, ctx: Ctx) -> list[Event]:
     for house in pos.turn_order(state):
         before = state["supply"][house]
         state["supply"][house] = min(top, barrels(state, ctx.gd, house))
-        parts.append(f"{ctx.house(house)} {state['supply'][house]}" + (f" (was {before})" if before != state["supply"][house] else ""))
+        parts.append(Msg("agot.westeros.supply_level", house=house, level=state["supply"][house], before=before))
     _w(state)["over"] = [h for h in pos.turn_order(state) if not pos.within_supply(state, ctx.gd, h)]
     state["step"] = "supply"
-    events = [Event(f"Supply: the supply levels are now {', '.join(parts)}.")]
+    events = [Event("agot.westeros.supply", levels=parts)]
     for house in _w(state)["over"]:
-        events.append(Event(f"{ctx.house(house)} is over its supply limit: {bidding.supply_text(state, ctx, house)}."))
+        events.append(Event("agot.westeros.over_supply", house=house, supply=bidding.supply_text(state, ctx, house)))
     return events
 
 
@@ -285,10 +283,9 @@ def _resolve_supply(state: dict, ctx: Ctx, force: bool) -> tuple[list[Event], bo
             del plan["removes"][:k]
         else:
             removes = bidding.as_removes(bidding.default_supply_cut(state, ctx, house))
-            events.append(Event(f"{ctx.house(house)} sent no legal REMOVE; default: the largest armies first, "
-                                f"weakest unit first."))
-        events.append(Event(f"{ctx.house(house)} removes {bidding.remove_units(state, ctx, house, removes)} "
-                            f"to fit supply {state['supply'][house]}."))
+            events.append(Event("agot.default.supply", house=house))
+        events.append(Event("agot.westeros.removes", house=house, removed=bidding.remove_units(state, ctx, house, removes),
+                            supply=state["supply"][house]))
     return events, True
 
 
@@ -320,20 +317,19 @@ def _placed(state: dict, ctx: Ctx, house: str, muster: Muster) -> tuple[dict[str
     area, name = muster.area, ctx.area(muster.area)
     spec = gd.board.area(area)
     if not spec.muster_points:
-        return None, f"{name} has no city or stronghold: units are mustered only there"
+        return None, Msg("agot.error.muster_no_castle", area=name)
     if pos.controller(state, gd, area) != house:
-        return None, f"you do not control {name}"
+        return None, Msg("agot.error.muster_not_controlled", area=name)
     cost = _cost(ctx, muster.items)
     if cost > spec.muster_points:
-        return None, (f"{name} gives {spec.muster_points} mustering point{'s' if spec.muster_points > 1 else ''}; "
-                      f"this costs {cost} (footman 1, knight 2, ship 1, upgrade 1)")
+        return None, Msg("agot.error.muster_points", area=name, points=spec.muster_points, cost=cost)
     counts = pos.house_units(state, house)
     changes = {area: pos.units_in(state, area, house)}
     footmen = changes[area].count("footman")  # "already in that area": not one mustered now
     for item in muster.items:
         if item.upgrade:
             if not footmen:
-                return None, f"there is no footman in {name} to upgrade"
+                return None, Msg("agot.error.no_footman_to_upgrade", area=name)
             footmen -= 1
             changes[area].remove("footman")
             changes[area].append("knight")
@@ -344,15 +340,15 @@ def _placed(state: dict, ctx: Ctx, house: str, muster: Muster) -> tuple[dict[str
             sea = item.sea
             if sea is None:
                 if len(seas) != 1:
-                    return None, (f"no sea next to {name} takes a ship" if not seas else
-                                  f"say where: ship -> {' or '.join(ctx.area(s) for s in seas)}")
+                    return None, (Msg("agot.error.no_sea_for_ship", area=name) if not seas else
+                                  Msg("agot.error.say_which_sea", seas=[ctx.area(s) for s in seas]))
                 sea = seas[0]
             elif not gd.board.is_sea(sea) or not gd.board.adjacent(sea, area):
-                return None, f"{ctx.area(sea)} is not a sea area next to {name}"
+                return None, Msg("agot.error.not_sea_next_to", sea=ctx.area(sea), area=name)
             elif sea not in seas:
                 who = pos.owner(state, sea)
-                return None, (f"{ctx.area(sea)} holds {ctx.house(who)}'s ships: no ship is mustered there" if who
-                              else f"{ctx.area(sea)} holds a neutral force")
+                return None, (Msg("agot.error.sea_holds_ships", sea=ctx.area(sea), house=who) if who
+                              else Msg("agot.error.sea_holds_neutral", sea=ctx.area(sea)))
             changes.setdefault(sea, pos.units_in(state, sea, house)).append("ship")
             counts["ship"] += 1
             unit = "ship"
@@ -362,10 +358,10 @@ def _placed(state: dict, ctx: Ctx, house: str, muster: Muster) -> tuple[dict[str
             unit = item.unit
         limit = gd.setup.unit_limits[unit]
         if counts[unit] > limit:
-            return None, f"all your {limit} {UNIT_PLURALS[unit]} are on the board already"
+            return None, Msg("agot.error.all_units_placed", n=limit, unit=unit)
     if not pos.supply_after(state, gd, house, changes):
         after = bidding.supply_text(state, ctx, house, pos.areas_after(state, house, changes))
-        return None, f"this would break your supply limit (after this muster: {after})"
+        return None, Msg("agot.error.muster_supply", after=after)
     return changes, None
 
 
@@ -373,7 +369,7 @@ def muster_problem(state: dict, ctx: Ctx, house: str, muster: Muster) -> str | N
     return _placed(state, ctx, house, muster)[1]
 
 
-def _apply_muster(state: dict, ctx: Ctx, house: str, muster: Muster) -> str:
+def _apply_muster(state: dict, ctx: Ctx, house: str, muster: Muster) -> Msg:
     """Muster (legal now); the text of what appeared where."""
     before = {a: Counter(pos.units_in(state, a, house)) for a in state["areas"]}
     changes, _ = _placed(state, ctx, house, muster)
@@ -382,14 +378,14 @@ def _apply_muster(state: dict, ctx: Ctx, house: str, muster: Muster) -> str:
     parts = []
     if any(i.upgrade for i in muster.items):
         n = sum(i.upgrade for i in muster.items)
-        parts.append(f"upgrades {n} footm{'e' if n > 1 else 'a'}n to knight{'s' if n > 1 else ''}")
+        parts.append(Msg("agot.mustered.upgrades", n=n))
     for area, units in changes.items():
         new = Counter(units) - before.get(area, Counter())
         if any(i.upgrade for i in muster.items) and area == muster.area:
             new -= Counter({"knight": sum(i.upgrade for i in muster.items)})
         if +new:
-            parts.append(f"{units_text(tuple(pos.sort_units(new.elements())))} in {ctx.area(area)}")
-    return f"{ctx.area(muster.area)}: " + " and ".join(parts)
+            parts.append(Msg("agot.mustered.units", units=list(pos.sort_units(new.elements())), area=ctx.area(area)))
+    return Msg("agot.mustered", area=ctx.area(muster.area), parts=parts)
 
 
 def mustering_to_come(state: dict) -> bool:
@@ -421,22 +417,22 @@ def _resolve_muster(state: dict, ctx: Ctx, force: bool) -> tuple[list[Event], bo
         lines = plan.get("musters") or []
         if not lines:
             if muster_options(state, ctx, house):
-                events.append(Event(f"{ctx.house(house)} sent no MUSTER; default: nothing mustered."))
+                events.append(Event("agot.default.muster", house=house))
             continue
         done = []
         for line in lines:
             muster = ctx.command(line)
             if muster.area is None:
-                events.append(Event(f"{ctx.house(house)} musters nothing."))
+                events.append(Event("agot.westeros.musters_nothing", house=house))
                 continue
             problem = muster_problem(state, ctx, house, muster)
             if problem:
-                events.append(Event(f"Skipped your instruction \"{line}\": {problem}.", (house,)))
+                events.append(Event("agot.skipped_because", line=line, problem=problem, to=(house,)))
                 continue
             done.append(_apply_muster(state, ctx, house, muster))
         plan["musters"] = []
         if done:
-            events.append(Event(f"{ctx.house(house)} musters: {'; '.join(done)}."))
+            events.append(Event("agot.westeros.musters", house=house, done=done))
     return events, True
 
 
@@ -452,8 +448,8 @@ def _game_of_thrones(state: dict, ctx: Ctx) -> list[Event]:
     for house in pos.turn_order(state):
         want = crowns(state, ctx.gd, house)
         got = pos.gain_power(state, house, want, ctx.gd.setup.power_limit)
-        parts.append(f"{ctx.house(house)} +{got}" + (f" (of {want}: at most {ctx.gd.setup.power_limit})" if got != want else ""))
-    return [Event(f"Game of Thrones: power for the crowns in controlled areas: {', '.join(parts)}.")]
+        parts.append(Msg("agot.westeros.crowns_got", house=house, got=got, want=want, limit=ctx.gd.setup.power_limit))
+    return [Event("agot.westeros.game_of_thrones", gains=parts)]
 
 
 # -- the end of the game (CZ p.12) ----------------------------------------------------------------------------
@@ -474,12 +470,12 @@ def end_game(state: dict, ctx: Ctx) -> list[Event]:
     best = [h for h, key in rows if key == rows[0][1]]
     state["winner"] = best[0] if len(best) == 1 else "draw"
     state.update(phase="over", step="over", turn=0)
-    table = "; ".join(f"{ctx.house(h)} {c} cities and strongholds, supply {s}, power {p}" for h, (c, s, p) in rows)
-    events = [Event(f"The game ends after round {ctx.gd.setup.rounds}: {table}.")]
+    table = [Msg("agot.end.standing", house=h, castles=c, supply=s, power=p) for h, (c, s, p) in rows]
+    events = [Event("agot.end.standings", rounds=ctx.gd.setup.rounds, table=table)]
     if state["winner"] == "draw":
-        events.append(Event(f"The game is a draw between {', '.join(ctx.house(h) for h in best)}."))
+        events.append(Event("agot.end.draw", houses=list(best)))
     else:
-        events.append(Event(f"{ctx.house(best[0])} wins the game!"))
+        events.append(Event("agot.end.winner", house=best[0]))
     return events
 
 
@@ -548,9 +544,8 @@ def _bid_total_problem(state: dict, ctx: Ctx, house: str, slots: list[str], bids
     total = sum(bids.values())
     if total <= most:
         return None
-    shown = ", ".join(f"{bidding.SLOT_NAME[s]} {bids[s]}" for s in slots if s in bids)
-    return (f"your bids on file and in this mail add up to {total} ({shown}), but you have only {most} power: "
-            f"each bid is paid before the next one")
+    shown = [Msg("agot.slot_bid", slot=s, n=bids[s]) for s in slots if s in bids]
+    return Msg("agot.error.bids_total", total=total, bids=shown, most=most)
 
 
 def removal_now(state: dict, house: str) -> str | None:
@@ -577,16 +572,15 @@ def check_commands(state: dict, ctx: Ctx, house: str, commands: list) -> dict[in
     # the bids of this mail are checked together with those on file, in the order written
     bid_state = {**state, "plans": {**state["plans"], house: {**pos.plan(state, house),
                                                               "bids": dict(pos.plan(state, house).get("bids") or {})}}}
-    no_phase = "this is asked in the Westeros phase"
     musters = [i for i, c in enumerate(commands) if isinstance(c, Muster)]
     removes = [i for i, c in enumerate(commands) if isinstance(c, Remove)]
     for i, command in enumerate(commands):
         problem, example = None, None
         if isinstance(command, Bid):
             if not slots:
-                problem = f"no bid is asked for now ({no_phase}, for a Clash of Kings or a Wildling Attack)"
+                problem = Msg("agot.error.no_bid_now")
             elif command.n > _most(state, ctx, house, slots[0]):
-                problem = f"you have only {_most(state, ctx, house, slots[0])} power: bid at most that"
+                problem = Msg("agot.error.bid_too_high", most=_most(state, ctx, house, slots[0]))
                 example = f"BID {_most(state, ctx, house, slots[0])}"
             else:
                 bids = _bids_after(bid_state, house, slots, command)
@@ -598,7 +592,7 @@ def check_commands(state: dict, ctx: Ctx, house: str, commands: list) -> dict[in
         elif isinstance(command, BidAll):
             tracks = [s for s in slots if s in bidding.TRACKS]
             if not tracks:
-                problem = f"no Clash of Kings is bid for now ({no_phase} of a round with a Clash of Kings)"
+                problem = Msg("agot.error.no_clash_now")
             else:
                 bids = _bids_after(bid_state, house, slots, command)
                 bid_state["plans"][house]["bids"] = bids
@@ -612,35 +606,35 @@ def check_commands(state: dict, ctx: Ctx, house: str, commands: list) -> dict[in
                     example = BidAll(**fitted).canonical()
         elif isinstance(command, Tiebreak):
             if not slots and state["step"] != "tiebreak":
-                problem = f"no tie can come now ({no_phase}, after a bid)"
+                problem = Msg("agot.error.no_tie_now")
             elif state["step"] == "tiebreak" and house == pos.holder(state, "iron_throne"):
                 groups = _w(state)["tie"]["groups"]
                 if not any(set(g) <= set(command.houses) for g in groups):
-                    problem = "name all the tied houses: " + "; ".join(", ".join(ctx.house(h) for h in g) for g in groups)
+                    problem = Msg("agot.error.name_tied", groups=[list(g) for g in groups])
                     example = "TIEBREAK " + ", ".join(ctx.house(h) for h in groups[0])
         elif isinstance(command, Reclaim):
             card = ctx.gd.card(command.card_id)
             reclaimer = (state.get("westeros") or {}).get("reclaimer")
             if card.house != house:
-                problem = f"{card.name} is a {ctx.house(card.house)} card, not a {ctx.house(house)} card"
+                problem = Msg("agot.error.not_your_card", card=card.id, owner=card.house, house=house)
             elif not (_coming(state, WILDLING_ATTACK, ("wildlings", "tiebreak")) or
                       (state["step"] == "reclaim" and reclaimer == house)):
-                problem = ("the highest bidder of the Night's Watch takes a card back, not you" if state["step"] == "reclaim"
-                           else f"no card can be taken back now ({no_phase}, after a Wildling Attack)")
+                problem = (Msg("agot.error.not_reclaimer") if state["step"] == "reclaim"
+                           else Msg("agot.error.no_reclaim_now"))
             elif card.id not in state["discards"][house]:
-                problem = f"{card.name} is not among your discarded house cards"
+                problem = Msg("agot.error.not_discarded", card=card.id)
             if problem and state["discards"][house]:
                 example = f"RECLAIM {ctx.card(state['discards'][house][0])}"
         elif isinstance(command, Muster):
             if not _coming(state, MUSTERING, ("muster",)):
-                problem = f"no Mustering now ({no_phase} of a round with a Mustering card)"
+                problem = Msg("agot.error.no_muster_now")
         elif isinstance(command, Remove):
             preview = supply_preview(state, ctx)
             fits = preview is not None and pos.within_supply(preview, ctx.gd, house)
             if not (removal_now(state, house) or (_coming(state, SUPPLY) and not fits) or
                     _coming(state, WILDLING_ATTACK, ("wildlings", "tiebreak", "losses"))):
-                problem = (f"your armies will fit your new supply {preview['supply'][house]}: nothing to remove" if fits
-                           else f"no units are removed now ({no_phase}: supply reduction or wildling losses)")
+                problem = (Msg("agot.error.armies_will_fit", supply=preview["supply"][house]) if fits
+                           else Msg("agot.error.no_removal_now"))
         if problem:
             errors[i] = (problem, example)
     if musters and not any(i in errors for i in musters):
@@ -663,9 +657,9 @@ def _check_musters(state: dict, ctx: Ctx, house: str, commands: list, at: list[i
         muster = commands[i]
         if muster.area is None:
             if len(at) > 1:
-                errors[i] = ("MUSTER NONE with other MUSTER lines: send one or the other", "MUSTER NONE")
+                errors[i] = (Msg("agot.error.muster_none_and_more"), "MUSTER NONE")
             continue
-        problem = (f"{ctx.area(muster.area)} twice: one MUSTER line per castle" if muster.area in seen
+        problem = (Msg("agot.error.muster_twice", area=ctx.area(muster.area)) if muster.area in seen
                    else muster_problem(scratch, ctx, house, muster))
         seen.add(muster.area)
         if problem:
@@ -751,9 +745,11 @@ def on_file(state: dict, ctx: Ctx, house: str) -> list[str]:
     return out
 
 
-def restriction_text(state: dict, ctx: Ctx, kind: str, message: str) -> str:
+def restriction_text(state: dict, ctx: Ctx, kind: str, message: Msg) -> Msg:
     """Name the Westeros card in a planning error about an order kind it forbids."""
+    if message.key != "agot.error.token_forbidden":
+        return message
     for card in ((state.get("westeros") or {}).get("cards") or {}).values():
         if RESTRICTS.get(card) == kind:
-            return message.replace("(Westeros card)", f"({ctx.gd.westeros_cards[card].name})")
+            return Msg(message.key, {**message.params, "card": card})
     return message
