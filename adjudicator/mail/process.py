@@ -21,8 +21,8 @@ MTA delivered twice, the same Message-ID from the same sender): found, nothing i
 again. Mail names in the outbox are derived from the inbox number and game version, so a reply
 or report is never queued twice either.
 
-Reports are queued per game from a watermark (``outbox/reported.yaml``: the last version
-reported), not from one outcome: versions written by ``judge tick``, a GM's ``judge
+Reports are queued per game from per-player watermarks (``<game>/mail.yaml``: the last version
+reported to each player; ``report_due`` says when a player's digest is due), not from one outcome: versions written by ``judge tick``, a GM's ``judge
 adjudicate`` or a crash-interrupted run are reported by the next sweep, exactly once.
 
 Replies, reports, reminders and relayed press are rendered by ``reports.py`` (Jinja templates
@@ -30,7 +30,7 @@ in the player's language) only from ``ruleset.view(state, player)``, the player'
 ``on_file`` lines, events visible to the player and the public status, so they cannot carry
 another house's secrets. Every one starts with the ``X-Judge:`` line (also sent as the
 ``X-Judge-State`` header). The short answers to mail that never reached a game (no sign-on,
-wrong password, ...) are plain English here: the sender's language is not known.
+wrong password, ...) are in the language of the sender's known address, else in both languages.
 
 Mail-level commands, answered here for every ruleset:
 
