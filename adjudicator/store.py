@@ -10,7 +10,8 @@
       .lock                flock'ed by whoever changes the game
 
 The data directory also holds the mail service's ``inbox/``, ``outbox/`` and ``maildir/``
-(``adjudicator/mail``); those names are not game ids.
+(``adjudicator/mail``); those names are not game ids. ``gameindex.json`` there is a cache of
+every game at a glance (``gameindex.py``, ``Judge.overview``), rebuilt whenever it is lost.
 
 A game's *present* is its latest readable version plus the journal entries after it (see
 ``judge.py``); this module only knows files. Every write is atomic (``yamlio.atomic_write``);

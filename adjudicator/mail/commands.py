@@ -23,21 +23,26 @@ password is read from ``$JUDGE_RELAY_PASSWORD`` only, never from the command lin
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from .envelope import canonical_address
-from .inbox import InboxError
-from .outbox import MaildirTransport, RelayTransport, Transport
-from .process import Postmaster
-from .server import Server, parse_hostport
+from .inbox import Inbox, InboxError, wake_server
 from . import settings as settings_module
 from .settings import DATA_SIZE_LIMIT, RATE_LIMIT, MailSettings
+
+if TYPE_CHECKING:
+    from .outbox import Transport
+    from .process import Postmaster
+
+# The postmaster, the outbox and the server (jinja2, the rulesets, aiosmtpd, asyncio) are
+# imported by the commands that use them, not here: `judge ingest` with a server running only
+# journals the mail and wakes the server, and must start in a fraction of the time a full import takes.
 
 EX_OK, EX_USAGE, EX_DATAERR, EX_NOUSER, EX_TEMPFAIL = 0, 64, 65, 67, 75
 MAX_OUTPUT = 200  # characters of the one line ingest prints (Postfix's pipe reads 4 KB at most)
@@ -76,10 +81,17 @@ def _settings(ctx: click.Context, address: str | None, gm: str | None, rate_limi
     for value, hint in ((address, "--address"), (gm, "--gm")):
         if value is not None and canonical_address(value) is None:
             raise click.BadParameter(f"{value!r} is not a mail address (example: judge@example.org)", param_hint=hint)
-    return settings_module.resolve(ctx.obj["judge"].store.root, address=address, gm=gm, rate_limit=rate_limit)
+    return settings_module.resolve(_data(ctx), address=address, gm=gm, rate_limit=rate_limit)
+
+
+def _data(ctx: click.Context) -> Path:
+    return ctx.obj["data"]
 
 
 def _transport(postmaster: Postmaster, relay, starttls, user, maildir) -> Transport:
+    from .outbox import MaildirTransport, RelayTransport
+    from .server import parse_hostport
+
     if relay:
         try:
             host, port = parse_hostport(relay, 25)
@@ -91,7 +103,13 @@ def _transport(postmaster: Postmaster, relay, starttls, user, maildir) -> Transp
 
 
 def _postmaster(ctx: click.Context, address: str | None, gm: str | None, rate_limit: int = RATE_LIMIT) -> Postmaster:
-    return Postmaster(ctx.obj["judge"], _settings(ctx, address, gm, rate_limit))
+    return _postmaster_for(ctx, _settings(ctx, address, gm, rate_limit))
+
+
+def _postmaster_for(ctx: click.Context, settings: MailSettings) -> Postmaster:
+    from .process import Postmaster
+
+    return Postmaster(ctx.obj["judge"](), settings)
 
 
 def _logging(to_file: Path | None = None) -> None:
@@ -133,6 +151,10 @@ def _logging(to_file: Path | None = None) -> None:
 def serve(ctx, listen, address, gm, server_name, relay, relay_starttls, relay_user, maildir, tick_every,
           deliver_every, hold_inbox, rate_limit):
     """Run the SMTP server: receive, process and answer mail; adjudicate due games."""
+    import asyncio
+
+    from .server import Server, parse_hostport
+
     try:
         host, port = parse_hostport(listen, 2525)
     except ValueError as exc:
@@ -169,8 +191,7 @@ def ingest(ctx, sender, recipient, address, gm, relay, relay_starttls, relay_use
     Prints one short line and exits 0 (done), 65 (unusable or too large: the MTA bounces it),
     67 (not the judge's address) or 75 (try again later: every unexpected error). Logs go to
     --log-file, never to the pipe."""
-    data = ctx.obj["judge"].store.root
-    _logging(log_file or data / "log" / "ingest.log")
+    _logging(log_file or _data(ctx) / "log" / "ingest.log")
     try:
         code, line = _ingest(ctx, sender, recipient, address, gm, relay, relay_starttls, relay_user, maildir,
                              no_deliver, rate_limit)
@@ -188,20 +209,26 @@ def ingest(ctx, sender, recipient, address, gm, relay, relay_starttls, relay_use
 
 def _ingest(ctx, sender, recipient, address, gm, relay, relay_starttls, relay_user, maildir, no_deliver,
             rate_limit) -> tuple[int, str]:
-    postmaster = _postmaster(ctx, address, gm, rate_limit)
+    settings = _settings(ctx, address, gm, rate_limit)
     raw = sys.stdin.buffer.read(DATA_SIZE_LIMIT + 1)
     if len(raw) > DATA_SIZE_LIMIT:
         while sys.stdin.buffer.read(1 << 16):
             pass  # read it all: a pipe left unread makes the MTA report a broken pipe instead of our reason
         return EX_DATAERR, f"judge: message too large (the judge takes at most {DATA_SIZE_LIMIT:,} bytes)"
-    if recipient is not None and (canonical_address(recipient) or "").lower() != postmaster.settings.address.lower():
-        return EX_NOUSER, f"judge: no such recipient here ({recipient}); this judge is {postmaster.settings.address}"
-    postmaster.remove_leftovers()
+    if recipient is not None and (canonical_address(recipient) or "").lower() != settings.address.lower():
+        return EX_NOUSER, f"judge: no such recipient here ({recipient}); this judge is {settings.address}"
+    inbox = Inbox(_data(ctx), fsync=ctx.obj["fsync"])
     try:
-        number = postmaster.receive(raw, mail_from=sender, via="pipe")
+        number = inbox.journal(raw, mail_from=sender, received=ctx.obj["now"](), via="pipe")
     except (InboxError, OSError) as exc:
         logging.getLogger("adjudicator.mail").warning("cannot journal a message: %s", exc)
         return EX_TEMPFAIL, "judge: cannot journal the message now; try again later"
+    if raw.strip() and wake_server(inbox.root):
+        # durable now; the running server processes it at once and answers (and, if it dies
+        # first, its next start, the next ingest or `judge deliver` does)
+        return EX_OK, f"judge: inbox {number:06d}: journaled; handed to the running server"
+    postmaster = _postmaster_for(ctx, settings)
+    postmaster.remove_leftovers()
     handled = {h.number: h for h in postmaster.process_pending()}
     mine = handled.get(number)
     if not no_deliver:
@@ -284,8 +311,7 @@ def inbox(ctx, drop, address, gm):
 
 
 def register(main: click.Group) -> None:
-    """Add the mail commands to the ``judge`` command group."""
-    from .demo import demo
-
-    for command in (serve, ingest, deliver, remind, inbox, demo):
+    """Add the mail commands to the ``judge`` command group (``demo`` is loaded by the group
+    itself when it is asked for: ``cli._Group``)."""
+    for command in (serve, ingest, deliver, remind, inbox):
         main.add_command(command)
