@@ -357,7 +357,10 @@ class Judge:
         return present, owed
 
     def _remember(self, files: GameFiles, present: Present) -> None:
-        self._cache[files.id] = (files.stamp(present.version, present.journal_seq), present.copy())
+        stamp = files.stamp(present.version, present.journal_seq)
+        if stamp[4] is not None or stamp[5] is not None:  # (GameFiles.stamp: version v+1, entry seq+1)
+            return  # another process added a version or an entry while this one read: already stale
+        self._cache[files.id] = (stamp, present.copy())
         self._cache.move_to_end(files.id)
         while len(self._cache) > CACHE_GAMES:
             self._cache.popitem(last=False)

@@ -151,3 +151,15 @@ def test_the_report_sweep_skips_quiet_games_and_sees_a_gm_action(tmp_path, monke
     desk.judge.extend("g", "2h")  # the GM, from the command line
     queued = desk.postmaster.sweep()
     assert len(told) == 1 and [n for n in queued if "notice" in n or "extend" in n]
+
+
+def test_the_present_cache_sees_a_change_made_within_one_tick_of_the_file_system_clock(games):
+    """A second change within a few milliseconds keeps a folder's time; the present cache still
+    sees it (the next numbered file is part of its stamp)."""
+    data = games.store.root
+    assert games.present("a").journal_seq == 0  # cached now
+    times = {name: os.stat(data / "a" / name).st_mtime_ns for name in ("states", "journal")}
+    Judge(games.store, now=games.now).submit("a", "alice", "BID 3")  # another process
+    for name, ns in times.items():  # as if within the same tick: the folders' times unchanged
+        os.utime(data / "a" / name, ns=(ns, ns))
+    assert games.present("a").journal_seq == 1 and games.present("a").state["bids"] == {"alice": 3}
