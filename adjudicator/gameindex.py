@@ -20,7 +20,9 @@ Two details make that sound:
   milliseconds), and a second change within the same tick would keep the time of the first
   (the "racily clean" problem git has with its index).
 
-The cache files are JSON, not YAML: they are derived data, rebuilt from the games at any time,
+The caches live in ``<data>/cache/`` (a folder of their own, so that a killed writer's temp
+file is found and removed by the next save without listing the data directory's thousands of
+games). They are JSON, not YAML: they are derived data, rebuilt from the games at any time,
 read whole by every ``tick``, and for 10,000 games JSON reads about ten times faster. A
 missing, torn or foreign cache file is simply rebuilt.
 """
@@ -36,6 +38,8 @@ from typing import Any, Callable, Iterable
 from . import yamlio
 
 FORMAT = 1
+CACHE_DIR = "cache"
+"""The data directory's folder of derived caches (a reserved name: no game may take it)."""
 RACY_NS = 2_000_000_000
 """A stamp younger than this (2 s) is not trusted: another change could share its time."""
 
@@ -67,15 +71,16 @@ class StampedCache:
     did the work itself (the report sweep) say so.
     """
 
-    def __init__(self, root: Path, path: Path, names: tuple[str, ...]):
+    def __init__(self, root: Path, name: str, names: tuple[str, ...]):
         self.root = Path(root)
-        self.path = Path(path)
+        self.path = self.root / CACHE_DIR / name
         self.names = names
         self._entries: dict[str, list] | None = None
         self._changed = False
 
     def load(self) -> dict[str, list]:
         if self._entries is None:
+            yamlio.remove_stale_temp(self.path.parent)  # what a writer killed mid-save left
             try:
                 data = json.loads(self.path.read_bytes())
                 entries = data["games"] if data.get("format") == FORMAT and data.get("names") == list(self.names) else {}
@@ -136,6 +141,7 @@ class StampedCache:
         if not self._changed or self._entries is None:
             return
         try:
+            self.path.parent.mkdir(exist_ok=True)
             yamlio.atomic_write(self.path, json.dumps({"format": FORMAT, "names": list(self.names), "games": self._entries},
                                            separators=(",", ":"), default=str).encode(),
                                 fsync=False)

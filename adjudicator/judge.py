@@ -290,7 +290,7 @@ class Judge:
         # every mail, and holds no more than that many states. The stamp changes whenever any
         # process adds a version or journal entry or rewrites game.yaml, so a stale entry never serves.
         self._cache: OrderedDict[str, tuple[tuple, Present]] = OrderedDict()
-        self._overview = gameindex.StampedCache(store.root, store.root / "gameindex.json", OVERVIEW_FILES)
+        self._overview = gameindex.StampedCache(store.root, "gameindex.json", OVERVIEW_FILES)
 
     # -- reading --------------------------------------------------------------------------
     def present(self, game_id: str, *, shared: bool = False) -> Present:

@@ -10,8 +10,8 @@
       .lock                flock'ed by whoever changes the game
 
 The data directory also holds the mail service's ``inbox/``, ``outbox/`` and ``maildir/``
-(``adjudicator/mail``); those names are not game ids. ``gameindex.json`` there is a cache of
-every game at a glance (``gameindex.py``, ``Judge.overview``), rebuilt whenever it is lost.
+(``adjudicator/mail``); those names are not game ids. ``cache/`` there holds derived caches
+(``gameindex.py``: every game at a glance, what the report sweep last saw), rebuilt whenever lost.
 
 A game's *present* is its latest readable version plus the journal entries after it (see
 ``judge.py``); this module only knows files. Every write is atomic (``yamlio.atomic_write``);
@@ -31,7 +31,7 @@ from .yamlio import YamlFileError
 FORMAT = 1
 DEFAULT_DATA = "judge-data"  # the data directory when neither --data nor $JUDGE_DATA says
 _GAME_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
-RESERVED = frozenset({"inbox", "outbox", "maildir", "log"})  # the mail service's folders in the data directory
+RESERVED = frozenset({"inbox", "outbox", "maildir", "log", "cache"})  # the mail service's folders in the data directory
 _NUMBERED = re.compile(r"^(\d{6})\.yaml$")
 
 

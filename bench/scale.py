@@ -7,7 +7,7 @@ not), each copied to as many game folders as asked (``shutil.copytree`` keeps th
 an hour in the past: quiet games), so that building 10,000 games takes seconds, not an hour.
 Then, each a fresh process as cron runs them (times include starting Python and the imports):
 
-1. ``judge list`` the first time (no ``gameindex.json`` yet: every game is read once);
+1. ``judge list`` the first time (no ``cache/gameindex.json`` yet: every game is read once);
 2. ``judge list`` again (the glance cache: a few ``stat`` calls per game);
 3. ``judge tick`` with ``--due`` games due: adjudicates those, opens no other;
 4. ``judge deliver`` (the report sweep over every game, then delivery), once with the reports

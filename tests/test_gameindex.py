@@ -108,9 +108,9 @@ def test_tick_opens_only_the_due_games(games, fake_clock, monkeypatch):
 
 def test_a_lost_or_torn_cache_is_rebuilt(games):
     first = games.overview()
-    (games.store.root / "gameindex.json").write_bytes(b'{"format": 1, "games": {"a": [tr')
+    (games.store.root / "cache" / "gameindex.json").write_bytes(b'{"format": 1, "games": {"a": [tr')
     assert Judge(games.store, now=games.now).overview() == first
-    (games.store.root / "gameindex.json").unlink()
+    (games.store.root / "cache" / "gameindex.json").unlink()
     assert Judge(games.store, now=games.now).overview() == first
 
 

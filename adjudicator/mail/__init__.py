@@ -23,9 +23,9 @@ On disk, next to the games (``<data>``)::
     inbox/.allocate, .processing   flock files (appending; one batch processed at a time)
     outbox/NAME.eml         mail waiting for delivery; NAME.yaml only after a failed delivery
     outbox/sent/            delivered mail
-    outbox/seen.json        per game, its files' stamps when the sweep last looked (unchanged: skipped)
     outbox/reminded.yaml    per game, the version (step) and the players already reminded
     outbox/.delivering      flock file (one deliverer at a time)
+    cache/seen.json         per game, its files' stamps when the sweep last looked (unchanged: skipped)
     <game>/mail.yaml        per player the last version reported; the last GM action told
     maildir/                default delivery target (cur/ new/ tmp/), any mail client opens it
 

@@ -650,7 +650,7 @@ class Postmaster:
     # player the last version reported, ``told``: the last journal entry whose GM action was
     # told, ``swept``: the last version looked at, ``created``: a game made again under the same
     # id, a new demo, starts afresh), written only when it changes. The sweep over every game
-    # keeps, in ``outbox/seen.json``, the stamps of each game's files when it was last looked at
+    # keeps, in ``cache/seen.json``, the stamps of each game's files when it was last looked at
     # (``gameindex``): a game with nothing new costs four ``stat`` calls. None of it is synced one by one: a
     # report or notice queued again after a crash has the name of the one queued before, and the
     # outbox never queues a name twice.
@@ -691,6 +691,7 @@ class Postmaster:
         told = int(record.get("told", 0 if present.config.get("notices") else present.journal_seq))
         queued = self._reports(present, marks, created)
         queued += self._notices(present, told)
+        yamlio.remove_stale_temp(files.path)  # a mail.yaml half written by a killed process
         yamlio.dump(files.path / "mail.yaml", {"format": 1, "created": created, "swept": present.version,
                                                "told": present.journal_seq, "players": marks}, fsync=False)
         return queued
@@ -773,7 +774,7 @@ class Postmaster:
     def sweep_reports(self) -> list[str]:
         """Report every game's news (after ``tick`` or a GM's command). Linear in the games, and
         cheap when they are quiet: a game whose files have not changed since it was last looked
-        at is not opened (``outbox/seen.json``, a ``gameindex.StampedCache``: four ``stat``
+        at is not opened (``cache/seen.json``, a ``gameindex.StampedCache``: four ``stat``
         calls per quiet game)."""
         seen = self._seen()
         queued = []
@@ -792,14 +793,12 @@ class Postmaster:
                 # the next sweep looks again, finds nothing new, and keeps a stamp that holds.
                 seen.mark(game_id, before)
         seen.keep_only(game_ids)
-        if seen.load():
-            self.outbox.ensure()
         seen.save()
         return queued
 
     def _seen(self) -> StampedCache:
         if self._seen_cache is None:
-            self._seen_cache = StampedCache(self.judge.store.root, self.outbox.root / "seen.json", SWEPT_FILES)
+            self._seen_cache = StampedCache(self.judge.store.root, "seen.json", SWEPT_FILES)
         return self._seen_cache
 
     def tick(self, *, lock_timeout: float = 60.0) -> Tick:
