@@ -48,7 +48,7 @@ from imapclient.exceptions import IMAPClientError
 
 from .. import yamlio
 from ..crashpoints import crashpoint
-from .inbox import file_lock
+from .inbox import InboxError, file_lock
 from .outbox import Transport
 from .process import Postmaster
 from .settings import DATA_SIZE_LIMIT
@@ -109,13 +109,15 @@ class Poller:
     def poll(self) -> PollRun:
         """Journal every new message and mark it taken. Raises :class:`PollError` when the mailbox
         cannot be read (what was journaled and marked before stays so)."""
-        inbox = self.postmaster.inbox.ensure()
-        with file_lock(inbox.root / ".poll", 5.0, "another judge poll on this data directory"):
-            try:
+        try:
+            inbox = self.postmaster.inbox.ensure()
+            with file_lock(inbox.root / ".poll", 5.0, "the mailbox (another judge poll on this data directory)"):
                 with self._connect() as client:
                     return self._take(client)
-            except (IMAPClientError, OSError, ssl.SSLError, socket.timeout) as exc:
-                raise PollError(f"{self.mailbox.host}:{self.mailbox.port}: {exc}") from exc
+        except InboxError as exc:  # the inbox is busy or cannot be written: nothing was marked
+            raise PollError(str(exc)) from exc
+        except (IMAPClientError, OSError, ssl.SSLError, socket.timeout) as exc:
+            raise PollError(f"{self.mailbox.host}:{self.mailbox.port}: {exc}") from exc
 
     @contextmanager
     def _connect(self) -> Iterator[IMAPClient]:

@@ -20,7 +20,7 @@ from imapclient import IMAPClient
 import crashharness as harness
 from adjudicator.clock import from_text
 from adjudicator.judge import Judge
-from adjudicator.mail.inbox import Inbox
+from adjudicator.mail.inbox import Inbox, file_lock
 from adjudicator.store import Store
 from stack import IMAP_PASS, PLAYERS, MailStack
 from test_postfix import parsed, send, text
@@ -52,14 +52,19 @@ def imap(stack: MailStack, user: str = "judge") -> IMAPClient:
     return client
 
 
+def command(stack: MailStack, data: Path, *args: str, user: str = "judge") -> list[str]:
+    return [sys.executable, "-m", "adjudicator", "--data", str(data), "--now", NOW, "poll", "--imap",
+            f"127.0.0.1:{stack.ports['imap']}", "--user", user, "--security", "none", "--address", f"{user}@mbox.test",
+            "--relay", f"127.0.0.1:{stack.ports['mta']}", *args]
+
+
+def environment(password: str = IMAP_PASS) -> dict:
+    return {**{k: v for k, v in os.environ.items() if not k.startswith("JUDGE_")}, "JUDGE_IMAP_PASSWORD": password}
+
+
 def poll(stack: MailStack, data: Path, *args: str, password: str = IMAP_PASS, user: str = "judge") -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("JUDGE_")}
-    env["JUDGE_IMAP_PASSWORD"] = password
-    return subprocess.run(
-        [sys.executable, "-m", "adjudicator", "--data", str(data), "--now", NOW, "poll", "--imap",
-         f"127.0.0.1:{stack.ports['imap']}", "--user", user, "--security", "none", "--address", f"{user}@mbox.test",
-         "--relay", f"127.0.0.1:{stack.ports['mta']}", "--once", *args],
-        env=env, capture_output=True, text=True, timeout=120)
+    return subprocess.run(command(stack, data, "--once", *args, user=user), env=environment(password),
+                          capture_output=True, text=True, timeout=120)
 
 
 def arrived(stack: MailStack, user: str, count: int) -> None:
@@ -122,11 +127,35 @@ def test_with_move_to_taken_mail_leaves_the_folder_and_reading_it_elsewhere_hide
     assert [files.read_journal(n)["player"] for n in files.journal_numbers()] == ["stark", "lannister"]
 
 
+def test_the_poll_loop_answers_mail_as_it_comes_and_stops_cleanly(stack, game):
+    data, passwords = game
+    loop = subprocess.Popen(command(stack, data, "--every", "1"), env=environment(), stderr=subprocess.PIPE, text=True)
+    try:
+        send(stack, "player3@mbox.test", JUDGE, f"JUDGE h baratheon {passwords['baratheon']}\nORDERS?\n",
+             message_id="<poll-3@mbox.test>")
+        [reply] = stack.wait_mail("player3", 1, "the reply of the running poll loop")
+        assert "ORDERS?" in text(reply) and parsed(reply)["In-Reply-To"] == "<poll-3@mbox.test>"
+    finally:
+        loop.terminate()
+        assert loop.wait(60) == 0
+    log = loop.stderr.read()
+    assert "judge polling judge@127.0.0.1" in log and "stopped" in log and "Traceback" not in log
+    assert flags(stack, "INBOX") == [(b"\\Seen",), (b"\\Seen",)]
+
+
 def test_a_wrong_password_takes_nothing_and_says_so(stack, game):
     data, _ = game
     done = poll(stack, data, password="not-the-password")
     assert done.returncode == 1 and "cannot read the mailbox judge@127.0.0.1" in done.stderr
     assert "not-the-password" not in done.stderr + done.stdout
+
+
+def test_a_second_poller_on_the_same_data_takes_nothing(stack, game):
+    data, _ = game
+    Inbox(data).ensure()
+    with file_lock(data / "inbox" / ".poll", 1.0, "test"):  # a poller at work
+        done = poll(stack, data)
+    assert done.returncode == 1 and "another judge poll on this data directory" in done.stderr
 
 
 def test_without_the_password_in_the_environment_poll_refuses_to_start(stack, game):

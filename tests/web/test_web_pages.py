@@ -169,3 +169,32 @@ def test_no_page_shows_another_house_s_secrets_over_many_steps_of_a_bot_game(tmp
             assert judge.submit("s", house, mail).applied
     assert leaks == [], leaks[:10]
     assert judge.present("s").state["round"] >= 2 and with_secrets > checked // 2
+
+
+@pytest.mark.parametrize("ruleset,players", [("claim2", ("alice", "bob")), ("claim", ("ann", "ben", "cid")),
+                                             ("oriflamme", ("alice", "bob", "carol")), ("agotccg", ("alice", "bob"))])
+def test_every_ruleset_has_its_pages(tmp_path, ruleset, players):
+    judge = Judge(Store(tmp_path / "data", fsync=False), now=FakeClock())
+    judge.new_game("g", ruleset, {p: {"address": f"{p}@example.org"} for p in players}, seed=3)
+    site = web.Site(judge)
+    public = site.get("/g/")
+    assert public.status == 200 and "Game g" in text(public.body)
+    mine = site.get("/" + web.private_links(judge, "g", "http://x")[players[0]].split("/", 3)[3])
+    assert mine.status == 200 and f"The page of {players[0]}" in text(mine.body)
+    picture = site.get("/g/board.png")
+    assert (picture.status, picture.content_type) == ((200, "image/png") if ruleset != "agotccg" else
+                                                      (404, "text/html; charset=utf-8"))  # the CCG draws no picture
+    assert ('<img src="board.png' in public.body.decode()) == (ruleset != "agotccg")
+
+
+def test_judge_web_links_prints_each_players_link_and_names_an_unknown_game(tmp_path, cli):
+    judge = Judge(Store(tmp_path / "data"), now=FakeClock())
+    judge.new_game("w", "agot1e", {h: {"address": f"{h}@example.org"} for h in HOUSES}, seed=11)
+    done = cli("web", "--links", "w", "--base-url", "https://judge.example.org/")
+    assert done.exit_code == 0
+    assert [line.split(": ")[0] for line in done.output.splitlines()] == list(HOUSES)
+    assert all(re.fullmatch(r"\w+: https://judge\.example\.org/w/p/[0-9a-f]{32}/", line) for line in done.output.splitlines())
+    assert done.output.splitlines() == [f"{h}: {link}" for h, link in
+                                        web.private_links(judge, "w", "https://judge.example.org").items()]
+    missing = cli("web", "--links", "nope")
+    assert missing.exit_code == 1 and "nope" in missing.output
