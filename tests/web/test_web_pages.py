@@ -135,7 +135,10 @@ def test_the_index_lists_the_games_and_unknown_pages_are_not_found(site):
     assert get(f"{base}/w/other")[0] == 404
     assert get(f"{base}/../data/")[0] == 404
     status, _, body = get(f"{base}/?lang=cs")
-    assert status == 200 and "Hry rozhodčího" in text(body)
+    assert status == 200 and "Hry rozhodčího" in text(body) and untranslated(text(body), "cs", ("agot",)) == []
+    status, _, body = get(f"{base}/w/?lang=cs")
+    assert status == 200 and "Veřejná stránka" in text(body)
+    assert untranslated(text(body), "cs", ("agot", "agot1e")) == []
 
 
 def test_no_page_shows_another_house_s_secrets_over_many_steps_of_a_bot_game(tmp_path):
