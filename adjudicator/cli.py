@@ -16,15 +16,27 @@ from pathlib import Path
 
 import click
 
-from . import clock, mailbody, picture, reports, yamlio
-from .cases import run_cases
-from .mail import notices
-from .judge import Judge, JudgeError
-from .ruleset import Event, RulesetError
-from .store import DEFAULT_DATA, Store, StoreError
-from .yamlio import YamlFileError
+from typing import TYPE_CHECKING
 
-FIXABLE = (JudgeError, StoreError, YamlFileError, RulesetError)
+from . import clock
+from .messages import LANGUAGES
+from .store import DEFAULT_DATA
+
+if TYPE_CHECKING:
+    from .judge import Judge
+
+# The judge, the reports, the rulesets and the pictures are imported by the commands that use
+# them: `judge ingest` handing a mail to a running server needs none of them, and must start fast.
+
+
+def _fixable() -> tuple[type[Exception], ...]:
+    """The judge's own errors: a GM can fix them (unknown game, bad duration, broken file)."""
+    from .judge import JudgeError
+    from .ruleset import RulesetError
+    from .store import StoreError
+    from .yamlio import YamlFileError
+
+    return (JudgeError, StoreError, YamlFileError, RulesetError)
 
 
 def _errors_as_messages(func):
@@ -34,14 +46,16 @@ def _errors_as_messages(func):
     def wrapper(*args, **kwargs):
         try:
             return func(*args, **kwargs)
-        except FIXABLE as exc:
-            raise click.ClickException(str(exc)) from None
+        except Exception as exc:
+            if isinstance(exc, _fixable()):
+                raise click.ClickException(str(exc)) from None
+            raise
 
     return wrapper
 
 
 def _judge(ctx: click.Context) -> Judge:
-    return ctx.obj["judge"]
+    return ctx.obj["judge"]()
 
 
 class _Duration(click.ParamType):
@@ -83,7 +97,25 @@ def _say_queued(names, what: str) -> None:
                    "`judge deliver`).")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Group(click.Group):
+    """``judge``, with commands that pull in much (``demo``: the SMTP client, the whole judge)
+    imported only when they run or are listed (click's documented lazy-loading pattern)."""
+
+    lazy = {"demo": ("adjudicator.mail.demo", "demo")}
+
+    def list_commands(self, ctx):
+        return sorted([*super().list_commands(ctx), *self.lazy])
+
+    def get_command(self, ctx, name):
+        if name in self.lazy:
+            import importlib
+
+            module, attribute = self.lazy[name]
+            return getattr(importlib.import_module(module), attribute)
+        return super().get_command(ctx, name)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--data", "data_dir", type=click.Path(file_okay=False, path_type=Path), envvar="JUDGE_DATA",
               default=DEFAULT_DATA, show_default=True, help="Directory holding the games ($JUDGE_DATA).")
 @click.option("--now", envvar="JUDGE_NOW", default=None, hidden=True, help="Pretend it is this UTC time (ISO).")
@@ -99,7 +131,17 @@ def main(ctx: click.Context, data_dir: Path, now: str | None, no_fsync: bool) ->
         now_fn = lambda: fixed  # noqa: E731
     else:
         now_fn = clock.utcnow
-    ctx.obj = {"judge": Judge(Store(data_dir, fsync=not no_fsync), now=now_fn)}
+    made: list = []
+
+    def judge() -> Judge:  # made on first use: see the imports above
+        if not made:
+            from .judge import Judge
+            from .store import Store
+
+            made.append(Judge(Store(data_dir, fsync=not no_fsync), now=now_fn))
+        return made[0]
+
+    ctx.obj = {"data": data_dir, "now": now_fn, "fsync": not no_fsync, "judge": judge}
 
 
 @main.command()
@@ -120,6 +162,7 @@ def main(ctx: click.Context, data_dir: Path, now: str | None, no_fsync: bool) ->
 @_errors_as_messages
 def new(ctx, game, ruleset_name, players, deadline, step_deadline, grace, seed, options, press, mail):
     """Create GAME and print each player's password (shown this once only)."""
+    from .mail import notices
     seats: dict[str, dict] = {}
     for spec in players:
         name, sep, address = spec.partition("=")
@@ -132,8 +175,8 @@ def new(ctx, game, ruleset_name, players, deadline, step_deadline, grace, seed, 
                                      param_hint="--player")
         if name in seats:
             raise click.BadParameter(f"player {name!r} given twice", param_hint="--player")
-        if language not in reports.LANGUAGES:
-            raise click.BadParameter(f"{spec!r}: no language {language!r} (the judge writes {', '.join(reports.LANGUAGES)};"
+        if language not in LANGUAGES:
+            raise click.BadParameter(f"{spec!r}: no language {language!r} (the judge writes {', '.join(LANGUAGES)};"
                                      " example: --player lannister=tywin@example.org:cs)", param_hint="--player")
         seats[name] = {"address": address.strip(), "language": language}
     seed = secrets.randbelow(2**31) if seed is None else seed
@@ -154,19 +197,18 @@ def new(ctx, game, ruleset_name, players, deadline, step_deadline, grace, seed, 
 def list_(ctx):
     """List the games with their step and deadline."""
     judge = _judge(ctx)
-    ids = judge.store.game_ids()
-    if not ids:
+    overview = judge.overview()
+    if not overview:
         click.echo(f"No games in {judge.store.root}.")
-    for game_id in ids:
-        try:
-            p = judge.present(game_id)
-            state = f"over: {p.ruleset.result(p.state)}" if p.ruleset.result(p.state) else (
-                "paused" if p.paused() else f"due {clock.to_text(p.deadline())}")
-            flag = p.files.flag()
-            flagged = f"; FLAGGED: {flag.get('problem')}" if flag else ""
-            click.echo(f"{game_id:<16} {p.ruleset.name:<10} v{p.version:<5} {p.ruleset.summary(p.state)}; {state}{flagged}")
-        except FIXABLE as exc:
-            click.echo(f"{game_id:<16} BROKEN: {exc}")
+    for game_id, glance in overview.items():
+        if "broken" in glance:
+            click.echo(f"{game_id:<16} BROKEN: {glance['broken']}")
+            continue
+        state = f"over: {glance['result']}" if glance["result"] else (
+            "paused" if glance["paused"] else f"due {glance['deadline']}")
+        flag = glance.get("flag")
+        flagged = f"; FLAGGED: {flag.get('problem')}" if flag else ""
+        click.echo(f"{game_id:<16} {glance['ruleset']:<10} v{glance['version']:<5} {glance['summary']}; {state}{flagged}")
 
 
 @main.command()
@@ -175,6 +217,7 @@ def list_(ctx):
 @_errors_as_messages
 def status(ctx, game):
     """Who owes what in GAME, and by when."""
+    from . import reports
     present = _judge(ctx).present(game)
     flag = present.files.flag()
     if flag:
@@ -188,12 +231,13 @@ def status(ctx, game):
 @click.option("--as", "player", default=None, help="Show only what this player may see.")
 @click.option("--version", "number", type=int, default=None, help="An earlier version (default: the present).")
 @click.option("--format", "fmt", type=click.Choice(["text", "yaml"]), default="text", show_default=True)
-@click.option("--language", type=click.Choice(list(reports.LANGUAGES)), default=None,
+@click.option("--language", type=click.Choice(list(LANGUAGES)), default=None,
               help="Language of the text (default: the player's, else en).")
 @click.pass_context
 @_errors_as_messages
 def show(ctx, game, player, number, fmt, language):
     """Show GAME as the GM or as one player sees it."""
+    from . import reports, yamlio
     judge = _judge(ctx)
     present = judge.present(game)
     if player is not None and player not in present.config["players"]:
@@ -214,7 +258,7 @@ def show(ctx, game, player, number, fmt, language):
 @click.argument("game")
 @click.option("--as", "player", default=None, help="Draw only what this player may see (default: everything, for the GM).")
 @click.option("--version", "number", type=int, default=None, help="An earlier version (default: the present).")
-@click.option("--language", type=click.Choice(list(reports.LANGUAGES)), default=None,
+@click.option("--language", type=click.Choice(list(LANGUAGES)), default=None,
               help="Language of the words (default: the player's, else en).")
 @click.option("-o", "--output", "output", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="The file to write: FILE.png or FILE.svg.")
@@ -222,6 +266,7 @@ def show(ctx, game, player, number, fmt, language):
 @_errors_as_messages
 def map_(ctx, game, player, number, language, output):
     """Draw GAME's board as the GM or as one player sees it, to a PNG or SVG file."""
+    from . import picture, reports
     if output.suffix.lower() not in (".png", ".svg"):
         raise click.BadParameter(f"{output.name}: write a .png or a .svg file", param_hint="-o")
     judge = _judge(ctx)
@@ -265,13 +310,14 @@ def _read_body(source: str) -> str:
 @main.command()
 @click.argument("game")
 @click.option("--as", "player", required=True, help="The player whose mail this is.")
-@click.option("--language", type=click.Choice(list(reports.LANGUAGES)), default=None,
+@click.option("--language", type=click.Choice(list(LANGUAGES)), default=None,
               help="Language of the reply (default: the player's).")
 @click.argument("source", default="-", metavar="[FILE|-]")
 @click.pass_context
 @_errors_as_messages
 def submit(ctx, game, player, language, source):
     """Submit a player's mail body (from FILE or stdin) as if mailed; prints the reply."""
+    from . import mailbody, reports
     if source != "-" and not Path(source).is_file():
         raise click.BadParameter(f"no file {source!r}", param_hint="FILE")
     judge = _judge(ctx)
@@ -333,6 +379,8 @@ def tick(ctx):
 @_errors_as_messages
 def history(ctx, game):
     """List GAME's versions, oldest first."""
+    from .ruleset import Event
+    from .yamlio import YamlFileError
     files = _judge(ctx).store.open(game)
     for number in files.version_numbers():
         try:
@@ -399,6 +447,7 @@ def extend(ctx, game, duration):
 @_errors_as_messages
 def replace(ctx, game, player, address, mail):
     """Give PLAYER's seat in GAME to ADDRESS, with a new password (printed once, and mailed)."""
+    from .mail import notices
     password = _judge(ctx).replace(game, player, address)
     click.echo(f"{game}: {player} is now played from {address}; new password: {password}")
     if mail:
@@ -475,6 +524,7 @@ def selfplay(ctx, ruleset_name, players, games, seed, store):
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 def case(files):
     """Run rules cases (YAML files or folders of them); exit 1 if any fails."""
+    from .cases import run_cases
     results = run_cases(list(files))
     for result in results:
         click.echo(result.report())

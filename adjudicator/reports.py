@@ -48,7 +48,7 @@ from .mail import preferences
 from .paths import TEMPLATES_DIR
 from .ruleset import Event, LineResult, Ruleset
 
-LANGUAGES = ("en", "cs")
+LANGUAGES = messages.LANGUAGES
 DEFAULT_LANGUAGE = "en"
 MAX_EVENTS = 300  # a report after a long silence shows the last ones
 

@@ -10,7 +10,8 @@
       .lock                flock'ed by whoever changes the game
 
 The data directory also holds the mail service's ``inbox/``, ``outbox/`` and ``maildir/``
-(``adjudicator/mail``); those names are not game ids.
+(``adjudicator/mail``); those names are not game ids. ``gameindex.json`` there is a cache of
+every game at a glance (``gameindex.py``, ``Judge.overview``), rebuilt whenever it is lost.
 
 A game's *present* is its latest readable version plus the journal entries after it (see
 ``judge.py``); this module only knows files. Every write is atomic (``yamlio.atomic_write``);
@@ -76,15 +77,21 @@ class GameFiles:
                          lambda: GameLocked(f"game {self.id} is busy (locked by another process); try again"), 0o644)
 
     def stamp(self, version: int | None = None, journal_seq: int | None = None) -> tuple:
-        """Changes whenever any process adds a version or journal entry (the folders' own times
-        change), or anyone rewrites game.yaml or the given version or journal file in place (a
-        GM's hand repair). Five ``stat`` calls, no listing: a folder of thousands of journal
-        files costs no more than one of three."""
+        """Changes whenever any process adds a version or journal entry, or anyone rewrites
+        game.yaml or the given version or journal file in place (a GM's hand repair). Seven
+        ``stat`` calls, no listing: a folder of thousands of journal files costs no more than
+        one of three.
+
+        The files *after* the given version and journal entry are part of it (their absence):
+        a folder's time alone could miss a second change within the file system's clock tick
+        (a few milliseconds), but a new version or entry is always the next numbered file."""
         paths = [self.path / "game.yaml", self.path / "states", self.path / "journal"]
         if version:
-            paths.append(self.version_path(version))
-        if journal_seq:
-            paths.append(self.path / "journal" / f"{journal_seq:06d}.yaml")
+            paths += [self.version_path(version), self.version_path(version + 1)]
+        if journal_seq is not None:
+            paths.append(self.path / "journal" / f"{journal_seq + 1:06d}.yaml")
+            if journal_seq:
+                paths.append(self.path / "journal" / f"{journal_seq:06d}.yaml")
         out = []
         for path in paths:
             try:

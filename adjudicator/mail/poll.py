@@ -55,8 +55,6 @@ from .settings import DATA_SIZE_LIMIT
 
 log = logging.getLogger("adjudicator.mail")
 
-SECURITY = ("ssl", "starttls", "none")
-DEFAULT_PORTS = {"ssl": 993, "starttls": 143, "none": 143}
 FETCH_BATCH = 20  # messages fetched per FETCH command (a few MB at most)
 TIMEOUT = 60.0  # seconds for any IMAP network operation
 
