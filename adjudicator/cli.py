@@ -534,4 +534,39 @@ def case(files):
         sys.exit(1)
 
 
+@main.command()
+@click.option("--listen", default="127.0.0.1:8080", show_default=True, metavar="HOST:PORT",
+              help="Address to serve the pages on (port 0: any free port, printed at start). Behind a web "
+                   "server (TLS) keep it on loopback.")
+@click.option("--links", "links_for", default=None, metavar="GAME",
+              help="Print each player's private link of GAME (to send them) and exit.")
+@click.option("--base-url", default=None, metavar="URL",
+              help="Where players reach the pages, for --links (e.g. https://judge.example.org); default: "
+                   "http://HOST:PORT of --listen.")
+@click.pass_context
+@_errors_as_messages
+def web(ctx, listen, links_for, base_url):
+    """Serve a read-only web page per game (the board, tracks, events, deadline, who has not sent),
+    and per player a private page of their own view."""
+    from . import web as web_module
+    from .mail.server import parse_hostport
+
+    try:
+        host, port = parse_hostport(listen, 8080)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--listen") from None
+    judge = _judge(ctx)
+    if links_for is not None:
+        for player, link in web_module.private_links(judge, links_for, base_url or f"http://{host}:{port}").items():
+            click.echo(f"{player}: {link}")
+        return
+    import logging
+
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(levelname)s %(message)s")
+    try:
+        web_module.serve(judge, host, port, announce=lambda line: click.echo(line))
+    except OSError as exc:
+        raise click.ClickException(f"cannot listen on {listen}: {exc.strerror or exc}") from None
+
+
 from .mail.commands import register; register(main)  # noqa: E402,E702  judge serve, ingest, deliver

@@ -14,11 +14,14 @@ Three ways to run the mail side, sharing one inbox and one outbox under ``--data
 * ``judge deliver``: process what is left in the inbox, report new versions, mail the GM's
   flags, queue the reminders due and deliver the outbox once (cron, after ``judge tick``);
 * ``judge remind``: only queue the reminders due (and deliver them), for a cron of its own;
+* ``judge poll``: the judge's mail taken from a hosted IMAP mailbox instead (``poll.py``), then
+  processed, adjudicated and delivered as ``serve`` does, every ``--every`` seconds or ``--once``;
 * ``judge demo``: a short 3-house game played by mail through a real ``judge serve``
   (``demo.py``).
 
 Registered on the ``judge`` click group by :func:`register` (one line in ``cli.py``). The relay
-password is read from ``$JUDGE_RELAY_PASSWORD`` only, never from the command line (``ps``).
+password is read from ``$JUDGE_RELAY_PASSWORD`` only, the IMAP password from
+``$JUDGE_IMAP_PASSWORD`` only, never from the command line (``ps``).
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ import click
 from .envelope import canonical_address
 from .inbox import Inbox, InboxError, wake_server
 from . import settings as settings_module
-from .settings import DATA_SIZE_LIMIT, RATE_LIMIT, MailSettings
+from .settings import DATA_SIZE_LIMIT, IMAP_PORTS, RATE_LIMIT, MailSettings
 
 if TYPE_CHECKING:
     from .outbox import Transport
@@ -287,6 +290,62 @@ def remind(ctx, address, gm, relay, relay_starttls, relay_user, maildir, no_deli
     click.echo(f"{len(queued)} reminder(s) queued")
 
 
+@click.command()
+@click.option("--imap", "imap", required=True, metavar="HOST[:PORT]",
+              help="The IMAP server of the judge's mailbox (port default: 993, or 143 with --security "
+                   "starttls|none).")
+@click.option("--user", required=True, envvar="JUDGE_IMAP_USER",
+              help="The IMAP login ($JUDGE_IMAP_USER); the password is read from $JUDGE_IMAP_PASSWORD only.")
+@click.option("--folder", default="INBOX", show_default=True, help="The folder the judge's mail arrives in.")
+@click.option("--security", type=click.Choice(list(IMAP_PORTS)), default="ssl", show_default=True,
+              help="IMAP over TLS (ssl), STARTTLS, or plain (none: a server on loopback only).")
+@click.option("--move-to", default=None, metavar="FOLDER",
+              help="Move each message taken into FOLDER (made if missing) instead of marking it \\Seen: then "
+                   "reading the mailbox with another client cannot hide mail from the judge.")
+@click.option("--every", type=click.FloatRange(1.0), default=60.0, show_default=True,
+              help="Seconds between polls (each also adjudicates due games, queues reminders and delivers).")
+@click.option("--once", is_flag=True, help="Poll once, process, adjudicate, deliver, and exit (cron).")
+@_address_option
+@_delivery_options
+@_rate_option
+@click.pass_context
+def poll(ctx, imap, user, folder, security, move_to, every, once, address, gm, relay, relay_starttls, relay_user,
+         maildir, rate_limit):
+    """Take the judge's mail from an IMAP mailbox (a hosted one: no mail server of your own),
+    then process, adjudicate and deliver as `judge serve` does.
+
+    Each message is journaled durably before it is marked seen (or moved), so a judge killed at
+    any moment loses no mail and applies none twice."""
+    password = os.environ.get("JUDGE_IMAP_PASSWORD")
+    if not password:
+        raise click.UsageError("set the IMAP password in $JUDGE_IMAP_PASSWORD (never on the command line), "
+                               "e.g. JUDGE_IMAP_PASSWORD=... judge poll --imap imap.example.org --user judge")
+    from . import poll as poll_module
+    from .server import parse_hostport
+
+    try:
+        host, port = parse_hostport(imap, IMAP_PORTS[security])
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--imap") from None
+    _logging()
+    postmaster = _postmaster(ctx, address, gm, rate_limit)
+    mailbox = poll_module.MailboxConfig(host, port, user, password, folder=folder, security=security,
+                                        move_to=move_to)
+    loop = poll_module.PollLoop(poll_module.Poller(postmaster, mailbox),
+                                _transport(postmaster, relay, relay_starttls, relay_user, maildir), every=every)
+    if not once:
+        loop.run()
+        return
+    postmaster.remove_leftovers()
+    run = loop.once()
+    if run is None:
+        raise click.ClickException(f"cannot read the mailbox {user}@{host}:{port}/{folder} now (see the log); "
+                                   "nothing was taken")
+    click.echo(f"{len(run.journaled)} mail(s) taken from {folder}, {run.marked} marked"
+               + (f", {run.too_large} too large (the GM is told)" if run.too_large else "")
+               + f"; {len(postmaster.inbox.pending())} waiting in the inbox")
+
+
 @click.command("inbox")
 @click.option("--drop", "drop", type=int, multiple=True, metavar="N",
               help="Give up on pending message N (its sender is told); repeatable.")
@@ -313,5 +372,5 @@ def inbox(ctx, drop, address, gm):
 def register(main: click.Group) -> None:
     """Add the mail commands to the ``judge`` command group (``demo`` is loaded by the group
     itself when it is asked for: ``cli._Group``)."""
-    for command in (serve, ingest, deliver, remind, inbox):
+    for command in (serve, ingest, deliver, remind, poll, inbox):
         main.add_command(command)
