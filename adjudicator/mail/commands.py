@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .envelope import canonical_address
+from .text import canonical_address
 from .inbox import Inbox, InboxError, wake_server
 from . import settings as settings_module
 from .settings import DATA_SIZE_LIMIT, IMAP_PORTS, RATE_LIMIT, MailSettings

@@ -47,7 +47,7 @@ from typing import Iterator
 
 from .. import clock, durability, locks, yamlio
 from ..crashpoints import crashpoint
-from .envelope import clean_text
+from .text import clean_text
 
 FORMAT = 1
 MAGIC = b"JUDGE-INBOX "

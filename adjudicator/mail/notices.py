@@ -16,7 +16,7 @@ from .. import messages, reports
 from ..judge import Present
 from ..messages import Msg
 from ..yamlio import YamlFileError
-from .envelope import canonical_address
+from .text import canonical_address
 from .outbox import Outbox
 from .settings import resolve
 

@@ -54,7 +54,6 @@ from __future__ import annotations
 
 import errno
 import logging
-import re
 from collections import OrderedDict
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
@@ -68,7 +67,8 @@ from ..ruleset import Event, LineResult, RulesetError
 from ..store import GameLocked, StoreError, check_game_id
 from ..yamlio import YamlFileError
 from . import envelope
-from .envelope import Inbound, canonical_address
+from .envelope import Inbound
+from .text import canonical_address
 from .inbox import Inbox, InboxBusy
 from .outbox import Outbox
 from . import notices, preferences

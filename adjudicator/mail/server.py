@@ -41,7 +41,7 @@ from typing import Callable
 from aiosmtpd.smtp import SMTP
 
 from ..durability import GroupCommit
-from .envelope import canonical_address
+from .text import canonical_address
 from .outbox import Transport
 from .process import Postmaster
 from .settings import DATA_SIZE_LIMIT

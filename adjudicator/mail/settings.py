@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .. import yamlio
-from .envelope import canonical_address
+from .text import canonical_address
 
 # Mail carrying orders is small: 2 MB of SMTP DATA is plenty, and aiosmtpd's own default
 # (32 MB) would let any peer fill the inbox (pitfall A1).

@@ -9,7 +9,8 @@ import pytest
 
 from adjudicator import yamlio
 from adjudicator.mail import envelope
-from adjudicator.mail.envelope import canonical_address, parse
+from adjudicator.mail.envelope import parse
+from adjudicator.mail.text import canonical_address, clean_text
 
 from mailhelp import CZECH, JUDGE, raw_mail
 
@@ -88,7 +89,7 @@ def test_e3_raw_eight_bit_headers_never_leave_surrogates():
 def test_a3_smtputf8_sender_address_is_kept():
     raw = "From: Jiří <jiří@example.cz>\r\nTo: judge@example.net\r\nSubject: x\r\n\r\nJUDGE g jiri pw\r\n".encode()
     assert p(raw, envelope_from="jiří@example.cz").sender == "jiří@example.cz"
-    assert envelope.clean_text("jiří@example.cz".encode().decode("ascii", "surrogateescape")) == "jiří@example.cz"
+    assert clean_text("jiří@example.cz".encode().decode("ascii", "surrogateescape")) == "jiří@example.cz"
 
 
 E1_REPRODUCERS = [b"From:<@\r\n\r\nx", b"From:F:;\x01  \r\n\r\nx", b"From:F.mo:n@[\r\n\r\nx"]
