@@ -163,6 +163,18 @@ class Ruleset(Protocol):
         without this hook every step is a phase of its own."""
         ...
 
+    def agreed_draw(self, state: State, players: list[str]) -> State:
+        """Optional: the game ended in a draw shared by ``players``, every surviving player having
+        voted for it (``DRAW`` by mail, ``adjudicator/mail/draw.py``); afterwards ``result`` is
+        ``"draw"``. Only a ruleset whose rules know a shared result has it: Oriflamme (a tie is a
+        shared victory) and Claim (a tie is a draw); not agot1e, whose rules break every tie
+        (castles, supply, power, the Iron Throne), nor the AGoT CCG. Without it, DRAW is refused."""
+        ...
+
+    def survivors(self, state: State) -> list[str]:
+        """Optional: the players still in the game, whose votes a draw needs (default: every player)."""
+        ...
+
     def line(self, text: str, language: str) -> str:
         """A canonical line (an echo, an example, a line on file) in ``language``'s command words
         and names, such that the grammar reads it back as the same command."""
