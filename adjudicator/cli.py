@@ -16,7 +16,8 @@ from pathlib import Path
 
 import click
 
-from . import clock, mailbody, picture, reports, seats, yamlio
+from . import clock, mailbody, picture, reports, yamlio
+from . import seats as settings
 from .cases import run_cases
 from .mail import notices
 from .judge import Judge, JudgeError
@@ -117,7 +118,7 @@ def main(ctx: click.Context, data_dir: Path, now: str | None, no_fsync: bool) ->
               help="PRESS between players relayed by mail: signed only, also anonymous (PRESS ANON), or none.")
 @click.option("--absence-cap", type=click.IntRange(0), default=None, metavar="DAYS",
               help=f"Days of absence (SET ABSENCE by mail) each player may take in the game; 0: none "
-                   f"[default: {seats.DEFAULT_ABSENCE_CAP}].")
+                   f"[default: {settings.DEFAULT_ABSENCE_CAP}].")
 @click.option("--observers/--no-observers", default=True, show_default=True,
               help="Whether anyone may follow the game by mail (OBSERVE), with reports of the public view.")
 @_mail_option
@@ -146,7 +147,7 @@ def new(ctx, game, ruleset_name, players, deadline, step_deadline, grace, seed, 
     passwords = _judge(ctx).new_game(game, ruleset_name, seats, seed=seed, options=options, press=press,
                                      deadlines={"planning": deadline, "step": step_deadline, "grace": grace})
     if absence_cap is not None or not observers:
-        seats.set_game(_judge(ctx), game, absence_cap=absence_cap, observing=observers)
+        settings.set_game(_judge(ctx), game, absence_cap=absence_cap, observing=observers)
     click.echo(f"Created game {game} ({ruleset_name}, seed {seed}). Passwords (shown once, stored hashed):")
     for name, password in passwords.items():
         click.echo(f"  {name:<12} {seats[name]['address']:<32} {password}")
@@ -423,7 +424,7 @@ def replace(ctx, game, player, address, mail):
 @_errors_as_messages
 def abandon(ctx, game, player, undo):
     """Mark PLAYER's house in GAME abandoned: the first mail `TAKEOVER GAME PLAYER` gets it."""
-    changed = seats.abandon(_judge(ctx), game, player, undo=undo)
+    changed = settings.abandon(_judge(ctx), game, player, undo=undo)
     state = "no longer open for takeover" if undo else "open for takeover (TAKEOVER by mail; LIST shows it)"
     click.echo(f"{game}: {player} is {state}" + ("" if changed else " (it already was)") + ".")
 
@@ -439,7 +440,7 @@ def set_(ctx, game, absence_cap, observers):
     """Change GAME's settings (example: judge set westeros1 --absence-cap 7)."""
     if absence_cap is None and observers is None:
         raise click.UsageError("nothing to set (example: judge set westeros1 --absence-cap 7)")
-    changed = seats.set_game(_judge(ctx), game, absence_cap=absence_cap, observing=observers)
+    changed = settings.set_game(_judge(ctx), game, absence_cap=absence_cap, observing=observers)
     click.echo(f"{game}: " + (", ".join(f"{k} {v}" for k, v in changed.items()) if changed else "nothing changed") + ".")
 
 
@@ -451,12 +452,12 @@ def set_(ctx, game, absence_cap, observers):
 def observers(ctx, game, remove):
     """List who follows GAME by mail (OBSERVE), or remove some."""
     for address in remove:
-        if not seats.observe(_judge(ctx), game, address, None, stop=True, source="gm"):
+        if not settings.observe(_judge(ctx), game, address, None, stop=True, source="gm"):
             raise click.ClickException(f"{address} does not observe {game} (see `judge observers {game}`)")
         click.echo(f"{game}: {address} no longer observes.")
     if remove:
         return
-    watching = seats.observers(_judge(ctx).present(game).config)
+    watching = settings.observers(_judge(ctx).present(game).config)
     if not watching:
         click.echo(f"Nobody observes {game}.")
     for address, observer in watching.items():

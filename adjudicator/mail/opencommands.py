@@ -68,7 +68,7 @@ def answer(postmaster, handled, inbound, found: tuple[str, list[str], str]):
     if len(args) != ARGUMENTS[command]:
         handled.status = "open-refused"
         text = "\n\n".join(messages.render(m, language) for m in (
-            Msg("mail.open.arguments", command=EXAMPLES[command].split()[0], n=ARGUMENTS[command]),
+            Msg("mail.open.arguments", command=_example(command, language).split()[0]),
             Msg("mail.open.example", example=_example(command, language)), Msg("mail.nothing_changed")))
         postmaster._reply(handled, inbound, text + "\n")
         return handled
