@@ -258,7 +258,7 @@ def context(present: Present, player: str | None, kind: str, language: str, even
         "observer": player == OBSERVER,  # OBSERVE by mail: the public view
         "events": [e for e in events if e.visible_to(player)][-MAX_EVENTS:],
         # the deadline in the reader's zone and language, with the time left ("in 1 day 3 hours")
-        "deadline": localtime.deadline_text(deadline, now, zone_of(present, player), language),
+        "deadline": localtime.deadline_text(deadline, now, zone_of(present, player, language), language),
         "grace": present.config.get("deadlines", {}).get("grace"),
         "players": players,
         "absence_cap": seats.absence_cap(present.config),  # HELP: SET ABSENCE (adjudicator/absences.py)
@@ -266,10 +266,13 @@ def context(present: Present, player: str | None, kind: str, language: str, even
     }
 
 
-def zone_of(present: Present, player: str | None) -> ZoneInfo:
-    """The player's time zone (``SET TIMEZONE``), else their language's (``localtime.DEFAULT_ZONES``)."""
-    seat = (present.config.get("players") or {}).get(player) or {}
-    return localtime.zone(seat.get("timezone"), language_of(present, player))
+def zone_of(present: Present, player: str | None, language: str | None = None) -> ZoneInfo:
+    """The player's time zone (``SET TIMEZONE``), else their language's (``localtime.DEFAULT_ZONES``);
+    for a reader without a seat (an observer), ``language``'s."""
+    players = present.config.get("players") or {}
+    seat = players.get(player) or {}
+    seatless = language if player is not None and player not in players and language in LANGUAGES else None
+    return localtime.zone(seat.get("timezone"), seatless or language_of(present, player))
 
 
 def render_reply(outcome: Outcome, present: Present, player: str, language: str = DEFAULT_LANGUAGE, *,

@@ -143,6 +143,23 @@ def add_absence(judge: Judge, game: str, house: str, start: datetime, end: datet
     return problem[0] if problem else None
 
 
+def clear_absences(judge: Judge, game: str, house: str, now: datetime) -> int:
+    """Cancel ``house``'s absences not over at ``now`` (SET ABSENCE NONE); how many there were.
+    A deadline already moved for one stays where it is."""
+    gone: list[dict] = []
+
+    def change(config):
+        seat = _seat(config, game, house)
+        kept = [a for a in seat.get("absences") or [] if clock.from_text(a["to"]) <= now]
+        gone.extend(a for a in seat.get("absences") or [] if a not in kept)
+        if not gone:
+            return None
+        seat["absences"] = kept
+        return {"player": house, "cancelled": len(gone)}
+    _change(judge, game, "absence", change, source="mail")
+    return len(gone)
+
+
 def vote_draw(judge: Judge, game: str, house: str, vote: bool) -> bool:
     """Record ``house``'s draw vote; False if it was already so."""
     def change(config):

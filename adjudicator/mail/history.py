@@ -5,7 +5,8 @@ version's events the player may see (``Event.visible_to``) and, at the end, the 
 ``ruleset.view(state, player)`` of the last version shown, so nothing hidden from the player
 then is in it. With a round, the versions of that round (the state's or view's ``round``);
 without one, every version so far (the last ``reports.MAX_EVENTS`` events). Sent as a separate
-mail to the sender (``templates/<lang>/history.txt.j2``), named after the inbox message.
+mail to the sender (``templates/<lang>/history.txt.j2``), named after the inbox message and the
+round (one mail per round asked).
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ def send(postmaster, handled, inbound, round_: int | None) -> Msg:
     message = postmaster.outbox.compose(inbound.sender, subject, body, auto="auto-replied",
                                         in_reply_to=inbound.message_id, references=inbound.references)
     message["X-Judge-State"] = reports.header_value(present, handled.player, "history")
-    name = postmaster._name(handled, "history")
+    name = postmaster._name(handled, f"history-{'all' if round_ is None else round_}")
     if postmaster.outbox.queue(name, message):
         handled.mails.append(name)
     return Msg("mail.history.sent", round=round_)

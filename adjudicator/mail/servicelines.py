@@ -8,7 +8,8 @@ stay), as ``preferences.py`` takes out SET LANGUAGE; Czech words in brackets:
   ``SET PASSWORD ********``.
 * ``SET ABSENCE <from> TO <to>`` (``NASTAV NEPŘÍTOMNOST <od> DO <do>``): days ``2026-12-01`` or
   ``1.12.2026``, both included, in the player's time zone; deadlines falling inside wait for the
-  player, within the game's cap (``adjudicator/absences.py``).
+  player, within the game's cap (``adjudicator/absences.py``). ``SET ABSENCE NONE``
+  (``NASTAV NEPŘÍTOMNOST ŽÁDNÁ``) cancels the absences not over yet.
 * ``HISTORY [round]`` (``HISTORIE [kolo]``): the game's past as this player saw it, by separate
   mail: a round's events and the board at its end, or without a round every event so far
   (``history.py``).
@@ -55,7 +56,7 @@ STARTS = ("SET PASSWORD", "SET ABSENCE", "HISTORY", "PRESS GM:", "DRAW")
 def service_lines(text: str) -> tuple[str, list[LineResult], list[tuple]]:
     """The service's lines taken out of ``text``: (the text with them blanked, their results, the
     requests of the valid ones: ``("password", new)``, ``("absence", first, last)`` (ISO days),
-    ``("history", round | None)``, ``("press-gm", text)``, ``("draw", yes)``)."""
+    ``("absence-none",)``, ``("history", round | None)``, ``("press-gm", text)``, ``("draw", yes)``)."""
     results: list[LineResult] = []
     asks: list[tuple] = []
     for lineno, raw in mailbody.logical_lines(text):
@@ -85,6 +86,8 @@ def _one(lineno: int, raw: str, folded: str) -> tuple[LineResult, tuple | None] 
             return _bad(lineno, shown, Msg(f"mail.password.{problem}", least=seats.MIN_PASSWORD), "password")
         return LineResult(lineno, shown, canonical=f"SET PASSWORD {MASK}"), ("password", words[2])
     if m := _ABSENCE.match(folded):
+        if m.group(1) in ("none", "zadna"):
+            return LineResult(lineno, raw, canonical="SET ABSENCE NONE"), ("absence-none",)
         span = _RANGE.match(m.group(1))
         if not span:
             return _bad(lineno, raw, Msg("mail.absence.form"), "absence")
@@ -130,7 +133,9 @@ def line(text: str, language: str) -> str:
     for english, local in WORDS.get(language, ()):
         if text.startswith(english):
             rest = text[len(english):]
-            return local + (rest.replace(" TO ", " DO ") if english == "SET ABSENCE" else rest)
+            if english == "SET ABSENCE":
+                rest = rest.replace(" TO ", " DO ").replace(" NONE", " ŽÁDNÁ")
+            return local + rest
     return text
 
 
@@ -146,18 +151,20 @@ def carry_out(postmaster, handled, inbound, asks: list[tuple]) -> list[Msg]:
 
     judge, game, house = postmaster.judge, handled.game, handled.player
     notes: list[Msg] = []
-    for ask in asks:
+    for index, ask in enumerate(asks):
         kind = ask[0]
         try:
             if kind == "password":
                 seats.set_password(judge, game, house, ask[1])
                 notes.append(Msg("mail.password.done"))
+            elif kind == "absence-none":
+                notes.append(Msg("mail.absence.cleared", n=seats.clear_absences(judge, game, house, judge.now())))
             elif kind == "absence":
                 notes.append(_absence(judge, game, house, ask[1], ask[2]))
             elif kind == "history":
                 notes.append(history.send(postmaster, handled, inbound, ask[1]))
             elif kind == "press-gm":
-                notes.append(_press_gm(postmaster, handled, inbound, ask[1]))
+                notes.append(_press_gm(postmaster, handled, inbound, ask[1], index))
             elif kind == "draw":
                 notes.append(draw.vote(judge, game, house, ask[1]))
         except GameLocked:
@@ -191,11 +198,11 @@ def _absence(judge, game: str, house: str, first: str, last: str) -> Msg:
                end=localtime.moment(end, zone, language), moved=moved is not None)
 
 
-def _press_gm(postmaster, handled, inbound, text: str) -> Msg:
+def _press_gm(postmaster, handled, inbound, text: str, index: int) -> Msg:
     gm = postmaster.settings.gm
     if not gm:
         return Msg("mail.press_gm.no_gm")
-    name = f"gm-{postmaster._name(handled, 'press-gm')}"
+    name = f"gm-{postmaster._name(handled, f'press-gm-{index}')}"
     message = postmaster.outbox.compose(gm, f"[{handled.game}] Press to the GM from {handled.player}",
                                         f"{handled.player} ({inbound.sender}) in game {handled.game} writes to you:\n\n"
                                         f"{text}\n", auto="auto-generated")

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from adjudicator import reports, seats
 from adjudicator.judge import Judge
 
@@ -229,11 +231,17 @@ def test_absence_errors_and_the_cap_in_english_and_czech(tmp_path):
     _czech(text)
     handled, mails = _signed(desk, "bob", "NASTAV NEPŘÍTOMNOST 20.12.2026 DO 31.12.2026")
     assert "zbývá vám 4 dny a žádáte 12" in _reply(mails)
+    handled, mails = _signed(desk, "alice", "SET ABSENCE NONE")
+    assert "  2  ok       SET ABSENCE NONE" in _reply(mails) and "You had no absence still to come." in _reply(mails)
     seats.set_game(desk.judge, "g", absence_cap=0)
     handled, mails = _signed(desk, "carol", "SET ABSENCE 2026-12-01 TO 2026-12-02")
     assert "this game allows no absences" in _reply(mails)
     assert [a for a in desk.judge.present("g").config["players"]["bob"]["absences"]] == [
         {"from": "2026-11-30T23:00:00Z", "to": "2026-12-10T23:00:00Z"}]
+    handled, mails = _signed(desk, "bob", "NASTAV NEPŘÍTOMNOST žádná")
+    text = _reply(mails)
+    assert "  2  ok       NASTAV NEPŘÍTOMNOST ŽÁDNÁ" in text and "Vaše nadcházející nepřítomnosti jsou zrušeny (1)" in text
+    assert desk.judge.present("g").config["players"]["bob"]["absences"] == []
 
 
 # -- HISTORY ------------------------------------------------------------------------------------
@@ -248,12 +256,13 @@ def test_history_mails_past_rounds_from_the_player_s_view(tmp_path):
     text = _reply(mails)
     assert "  2  ok       HISTORIE 1" in text and "Historie 1. kola vám přijde v samostatném mailu." in text
     assert "Žádná verze této hry není v 9. kole: historie nebyla poslána." in text
-    (history,) = [t for n, t in mails.items() if n.endswith("-history")]  # one mail per mail: the first asked
+    (history, second) = [t for n, t in mails.items() if "-history-" in n]  # one mail per round asked
     assert "Hra g: historie pro hráče bob, 1. kolo, verze 1-2" in history
+    assert "Hra g: historie pro hráče bob, 2. kolo, verze 3" in second
     assert "Verze 2: round 1, score\n  Bids: alice 4, bob 2, carol 1" in history
     assert reports.parse_header(history)["kind"] == "history"
     handled, mails = _signed(desk, "carol", "HISTORY")
-    (history,) = [t for n, t in mails.items() if n.endswith("-history")]
+    (history,) = [t for n, t in mails.items() if n.endswith("-history-all")]
     assert "Game g: history for carol, versions 1-3" in history and "alice: 5" not in history  # a secret bid
     assert "bids: {}" in history
     handled, mails = _signed(desk, "carol", "HISTORY last")
@@ -378,3 +387,66 @@ def test_gm_commands_abandon_set_and_observers(cli, tmp_path):
     assert "no longer observes" in cli("observers", "g", "--remove", "zed@example.org").output
     wrong = cli("observers", "g", "--remove", "zed@example.org")
     assert wrong.exit_code == 1 and "does not observe g" in wrong.output
+
+
+# -- an observer in every ruleset -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["agot1e", "oriflamme", "claim", "claim2", "agotccg"])
+def test_every_ruleset_draws_an_observer_s_report_from_a_view_without_hands_or_plans(name, tmp_path):
+    from conftest import FakeClock
+    from adjudicator import ruleset as rulesets
+    from adjudicator.selfplay import play
+    from adjudicator.store import Store
+
+    ruleset = rulesets.get(name)
+    players = ruleset.default_players(3 if name in ("agot1e", "oriflamme") else 2)
+    judge = Judge(Store(tmp_path / "data", fsync=False), now=FakeClock())
+    judge.new_game("x", name, {p: {"address": f"{p}@example.org"} for p in players}, seed=2)
+    present = judge.present("x")
+    for steps in (0, 6, 40, 5000):
+        present.state = play(ruleset, players, 2, max_steps=steps).state
+        view = ruleset.view(present.state, reports.OBSERVER)
+        for key in ("hands", "hand", "aside", "followers"):
+            assert all(isinstance(v, int) for v in (view.get(key) or {}).values()), (steps, key)
+        assert not any((view.get("plan") or {}).values())  # no plan is an observer's
+        for language in ("en", "cs"):
+            text = reports.render_report(present, reports.OBSERVER, [], 1, language)
+            assert ("report for observers" in text) if language == "en" else ("zpráva pro pozorovatele" in text)
+            reports.picture_of(present, reports.OBSERVER, language)  # drawn from the same view, or None
+
+
+@pytest.mark.parametrize("name", ["oriflamme", "claim", "claim2"])
+def test_the_rulesets_with_a_shared_result_end_in_an_agreed_draw(name, tmp_path):
+    """Oriflamme (a tie is a shared victory) and Claim (a tie is a draw) take DRAW; the game then
+    reads as a draw everywhere: result, summary, report, picture, invariants, replay."""
+    from conftest import FakeClock
+    from adjudicator.mail.process import Postmaster
+    from adjudicator.mail.settings import MailSettings
+    from adjudicator.store import Store
+
+    from adjudicator import ruleset as rulesets
+
+    judge = Judge(Store(tmp_path / "data", fsync=False), now=FakeClock())
+    players = rulesets.get(name).default_players(3 if name == "oriflamme" else 2)
+    languages = {p: "en" if i == 0 else "cs" for i, p in enumerate(players)}
+    passwords = judge.new_game("x", name, {p: {"address": f"{p}@example.org", "language": languages[p]}
+                                           for p in players}, seed=4)
+    postmaster = Postmaster(judge, MailSettings(JUDGE))
+    for n, player in enumerate(players):
+        word = "DRAW" if languages[player] == "en" else "REMÍZA"
+        number = postmaster.receive(raw_mail(f"JUDGE x {player} {passwords[player]}\n{word}",
+                                             sender=f"{player}@example.org", message_id=f"<d{n}@example.org>"),
+                                    mail_from=f"{player}@example.org")
+        handled = postmaster.process(number)
+    present = judge.present("x")
+    assert present.ruleset.result(present.state) == "draw"
+    assert present.ruleset.violations(present.state) == []
+    assert present.owed() == [] and judge.replay("x") == []
+    (report,) = [postmaster.outbox.root / f"{n}.eml" for n in handled.mails if n.endswith("-" + players[1])]
+    import email
+    import email.policy
+    message = email.message_from_bytes(report.read_bytes(), policy=email.policy.default)
+    text = message.get_body(preferencelist=("plain",)).get_content()
+    assert "Všichni hráči ve hře hlasovali pro remízu: hra končí remízou, o výsledek se dělí" in text
+    reports.picture_of(present, players[0], "en")

@@ -54,7 +54,7 @@ class Oriflamme:
 
     def agreed_draw(self, state: dict, players: list[str]) -> dict:
         """A draw every player voted for (DRAW by mail): the shared victory the rules know for a tie."""
-        state.update(phase="over", winners=list(players), winner="draw")
+        state.update(agreed_in=state["phase"], phase="over", winners=list(players), winner="draw")
         return state
 
     def phase(self, state: dict) -> str:
