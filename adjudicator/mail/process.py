@@ -44,6 +44,13 @@ Mail-level commands, answered here for every ruleset:
   In-Reply-To that could name the sender), only from an applied mail and only as the game's
   ``press`` setting allows (``signed`` default, ``anonymous``, ``none``; ``judge new --press``).
 
+The commands of issue 17 live in modules of their own, with one hook each here: the player's
+``SET PASSWORD``, ``SET ABSENCE``, ``HISTORY``, ``PRESS GM`` and ``DRAW`` lines are taken out by
+:func:`mail_text` (``servicelines.py``) and done once the mail is recorded (:meth:`_answer`);
+a mail without a sign-on whose first line is ``LIST``, ``OBSERVE`` or ``TAKEOVER`` is answered by
+``opencommands.py`` instead of the sign-on help; observers' reports go out with the players'
+(``observers.py``, marks in the game's ``mail.yaml``).
+
 Reminders (:meth:`Postmaster.remind`, from the server loop, ``judge deliver`` and ``judge
 remind``): once per step (game version) per player who still owes a decision, when the time
 left before the deadline is at most 20 % of the step's length or 12 hours, whichever is less;

@@ -57,6 +57,10 @@ def test_list_names_every_game_with_its_open_houses_in_english_and_czech(tmp_pat
     assert "  g (toy, hráčů: 3, běží): round 1, bid; volné k převzetí: Carol" in text and "PŘEVEZMI" in text
     _czech(text)
     # wrong use: a word too many
+    # a mail without a sign-on or any of these commands is told of them
+    handled, mails = _open(desk, "What games are there?", n=6)
+    assert handled.status == "no-sign-on" and "LIST as the first line of a mail lists the games" in _reply(mails)
+    assert "SEZNAM jako první řádek mailu vypíše hry" in _reply(mails)
     handled, mails = _open(desk, "LIST everything", n=3)
     text = _reply(mails)
     assert handled.status == "open-refused"
