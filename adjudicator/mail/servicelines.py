@@ -50,7 +50,7 @@ _DRAW = re.compile(r"^(?:draw|remiza)\b\s*(.*)$")
 YES, NO = {"", "yes", "ano"}, {"no", "ne"}
 WORDS = {"cs": (("SET PASSWORD", "NASTAV HESLO"), ("SET ABSENCE", "NASTAV NEPŘÍTOMNOST"), ("HISTORY", "HISTORIE"),
                 ("PRESS GM:", "ZPRÁVA GM:"), ("DRAW NO", "REMÍZA NE"), ("DRAW", "REMÍZA"))}
-STARTS = ("SET PASSWORD", "SET ABSENCE", "HISTORY", "PRESS GM:", "DRAW")
+_CANONICAL = re.compile(r"(?:SET PASSWORD|SET ABSENCE|HISTORY|PRESS GM:|DRAW)(?: |$)")
 
 
 def service_lines(text: str) -> tuple[str, list[LineResult], list[tuple]]:
@@ -125,7 +125,7 @@ def _bad(lineno: int, text: str, error: Msg, what: str) -> tuple[LineResult, Non
 
 def owns(text: str) -> bool:
     """Is ``text`` a canonical line of this module (for ``reports``' echo in a language)?"""
-    return text.startswith(STARTS)
+    return _CANONICAL.match(text) is not None
 
 
 def line(text: str, language: str) -> str:
