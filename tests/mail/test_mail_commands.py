@@ -454,3 +454,13 @@ def test_the_rulesets_with_a_shared_result_end_in_an_agreed_draw(name, tmp_path)
     text = message.get_body(preferencelist=("plain",)).get_content()
     assert "Všichni hráči ve hře hlasovali pro remízu: hra končí remízou, o výsledek se dělí" in text
     reports.picture_of(present, players[0], "en")
+
+
+def test_commands_without_a_sign_on_count_against_the_sender_s_rate_limit(tmp_path):
+    """LIST and OBSERVE need no password, so they are limited like any mail that plays no game."""
+    desk = make_desk(tmp_path, rate_limit=2)
+    assert _open(desk, "LIST", n=1)[0].status == "list"
+    assert _open(desk, "OBSERVE g", n=2)[0].status == "observe"
+    handled, mails = _open(desk, "LIST", n=3)
+    assert handled.status == "rate-limited" and "Games on the judge" not in "".join(mails.values())
+    assert _open(desk, "LIST", sender="other@example.org", n=4)[0].status == "list"  # per sender
