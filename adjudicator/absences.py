@@ -3,7 +3,7 @@
 ``SET ABSENCE 2026-12-01 TO 2026-12-07`` (``NASTAV NEPŘÍTOMNOST 1.12.2026 DO 7.12.2026``) records
 that the player is away from the start of the first day to the end of the last, in the player's
 time zone. A player's absences in one game add up to at most the game's cap (``absence_cap``
-days, :data:`adjudicator.seats.DEFAULT_ABSENCE_CAP` unless the GM set another with ``judge new
+days, :data:`DEFAULT_ABSENCE_CAP` unless the GM set another with ``judge new
 --absence-cap`` or ``judge set --absence-cap``; 0: no absences). Absences already over do not
 count against the cap.
 
@@ -22,6 +22,7 @@ from zoneinfo import ZoneInfo
 
 from . import clock
 
+DEFAULT_ABSENCE_CAP = 14  # days per player and game, unless the GM sets another (judge set --absence-cap)
 _ISO = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})$")
 _CZECH = re.compile(r"^(\d{1,2})\.\s*(\d{1,2})\.\s*(\d{4})$")
 EXAMPLE = "SET ABSENCE 2026-12-01 TO 2026-12-07"

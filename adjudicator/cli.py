@@ -16,16 +16,28 @@ from pathlib import Path
 
 import click
 
-from . import clock, mailbody, picture, reports, yamlio
-from . import seats as settings
-from .cases import run_cases
-from .mail import notices
-from .judge import Judge, JudgeError
-from .ruleset import Event, RulesetError
-from .store import DEFAULT_DATA, Store, StoreError
-from .yamlio import YamlFileError
+from typing import TYPE_CHECKING
 
-FIXABLE = (JudgeError, StoreError, YamlFileError, RulesetError)
+from . import clock
+from .absences import DEFAULT_ABSENCE_CAP
+from .messages import LANGUAGES
+from .store import DEFAULT_DATA
+
+if TYPE_CHECKING:
+    from .judge import Judge
+
+# The judge, the reports, the rulesets and the pictures are imported by the commands that use
+# them: `judge ingest` handing a mail to a running server needs none of them, and must start fast.
+
+
+def _fixable() -> tuple[type[Exception], ...]:
+    """The judge's own errors: a GM can fix them (unknown game, bad duration, broken file)."""
+    from .judge import JudgeError
+    from .ruleset import RulesetError
+    from .store import StoreError
+    from .yamlio import YamlFileError
+
+    return (JudgeError, StoreError, YamlFileError, RulesetError)
 
 
 def _errors_as_messages(func):
@@ -35,14 +47,16 @@ def _errors_as_messages(func):
     def wrapper(*args, **kwargs):
         try:
             return func(*args, **kwargs)
-        except FIXABLE as exc:
-            raise click.ClickException(str(exc)) from None
+        except Exception as exc:
+            if isinstance(exc, _fixable()):
+                raise click.ClickException(str(exc)) from None
+            raise
 
     return wrapper
 
 
 def _judge(ctx: click.Context) -> Judge:
-    return ctx.obj["judge"]
+    return ctx.obj["judge"]()
 
 
 class _Duration(click.ParamType):
@@ -84,7 +98,25 @@ def _say_queued(names, what: str) -> None:
                    "`judge deliver`).")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Group(click.Group):
+    """``judge``, with commands that pull in much (``demo``: the SMTP client, the whole judge)
+    imported only when they run or are listed (click's documented lazy-loading pattern)."""
+
+    lazy = {"demo": ("adjudicator.mail.demo", "demo")}
+
+    def list_commands(self, ctx):
+        return sorted([*super().list_commands(ctx), *self.lazy])
+
+    def get_command(self, ctx, name):
+        if name in self.lazy:
+            import importlib
+
+            module, attribute = self.lazy[name]
+            return getattr(importlib.import_module(module), attribute)
+        return super().get_command(ctx, name)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--data", "data_dir", type=click.Path(file_okay=False, path_type=Path), envvar="JUDGE_DATA",
               default=DEFAULT_DATA, show_default=True, help="Directory holding the games ($JUDGE_DATA).")
 @click.option("--now", envvar="JUDGE_NOW", default=None, hidden=True, help="Pretend it is this UTC time (ISO).")
@@ -100,7 +132,17 @@ def main(ctx: click.Context, data_dir: Path, now: str | None, no_fsync: bool) ->
         now_fn = lambda: fixed  # noqa: E731
     else:
         now_fn = clock.utcnow
-    ctx.obj = {"judge": Judge(Store(data_dir, fsync=not no_fsync), now=now_fn)}
+    made: list = []
+
+    def judge() -> Judge:  # made on first use: see the imports above
+        if not made:
+            from .judge import Judge
+            from .store import Store
+
+            made.append(Judge(Store(data_dir, fsync=not no_fsync), now=now_fn))
+        return made[0]
+
+    ctx.obj = {"data": data_dir, "now": now_fn, "fsync": not no_fsync, "judge": judge}
 
 
 @main.command()
@@ -118,7 +160,7 @@ def main(ctx: click.Context, data_dir: Path, now: str | None, no_fsync: bool) ->
               help="PRESS between players relayed by mail: signed only, also anonymous (PRESS ANON), or none.")
 @click.option("--absence-cap", type=click.IntRange(0), default=None, metavar="DAYS",
               help=f"Days of absence (SET ABSENCE by mail) each player may take in the game; 0: none "
-                   f"[default: {settings.DEFAULT_ABSENCE_CAP}].")
+                   f"[default: {DEFAULT_ABSENCE_CAP}].")
 @click.option("--observers/--no-observers", default=True, show_default=True,
               help="Whether anyone may follow the game by mail (OBSERVE), with reports of the public view.")
 @_mail_option
@@ -127,6 +169,8 @@ def main(ctx: click.Context, data_dir: Path, now: str | None, no_fsync: bool) ->
 def new(ctx, game, ruleset_name, players, deadline, step_deadline, grace, seed, options, press, absence_cap, observers,
         mail):
     """Create GAME and print each player's password (shown this once only)."""
+    from . import seats as settings
+    from .mail import notices
     seats: dict[str, dict] = {}
     for spec in players:
         name, sep, address = spec.partition("=")
@@ -139,8 +183,8 @@ def new(ctx, game, ruleset_name, players, deadline, step_deadline, grace, seed, 
                                      param_hint="--player")
         if name in seats:
             raise click.BadParameter(f"player {name!r} given twice", param_hint="--player")
-        if language not in reports.LANGUAGES:
-            raise click.BadParameter(f"{spec!r}: no language {language!r} (the judge writes {', '.join(reports.LANGUAGES)};"
+        if language not in LANGUAGES:
+            raise click.BadParameter(f"{spec!r}: no language {language!r} (the judge writes {', '.join(LANGUAGES)};"
                                      " example: --player lannister=tywin@example.org:cs)", param_hint="--player")
         seats[name] = {"address": address.strip(), "language": language}
     seed = secrets.randbelow(2**31) if seed is None else seed
@@ -163,19 +207,18 @@ def new(ctx, game, ruleset_name, players, deadline, step_deadline, grace, seed, 
 def list_(ctx):
     """List the games with their step and deadline."""
     judge = _judge(ctx)
-    ids = judge.store.game_ids()
-    if not ids:
+    overview = judge.overview()
+    if not overview:
         click.echo(f"No games in {judge.store.root}.")
-    for game_id in ids:
-        try:
-            p = judge.present(game_id)
-            state = f"over: {p.ruleset.result(p.state)}" if p.ruleset.result(p.state) else (
-                "paused" if p.paused() else f"due {clock.to_text(p.deadline())}")
-            flag = p.files.flag()
-            flagged = f"; FLAGGED: {flag.get('problem')}" if flag else ""
-            click.echo(f"{game_id:<16} {p.ruleset.name:<10} v{p.version:<5} {p.ruleset.summary(p.state)}; {state}{flagged}")
-        except FIXABLE as exc:
-            click.echo(f"{game_id:<16} BROKEN: {exc}")
+    for game_id, glance in overview.items():
+        if "broken" in glance:
+            click.echo(f"{game_id:<16} BROKEN: {glance['broken']}")
+            continue
+        state = f"over: {glance['result']}" if glance["result"] else (
+            "paused" if glance["paused"] else f"due {glance['deadline']}")
+        flag = glance.get("flag")
+        flagged = f"; FLAGGED: {flag.get('problem')}" if flag else ""
+        click.echo(f"{game_id:<16} {glance['ruleset']:<10} v{glance['version']:<5} {glance['summary']}; {state}{flagged}")
 
 
 @main.command()
@@ -184,6 +227,7 @@ def list_(ctx):
 @_errors_as_messages
 def status(ctx, game):
     """Who owes what in GAME, and by when."""
+    from . import reports
     present = _judge(ctx).present(game)
     flag = present.files.flag()
     if flag:
@@ -197,12 +241,13 @@ def status(ctx, game):
 @click.option("--as", "player", default=None, help="Show only what this player may see.")
 @click.option("--version", "number", type=int, default=None, help="An earlier version (default: the present).")
 @click.option("--format", "fmt", type=click.Choice(["text", "yaml"]), default="text", show_default=True)
-@click.option("--language", type=click.Choice(list(reports.LANGUAGES)), default=None,
+@click.option("--language", type=click.Choice(list(LANGUAGES)), default=None,
               help="Language of the text (default: the player's, else en).")
 @click.pass_context
 @_errors_as_messages
 def show(ctx, game, player, number, fmt, language):
     """Show GAME as the GM or as one player sees it."""
+    from . import reports, yamlio
     judge = _judge(ctx)
     present = judge.present(game)
     if player is not None and player not in present.config["players"]:
@@ -223,7 +268,7 @@ def show(ctx, game, player, number, fmt, language):
 @click.argument("game")
 @click.option("--as", "player", default=None, help="Draw only what this player may see (default: everything, for the GM).")
 @click.option("--version", "number", type=int, default=None, help="An earlier version (default: the present).")
-@click.option("--language", type=click.Choice(list(reports.LANGUAGES)), default=None,
+@click.option("--language", type=click.Choice(list(LANGUAGES)), default=None,
               help="Language of the words (default: the player's, else en).")
 @click.option("-o", "--output", "output", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="The file to write: FILE.png or FILE.svg.")
@@ -231,6 +276,7 @@ def show(ctx, game, player, number, fmt, language):
 @_errors_as_messages
 def map_(ctx, game, player, number, language, output):
     """Draw GAME's board as the GM or as one player sees it, to a PNG or SVG file."""
+    from . import picture, reports
     if output.suffix.lower() not in (".png", ".svg"):
         raise click.BadParameter(f"{output.name}: write a .png or a .svg file", param_hint="-o")
     judge = _judge(ctx)
@@ -274,13 +320,14 @@ def _read_body(source: str) -> str:
 @main.command()
 @click.argument("game")
 @click.option("--as", "player", required=True, help="The player whose mail this is.")
-@click.option("--language", type=click.Choice(list(reports.LANGUAGES)), default=None,
+@click.option("--language", type=click.Choice(list(LANGUAGES)), default=None,
               help="Language of the reply (default: the player's).")
 @click.argument("source", default="-", metavar="[FILE|-]")
 @click.pass_context
 @_errors_as_messages
 def submit(ctx, game, player, language, source):
     """Submit a player's mail body (from FILE or stdin) as if mailed; prints the reply."""
+    from . import mailbody, reports
     if source != "-" and not Path(source).is_file():
         raise click.BadParameter(f"no file {source!r}", param_hint="FILE")
     judge = _judge(ctx)
@@ -342,6 +389,8 @@ def tick(ctx):
 @_errors_as_messages
 def history(ctx, game):
     """List GAME's versions, oldest first."""
+    from .ruleset import Event
+    from .yamlio import YamlFileError
     files = _judge(ctx).store.open(game)
     for number in files.version_numbers():
         try:
@@ -408,6 +457,7 @@ def extend(ctx, game, duration):
 @_errors_as_messages
 def replace(ctx, game, player, address, mail):
     """Give PLAYER's seat in GAME to ADDRESS, with a new password (printed once, and mailed)."""
+    from .mail import notices
     password = _judge(ctx).replace(game, player, address)
     click.echo(f"{game}: {player} is now played from {address}; new password: {password}")
     if mail:
@@ -424,6 +474,7 @@ def replace(ctx, game, player, address, mail):
 @_errors_as_messages
 def abandon(ctx, game, player, undo):
     """Mark PLAYER's house in GAME abandoned: the first mail `TAKEOVER GAME PLAYER` gets it."""
+    from . import seats as settings
     changed = settings.abandon(_judge(ctx), game, player, undo=undo)
     state = "no longer open for takeover" if undo else "open for takeover (TAKEOVER by mail; LIST shows it)"
     click.echo(f"{game}: {player} is {state}" + ("" if changed else " (it already was)") + ".")
@@ -438,6 +489,7 @@ def abandon(ctx, game, player, undo):
 @_errors_as_messages
 def set_(ctx, game, absence_cap, observers):
     """Change GAME's settings (example: judge set westeros1 --absence-cap 7)."""
+    from . import seats as settings
     if absence_cap is None and observers is None:
         raise click.UsageError("nothing to set (example: judge set westeros1 --absence-cap 7)")
     changed = settings.set_game(_judge(ctx), game, absence_cap=absence_cap, observing=observers)
@@ -451,6 +503,7 @@ def set_(ctx, game, absence_cap, observers):
 @_errors_as_messages
 def observers(ctx, game, remove):
     """List who follows GAME by mail (OBSERVE), or remove some."""
+    from . import seats as settings
     for address in remove:
         if not settings.observe(_judge(ctx), game, address, None, stop=True, source="gm"):
             raise click.ClickException(f"{address} does not observe {game} (see `judge observers {game}`)")
@@ -532,6 +585,7 @@ def selfplay(ctx, ruleset_name, players, games, seed, store):
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 def case(files):
     """Run rules cases (YAML files or folders of them); exit 1 if any fails."""
+    from .cases import run_cases
     results = run_cases(list(files))
     for result in results:
         click.echo(result.report())
@@ -539,6 +593,41 @@ def case(files):
     click.echo(f"{len(results) - failed} passed, {failed} failed")
     if failed or not results:
         sys.exit(1)
+
+
+@main.command()
+@click.option("--listen", default="127.0.0.1:8080", show_default=True, metavar="HOST:PORT",
+              help="Address to serve the pages on (port 0: any free port, printed at start). Behind a web "
+                   "server (TLS) keep it on loopback.")
+@click.option("--links", "links_for", default=None, metavar="GAME",
+              help="Print each player's private link of GAME (to send them) and exit.")
+@click.option("--base-url", default=None, metavar="URL",
+              help="Where players reach the pages, for --links (e.g. https://judge.example.org); default: "
+                   "http://HOST:PORT of --listen.")
+@click.pass_context
+@_errors_as_messages
+def web(ctx, listen, links_for, base_url):
+    """Serve a read-only web page per game (the board, tracks, events, deadline, who has not sent),
+    and per player a private page of their own view."""
+    from . import web as web_module
+    from .mail.server import parse_hostport
+
+    try:
+        host, port = parse_hostport(listen, 8080)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--listen") from None
+    judge = _judge(ctx)
+    if links_for is not None:
+        for player, link in web_module.private_links(judge, links_for, base_url or f"http://{host}:{port}").items():
+            click.echo(f"{player}: {link}")
+        return
+    import logging
+
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(levelname)s %(message)s")
+    try:
+        web_module.serve(judge, host, port, announce=lambda line: click.echo(line))
+    except OSError as exc:
+        raise click.ClickException(f"cannot listen on {listen}: {exc.strerror or exc}") from None
 
 
 from .mail.commands import register; register(main)  # noqa: E402,E702  judge serve, ingest, deliver

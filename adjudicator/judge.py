@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Callable
 
-from . import absences, clock, messages, passwords, yamlio
+from . import absences, clock, gameindex, messages, passwords, yamlio
 from .messages import Msg
 from .plaindata import clone
 from . import ruleset as rulesets
@@ -47,6 +47,10 @@ MAX_STEPS_PER_INPUT = 10_000
 CACHE_GAMES = 256  # presents a process keeps in memory (the games most recently used)  # a ruleset that never stops asking nobody is a bug, not a game
 DEFAULT_DEADLINES = {"planning": "48h", "step": "24h", "grace": "1h"}
 PRESS_POLICIES = ("signed", "anonymous", "none")
+REMIND_FRACTION = 0.2  # players who owe are reminded when at most this share of the step's time is left ...
+REMIND_AT_MOST = timedelta(hours=12)  # ... or this much, whichever is less
+OVERVIEW_FILES = ("game.yaml", "states", "journal", "flag.yaml")
+"""What a game's glance (:meth:`Judge.overview`) is derived from: a change to any renews it."""
 
 
 class JudgeError(Exception):
@@ -88,12 +92,43 @@ class Present:
     def paused(self) -> bool:
         return self.clock.get("paused") is not None
 
+    def remind_from(self) -> datetime | None:
+        """When the reminder window of the present step opens (the mail service reminds who still
+        owes from then until the deadline): when at most :data:`REMIND_FRACTION` of the step's
+        time or :data:`REMIND_AT_MOST` is left, whichever is less. None while no deadline runs."""
+        deadline = self.deadline()
+        if deadline is None or self.paused() or self.ruleset.result(self.state) is not None:
+            return None
+        try:
+            length = clock.parse_duration(self.config["deadlines"][self.clock.get("step_kind") or "step"])
+        except (KeyError, TypeError, ValueError):
+            return None
+        return deadline - min(length * REMIND_FRACTION, REMIND_AT_MOST)
+
     def grace(self) -> timedelta:
         return clock.parse_duration(self.config["deadlines"]["grace"])
 
     def due(self, now: datetime) -> bool:
         deadline = self.deadline()
         return bool(self.owed()) and not self.paused() and deadline is not None and now >= deadline + self.grace()
+
+
+FIXABLE_GAME = (JudgeError, StoreError, YamlFileError, RulesetError)
+"""Problems a GM can mend by hand, shown as their message alone."""
+
+
+def glance_due(glance: dict, now: datetime) -> bool:
+    """Should ``tick`` open this game? Its deadline has passed, or it is broken (and is tried and
+    flagged again at every tick, as it was before the overview)."""
+    if "broken" in glance:
+        return True
+    due_at = clock.from_text(glance.get("due_at"))
+    return due_at is not None and now >= due_at
+
+
+def _plain_flag(flag: dict | None) -> dict | None:
+    return None if not flag else {k: (v if isinstance(v, (str, int, float, bool)) or v is None else str(v))
+                                  for k, v in flag.items() if k != "format"}
 
 
 @dataclass
@@ -265,6 +300,7 @@ class Judge:
         # every mail, and holds no more than that many states. The stamp changes whenever any
         # process adds a version or journal entry or rewrites game.yaml, so a stale entry never serves.
         self._cache: OrderedDict[str, tuple[tuple, Present]] = OrderedDict()
+        self._overview = gameindex.StampedCache(store.root, "gameindex.json", OVERVIEW_FILES)
 
     # -- reading --------------------------------------------------------------------------
     def present(self, game_id: str, *, shared: bool = False) -> Present:
@@ -331,7 +367,10 @@ class Judge:
         return present, owed
 
     def _remember(self, files: GameFiles, present: Present) -> None:
-        self._cache[files.id] = (files.stamp(present.version, present.journal_seq), present.copy())
+        stamp = files.stamp(present.version, present.journal_seq)
+        if stamp[4] is not None or stamp[5] is not None:  # (GameFiles.stamp: version v+1, entry seq+1)
+            return  # another process added a version or an entry while this one read: already stale
+        self._cache[files.id] = (stamp, present.copy())
         self._cache.move_to_end(files.id)
         while len(self._cache) > CACHE_GAMES:
             self._cache.popitem(last=False)
@@ -463,10 +502,14 @@ class Judge:
         game's deadline next adjudicates, or when the GM acts on the game.
         """
         result = Tick()
-        for game_id in self.store.game_ids():
+        now = self.now()
+        for game_id, glance in self.overview().items():
+            if not glance_due(glance, now):
+                continue
             try:
-                absences.extend(self, game_id)  # a deadline inside an owing player's absence waits for them
-                if not self.present(game_id).due(self.now()):
+                if absences.extend(self, game_id) is not None:  # the deadline fell in an owing player's absence
+                    continue
+                if not self.present(game_id).due(now):
                     continue
                 result.done.append((game_id, self.record(game_id, {"kind": "adjudicate", "force": True,
                                                                    "reason": "deadline"})))
@@ -481,6 +524,30 @@ class Judge:
                 continue
             self._unflag(game_id)
         return result
+
+    def overview(self) -> dict[str, dict]:
+        """Every game at a glance (:meth:`_glance`), for ``tick`` and ``judge list``: a quiet
+        game costs four ``stat`` calls, not a read of its state (see ``gameindex``)."""
+        return self._overview.refresh(self.store.game_ids(), self._glance, lambda glance: "broken" not in glance)
+
+    def _glance(self, game_id: str) -> dict:
+        """What ``judge list`` shows of a game and when its deadline falls due (``due_at``: the
+        deadline plus grace while a decision is owed and the game is not paused, else None)."""
+        flag = None
+        try:
+            files = self.store.open(game_id)
+            flag = files.flag()
+            p = self.present(game_id, shared=True)
+            result = p.ruleset.result(p.state)
+            deadline = p.deadline()
+            due_at = deadline + p.grace() if deadline is not None and p.owed() and not p.paused() else None
+            return {"ruleset": p.ruleset.name, "version": p.version, "summary": str(p.ruleset.summary(p.state)),
+                    "result": None if result is None else str(result), "paused": p.paused(),
+                    "deadline": clock.to_text(deadline), "due_at": clock.to_text(due_at),
+                    "remind_from": clock.to_text(p.remind_from()), "flag": _plain_flag(flag)}
+        except Exception as exc:  # noqa: BLE001  a broken game is shown broken and tried by every tick
+            return {"broken": f"{exc.__class__.__name__}: {exc}"[:1000] if not isinstance(exc, FIXABLE_GAME)
+                    else str(exc), "flag": _plain_flag(flag)}
 
     def _flag(self, game_id: str, what: str, problem: str) -> None:
         try:

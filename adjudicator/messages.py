@@ -38,12 +38,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, Callable, Iterable, Mapping
-
-import jinja2
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
 from . import yamlio
 from .paths import TEMPLATES_DIR
+
+if TYPE_CHECKING:
+    import jinja2
 
 LANGUAGES = ("en", "cs")
 KEY = re.compile(r"^([a-z][a-z0-9_]*)\.[a-z0-9_.-]+$")
@@ -246,7 +247,9 @@ def _line(namespace: str | None, text: Any, language: str) -> str:
 
 
 @cache
-def _environment(language: str, namespace: str | None) -> jinja2.Environment:
+def _environment(language: str, namespace: str | None) -> "jinja2.Environment":
+    import jinja2  # here, not at the top: `judge ingest` handing a mail to the server renders nothing
+
     cat = catalogue(language, namespace)
     env = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False)
     env.filters["name"] = lambda ident, kind, form=None: _name(cat, kind, ident, form)
@@ -263,7 +266,7 @@ def _environment(language: str, namespace: str | None) -> jinja2.Environment:
 
 
 @cache
-def _compiled(language: str, key: str) -> jinja2.Template | None:
+def _compiled(language: str, key: str) -> "jinja2.Template | None":
     namespace = namespace_of(key)
     text = catalogue(language, namespace).messages.get(key)
     if text is None:

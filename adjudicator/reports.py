@@ -47,28 +47,26 @@ from . import ruleset as rulesets
 from .judge import Outcome, Present
 from .mail import preferences, servicelines
 from .paths import TEMPLATES_DIR
-from .ruleset import Event, LineResult, Ruleset
+from .ruleset import OBSERVER, Event, LineResult, Ruleset
 
-LANGUAGES = ("en", "cs")
-OBSERVER = "(observer)"
-"""Who an observer is to a ruleset (``OBSERVE`` by mail, ``mail/observers.py``): no player can have
-this name, so ``ruleset.view(state, OBSERVER)`` holds only what every player sees and
-``Event.visible_to(OBSERVER)`` only public events."""
+LANGUAGES = messages.LANGUAGES
 DEFAULT_LANGUAGE = "en"
 MAX_EVENTS = 300  # a report after a long silence shows the last ones
 
 
 @cache
-def environment(language: str = DEFAULT_LANGUAGE) -> jinja2.Environment:
+def environment(language: str = DEFAULT_LANGUAGE, *, html: bool = False) -> jinja2.Environment:
+    """The templates of ``language``; ``html``: autoescaped, for the web pages (``web.py``)."""
     if language not in LANGUAGES:
         raise ValueError(f"no templates for language {language!r} (have: {', '.join(LANGUAGES)})")
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(TEMPLATES_DIR / language),
+        # the web pages also find what every language shares (the style sheet) in templates/web/
+        loader=jinja2.FileSystemLoader([TEMPLATES_DIR / language] + [TEMPLATES_DIR / "web"] * html),
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
-        autoescape=False,
+        autoescape=html,
     )
     env.filters["yaml"] = yamlio.dumps
     env.filters["say"] = lambda value: messages.render(value, language) if value is not None else ""
@@ -135,6 +133,12 @@ def _picture_for(module: str):
         if exc.name != package + ".picture":
             raise
         return None
+
+
+def draws_picture(present: Present) -> bool:
+    """Does the game's ruleset draw a picture (:func:`picture_of` gives one)?"""
+    module = _picture_for(type(present.ruleset).__module__)
+    return module is not None and hasattr(module, "svg")
 
 
 def picture_of(present: Present, player: str | None, language: str = DEFAULT_LANGUAGE, *,

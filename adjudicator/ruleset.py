@@ -27,6 +27,11 @@ from .messages import Msg, render
 
 State = dict[str, Any]
 DeadlineKind = Literal["planning", "step"]
+OBSERVER = "#observer"
+"""The viewer of a game's public page (``judge web``) and of an observer's reports (``OBSERVE`` by
+mail, ``mail/observers.py``): a name no seat can have, so that
+``view(state, OBSERVER)`` is what every player may see and nothing any one of them holds alone
+(a ruleset's ``view`` treats every name that is not a seat so); pictures label it "Public view"."""
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ and preferences (``mail/preferences.py``)::
     draw: true               the player votes for a draw (secret until every surviving player does)
 
 and the game: ``absence_cap`` (days of absence a player may take in the game; default
-:data:`DEFAULT_ABSENCE_CAP`), ``observers`` (address -> ``{language}``) and ``observing``
+:data:`adjudicator.absences.DEFAULT_ABSENCE_CAP`), ``observers`` (address -> ``{language}``) and ``observing``
 (``false``: OBSERVE is refused).
 """
 
@@ -22,9 +22,9 @@ from datetime import datetime
 from typing import Callable
 
 from . import clock, passwords
+from .absences import DEFAULT_ABSENCE_CAP
 from .judge import Judge, JudgeError
 
-DEFAULT_ABSENCE_CAP = 14  # days per player and game, unless the GM sets another (judge set --absence-cap)
 MIN_PASSWORD = 8  # characters of a password a player chooses (SET PASSWORD)
 
 

@@ -10,7 +10,8 @@
       .lock                flock'ed by whoever changes the game
 
 The data directory also holds the mail service's ``inbox/``, ``outbox/`` and ``maildir/``
-(``adjudicator/mail``); those names are not game ids.
+(``adjudicator/mail``); those names are not game ids. ``cache/`` there holds derived caches
+(``gameindex.py``: every game at a glance, what the report sweep last saw), rebuilt whenever lost.
 
 A game's *present* is its latest readable version plus the journal entries after it (see
 ``judge.py``); this module only knows files. Every write is atomic (``yamlio.atomic_write``);
@@ -30,7 +31,7 @@ from .yamlio import YamlFileError
 FORMAT = 1
 DEFAULT_DATA = "judge-data"  # the data directory when neither --data nor $JUDGE_DATA says
 _GAME_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
-RESERVED = frozenset({"inbox", "outbox", "maildir", "log"})  # the mail service's folders in the data directory
+RESERVED = frozenset({"inbox", "outbox", "maildir", "log", "cache"})  # the mail service's folders in the data directory
 _NUMBERED = re.compile(r"^(\d{6})\.yaml$")
 
 
@@ -76,15 +77,21 @@ class GameFiles:
                          lambda: GameLocked(f"game {self.id} is busy (locked by another process); try again"), 0o644)
 
     def stamp(self, version: int | None = None, journal_seq: int | None = None) -> tuple:
-        """Changes whenever any process adds a version or journal entry (the folders' own times
-        change), or anyone rewrites game.yaml or the given version or journal file in place (a
-        GM's hand repair). Five ``stat`` calls, no listing: a folder of thousands of journal
-        files costs no more than one of three."""
+        """Changes whenever any process adds a version or journal entry, or anyone rewrites
+        game.yaml or the given version or journal file in place (a GM's hand repair). Seven
+        ``stat`` calls, no listing: a folder of thousands of journal files costs no more than
+        one of three.
+
+        The files *after* the given version and journal entry are part of it (their absence):
+        a folder's time alone could miss a second change within the file system's clock tick
+        (a few milliseconds), but a new version or entry is always the next numbered file."""
         paths = [self.path / "game.yaml", self.path / "states", self.path / "journal"]
         if version:
-            paths.append(self.version_path(version))
-        if journal_seq:
-            paths.append(self.path / "journal" / f"{journal_seq:06d}.yaml")
+            paths += [self.version_path(version), self.version_path(version + 1)]
+        if journal_seq is not None:
+            paths.append(self.path / "journal" / f"{journal_seq + 1:06d}.yaml")
+            if journal_seq:
+                paths.append(self.path / "journal" / f"{journal_seq:06d}.yaml")
         out = []
         for path in paths:
             try:

@@ -82,7 +82,7 @@ def play(reports: str, rounds: int, seed: int) -> tuple[Counter, int]:
             player = name.rsplit("-", 1)[1]
             kind = "report" if name.startswith("report-") else "reply" if name.endswith("-reply") else "other"
             if kind == "reply":
-                player = next(h for h in HOUSES if f"{h}@" in (postmaster.outbox.meta(name).get("to") or [""])[0])
+                player = next(h for h in HOUSES if f"{h}@" in postmaster.outbox.recipients(name)[0])
             counts[(player, kind)] += 1
     return counts, min(judge.present("v").state["round"] - 1, rounds)
 

@@ -13,7 +13,9 @@ measures, all on loopback with real processes, the same smtplib client code for 
    processed per second by a normal ``judge serve``, from the first SMTP send to the last
    message marked done in the inbox.
 3. **ingest s/mail**: wall time of one ``judge ingest`` (a fresh process per mail, as an MTA
-   pipe runs it: interpreter start, imports, journal, process, deliver), median of N.
+   pipe runs it), median of N: with a ``judge serve`` running on the same data (interpreter
+   start, the few imports of the hand-over, the journal and its sync, a wake-up to the server),
+   and with none (the whole judge imported, the mail processed and the reply delivered).
 
 A benchmark, not a test: nothing here asserts a speed. The README quotes its figures.
 """
@@ -195,25 +197,38 @@ def orders_end_to_end(count: int, connections: int) -> float:
     return (count - 5) / taken
 
 
-def ingest_times(count: int) -> list[float]:
+def ingest_times(count: int, *, server: bool) -> list[float]:
+    """Wall time of each of ``count`` ``judge ingest`` runs; with ``server``, a ``judge serve``
+    runs on the same data, so ingest journals the mail and hands it over."""
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp) / "data"
         passwords = new_game(data)
+        running = serve(data)[0] if server else None
         times = []
-        for n in range(count):
-            raw = message("stark@bench.example", f"JUDGE b stark {passwords['stark']}\n{ORDERS}", n)
-            started = time.perf_counter()
-            done = subprocess.run([sys.executable, "-m", "adjudicator", "--data", str(data), "ingest", "--address", JUDGE,
-                                   "--sender", "stark@bench.example", "--rate-limit", "1000000"], input=raw,
-                                  capture_output=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
-            times.append(time.perf_counter() - started)
-            if done.returncode != 0:
-                raise SystemExit(f"judge ingest failed: {done.stderr.decode()[-500:]}")
-        started = time.perf_counter()
-        subprocess.run([sys.executable, "-c", "import adjudicator.cli"], cwd=ROOT, check=True,
-                       env={**os.environ, "PYTHONPATH": str(ROOT)})
-        times.append(-(time.perf_counter() - started))  # the import alone, for scale (negative: marked)
+        try:
+            for n in range(count):
+                raw = message("stark@bench.example", f"JUDGE b stark {passwords['stark']}\n{ORDERS}", n)
+                started = time.perf_counter()
+                done = subprocess.run([sys.executable, "-m", "adjudicator", "--data", str(data), "ingest", "--address",
+                                       JUDGE, "--sender", "stark@bench.example", "--rate-limit", "1000000"], input=raw,
+                                      capture_output=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+                times.append(time.perf_counter() - started)
+                if done.returncode != 0 or (server and b"handed to the running server" not in done.stderr):
+                    raise SystemExit(f"judge ingest failed: {done.stderr.decode()[-500:]}")
+        finally:
+            if running is not None:
+                stop(running)
     return times
+
+
+def python_start() -> float:
+    """Wall time of ``python -c pass`` (the interpreter alone), median of five."""
+    runs = []
+    for _ in range(5):
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "pass"], check=True)
+        runs.append(time.perf_counter() - started)
+    return statistics.median(runs)
 
 
 def main() -> None:
@@ -234,12 +249,11 @@ def main() -> None:
     rate = orders_end_to_end(args.orders, args.connections)
     print(f"order mails processed end to end (sign-on, parse, apply, journal, reply queued): {rate:.1f}/s "
           f"({1000 / rate:.0f} ms each)")
-    times = ingest_times(args.ingest)
-    runs, imports = [t for t in times if t > 0], -[t for t in times if t < 0][0]
-    print(f"judge ingest, one process per mail: median {statistics.median(runs) * 1000:.0f} ms, "
-          f"min {min(runs) * 1000:.0f} ms over {len(runs)} mails (python -c 'import adjudicator.cli' alone: "
-          f"{imports * 1000:.0f} ms)")
-
+    for server in (True, False):
+        runs = ingest_times(args.ingest, server=server)
+        print(f"judge ingest, one process per mail, {'a server running (journal, hand over)' if server else 'no server (journal, process, deliver)'}: "
+              f"median {statistics.median(runs) * 1000:.0f} ms, min {min(runs) * 1000:.0f} ms over {len(runs)} mails")
+    print(f"python -c pass alone: {python_start() * 1000:.0f} ms")
 
 if __name__ == "__main__":
     main()

@@ -54,6 +54,7 @@ HOUSES = ("stark", "lannister", "baratheon")
 JUDGE_ADDRESS = "judge@example.net"
 CREATED = "2030-01-01T00:00:00Z"
 LATER = "2030-01-03T01:01:00Z"  # the 48 h planning deadline and the 1 h grace have passed
+PASSED_ON = ("JUDGE_IMAP_PASSWORD",)  # the only setting a judge process takes from the caller's environment
 
 
 @dataclass
@@ -70,7 +71,7 @@ class Judging:
         self.data, self.now, self.crash_at, self.trace = data, now, crash_at, trace
 
     def __call__(self, *args: str, stdin: bytes | None = None) -> Run:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("JUDGE_")}
+        env = {k: v for k, v in os.environ.items() if not k.startswith("JUDGE_") or k in PASSED_ON}
         env.update(JUDGE_DATA=str(self.data), JUDGE_NOW=self.now, JUDGE_ADDRESS=JUDGE_ADDRESS)
         if self.crash_at:
             env["JUDGE_CRASH_AT"] = str(self.crash_at)
@@ -257,9 +258,10 @@ class Report:
 
 
 def run_scenario(scenario: Scenario, work: Path, *, sample: int | None = None, seed: int = 0,
-                 always: tuple[int, ...] = ()) -> Report:
+                 always: tuple[int, ...] = (), always_labelled: str | None = None) -> Report:
     """Crash ``scenario``'s command at every crash point (or ``sample`` of them, chosen with
-    ``seed``, plus the points in ``always``) and check each recovery against the reference."""
+    ``seed``, plus the points in ``always`` and those whose label contains ``always_labelled``)
+    and check each recovery against the reference."""
     prepared = work / f"{scenario.name}-prepared" / "data"
     prepared.parent.mkdir(parents=True)
     context = scenario.prepare(prepared)
@@ -278,7 +280,8 @@ def run_scenario(scenario: Scenario, work: Path, *, sample: int | None = None, s
     chosen = list(range(1, len(labels) + 1))
     if sample is not None and sample < len(labels):
         chosen = sorted(set(random.Random(f"{seed}:{scenario.name}").sample(chosen, sample)) |
-                        {k for k in always if 1 <= k <= len(labels)})
+                        {k for k in always if 1 <= k <= len(labels)} |
+                        {k for k in chosen if always_labelled and always_labelled in labels[k - 1]})
     for k in chosen:
         data = work / f"{scenario.name}-crash-{k}" / "data"
         shutil.copytree(prepared, data)

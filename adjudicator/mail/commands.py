@@ -14,30 +14,38 @@ Three ways to run the mail side, sharing one inbox and one outbox under ``--data
 * ``judge deliver``: process what is left in the inbox, report new versions, mail the GM's
   flags, queue the reminders due and deliver the outbox once (cron, after ``judge tick``);
 * ``judge remind``: only queue the reminders due (and deliver them), for a cron of its own;
+* ``judge poll``: the judge's mail taken from a hosted IMAP mailbox instead (``poll.py``), then
+  processed, adjudicated and delivered as ``serve`` does, every ``--every`` seconds or ``--once``;
 * ``judge demo``: a short 3-house game played by mail through a real ``judge serve``
   (``demo.py``).
 
 Registered on the ``judge`` click group by :func:`register` (one line in ``cli.py``). The relay
-password is read from ``$JUDGE_RELAY_PASSWORD`` only, never from the command line (``ps``).
+password is read from ``$JUDGE_RELAY_PASSWORD`` only, the IMAP password from
+``$JUDGE_IMAP_PASSWORD`` only, never from the command line (``ps``).
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from .envelope import canonical_address
-from .inbox import InboxError
-from .outbox import MaildirTransport, RelayTransport, Transport
-from .process import Postmaster
-from .server import Server, parse_hostport
+from .inbox import Inbox, InboxError, wake_server
 from . import settings as settings_module
-from .settings import DATA_SIZE_LIMIT, RATE_LIMIT, MailSettings
+from .settings import DATA_SIZE_LIMIT, IMAP_PORTS, RATE_LIMIT, MailSettings
+
+if TYPE_CHECKING:
+    from .outbox import Transport
+    from .process import Postmaster
+
+# The postmaster, the outbox and the server (jinja2, the rulesets, aiosmtpd, asyncio) are
+# imported by the commands that use them, not here: `judge ingest` with a server running only
+# journals the mail and wakes the server, and must start in a fraction of the time a full import takes.
 
 EX_OK, EX_USAGE, EX_DATAERR, EX_NOUSER, EX_TEMPFAIL = 0, 64, 65, 67, 75
 MAX_OUTPUT = 200  # characters of the one line ingest prints (Postfix's pipe reads 4 KB at most)
@@ -76,10 +84,17 @@ def _settings(ctx: click.Context, address: str | None, gm: str | None, rate_limi
     for value, hint in ((address, "--address"), (gm, "--gm")):
         if value is not None and canonical_address(value) is None:
             raise click.BadParameter(f"{value!r} is not a mail address (example: judge@example.org)", param_hint=hint)
-    return settings_module.resolve(ctx.obj["judge"].store.root, address=address, gm=gm, rate_limit=rate_limit)
+    return settings_module.resolve(_data(ctx), address=address, gm=gm, rate_limit=rate_limit)
+
+
+def _data(ctx: click.Context) -> Path:
+    return ctx.obj["data"]
 
 
 def _transport(postmaster: Postmaster, relay, starttls, user, maildir) -> Transport:
+    from .outbox import MaildirTransport, RelayTransport
+    from .server import parse_hostport
+
     if relay:
         try:
             host, port = parse_hostport(relay, 25)
@@ -91,7 +106,13 @@ def _transport(postmaster: Postmaster, relay, starttls, user, maildir) -> Transp
 
 
 def _postmaster(ctx: click.Context, address: str | None, gm: str | None, rate_limit: int = RATE_LIMIT) -> Postmaster:
-    return Postmaster(ctx.obj["judge"], _settings(ctx, address, gm, rate_limit))
+    return _postmaster_for(ctx, _settings(ctx, address, gm, rate_limit))
+
+
+def _postmaster_for(ctx: click.Context, settings: MailSettings) -> Postmaster:
+    from .process import Postmaster
+
+    return Postmaster(ctx.obj["judge"](), settings)
 
 
 def _logging(to_file: Path | None = None) -> None:
@@ -133,6 +154,10 @@ def _logging(to_file: Path | None = None) -> None:
 def serve(ctx, listen, address, gm, server_name, relay, relay_starttls, relay_user, maildir, tick_every,
           deliver_every, hold_inbox, rate_limit):
     """Run the SMTP server: receive, process and answer mail; adjudicate due games."""
+    import asyncio
+
+    from .server import Server, parse_hostport
+
     try:
         host, port = parse_hostport(listen, 2525)
     except ValueError as exc:
@@ -169,8 +194,7 @@ def ingest(ctx, sender, recipient, address, gm, relay, relay_starttls, relay_use
     Prints one short line and exits 0 (done), 65 (unusable or too large: the MTA bounces it),
     67 (not the judge's address) or 75 (try again later: every unexpected error). Logs go to
     --log-file, never to the pipe."""
-    data = ctx.obj["judge"].store.root
-    _logging(log_file or data / "log" / "ingest.log")
+    _logging(log_file or _data(ctx) / "log" / "ingest.log")
     try:
         code, line = _ingest(ctx, sender, recipient, address, gm, relay, relay_starttls, relay_user, maildir,
                              no_deliver, rate_limit)
@@ -188,20 +212,26 @@ def ingest(ctx, sender, recipient, address, gm, relay, relay_starttls, relay_use
 
 def _ingest(ctx, sender, recipient, address, gm, relay, relay_starttls, relay_user, maildir, no_deliver,
             rate_limit) -> tuple[int, str]:
-    postmaster = _postmaster(ctx, address, gm, rate_limit)
+    settings = _settings(ctx, address, gm, rate_limit)
     raw = sys.stdin.buffer.read(DATA_SIZE_LIMIT + 1)
     if len(raw) > DATA_SIZE_LIMIT:
         while sys.stdin.buffer.read(1 << 16):
             pass  # read it all: a pipe left unread makes the MTA report a broken pipe instead of our reason
         return EX_DATAERR, f"judge: message too large (the judge takes at most {DATA_SIZE_LIMIT:,} bytes)"
-    if recipient is not None and (canonical_address(recipient) or "").lower() != postmaster.settings.address.lower():
-        return EX_NOUSER, f"judge: no such recipient here ({recipient}); this judge is {postmaster.settings.address}"
-    postmaster.remove_leftovers()
+    if recipient is not None and (canonical_address(recipient) or "").lower() != settings.address.lower():
+        return EX_NOUSER, f"judge: no such recipient here ({recipient}); this judge is {settings.address}"
+    inbox = Inbox(_data(ctx), fsync=ctx.obj["fsync"])
     try:
-        number = postmaster.receive(raw, mail_from=sender, via="pipe")
+        number = inbox.journal(raw, mail_from=sender, received=ctx.obj["now"](), via="pipe")
     except (InboxError, OSError) as exc:
         logging.getLogger("adjudicator.mail").warning("cannot journal a message: %s", exc)
         return EX_TEMPFAIL, "judge: cannot journal the message now; try again later"
+    if raw.strip() and wake_server(inbox.root):
+        # durable now; the running server processes it at once and answers (and, if it dies
+        # first, its next start, the next ingest or `judge deliver` does)
+        return EX_OK, f"judge: inbox {number:06d}: journaled; handed to the running server"
+    postmaster = _postmaster_for(ctx, settings)
+    postmaster.remove_leftovers()
     handled = {h.number: h for h in postmaster.process_pending()}
     mine = handled.get(number)
     if not no_deliver:
@@ -260,6 +290,62 @@ def remind(ctx, address, gm, relay, relay_starttls, relay_user, maildir, no_deli
     click.echo(f"{len(queued)} reminder(s) queued")
 
 
+@click.command()
+@click.option("--imap", "imap", required=True, metavar="HOST[:PORT]",
+              help="The IMAP server of the judge's mailbox (port default: 993, or 143 with --security "
+                   "starttls|none).")
+@click.option("--user", required=True, envvar="JUDGE_IMAP_USER",
+              help="The IMAP login ($JUDGE_IMAP_USER); the password is read from $JUDGE_IMAP_PASSWORD only.")
+@click.option("--folder", default="INBOX", show_default=True, help="The folder the judge's mail arrives in.")
+@click.option("--security", type=click.Choice(list(IMAP_PORTS)), default="ssl", show_default=True,
+              help="IMAP over TLS (ssl), STARTTLS, or plain (none: a server on loopback only).")
+@click.option("--move-to", default=None, metavar="FOLDER",
+              help="Move each message taken into FOLDER (made if missing) instead of marking it \\Seen: then "
+                   "reading the mailbox with another client cannot hide mail from the judge.")
+@click.option("--every", type=click.FloatRange(1.0), default=60.0, show_default=True,
+              help="Seconds between polls (each also adjudicates due games, queues reminders and delivers).")
+@click.option("--once", is_flag=True, help="Poll once, process, adjudicate, deliver, and exit (cron).")
+@_address_option
+@_delivery_options
+@_rate_option
+@click.pass_context
+def poll(ctx, imap, user, folder, security, move_to, every, once, address, gm, relay, relay_starttls, relay_user,
+         maildir, rate_limit):
+    """Take the judge's mail from an IMAP mailbox (a hosted one: no mail server of your own),
+    then process, adjudicate and deliver as `judge serve` does.
+
+    Each message is journaled durably before it is marked seen (or moved), so a judge killed at
+    any moment loses no mail and applies none twice."""
+    password = os.environ.get("JUDGE_IMAP_PASSWORD")
+    if not password:
+        raise click.UsageError("set the IMAP password in $JUDGE_IMAP_PASSWORD (never on the command line), "
+                               "e.g. JUDGE_IMAP_PASSWORD=... judge poll --imap imap.example.org --user judge")
+    from . import poll as poll_module
+    from .server import parse_hostport
+
+    try:
+        host, port = parse_hostport(imap, IMAP_PORTS[security])
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--imap") from None
+    _logging()
+    postmaster = _postmaster(ctx, address, gm, rate_limit)
+    mailbox = poll_module.MailboxConfig(host, port, user, password, folder=folder, security=security,
+                                        move_to=move_to)
+    loop = poll_module.PollLoop(poll_module.Poller(postmaster, mailbox),
+                                _transport(postmaster, relay, relay_starttls, relay_user, maildir), every=every)
+    if not once:
+        loop.run()
+        return
+    postmaster.remove_leftovers()
+    run = loop.once()
+    if run is None:
+        raise click.ClickException(f"cannot read the mailbox {user}@{host}:{port}/{folder} now (see the log); "
+                                   "nothing was taken")
+    click.echo(f"{len(run.journaled)} mail(s) taken from {folder}, {run.marked} marked"
+               + (f", {run.too_large} too large (the GM is told)" if run.too_large else "")
+               + f"; {len(postmaster.inbox.pending())} waiting in the inbox")
+
+
 @click.command("inbox")
 @click.option("--drop", "drop", type=int, multiple=True, metavar="N",
               help="Give up on pending message N (its sender is told); repeatable.")
@@ -284,8 +370,7 @@ def inbox(ctx, drop, address, gm):
 
 
 def register(main: click.Group) -> None:
-    """Add the mail commands to the ``judge`` command group."""
-    from .demo import demo
-
-    for command in (serve, ingest, deliver, remind, inbox, demo):
+    """Add the mail commands to the ``judge`` command group (``demo`` is loaded by the group
+    itself when it is asked for: ``cli._Group``)."""
+    for command in (serve, ingest, deliver, remind, poll, inbox):
         main.add_command(command)

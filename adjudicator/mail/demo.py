@@ -272,7 +272,7 @@ def demo(ctx: click.Context, rounds: int, seed: int) -> None:
     """Play a short 3-house game `demo` by mail through a real `judge serve`, on this data directory,
     then say where to read the mails; the `judge serve` that follows serves it."""
     began = time.monotonic()
-    judge: Judge = ctx.obj["judge"]
+    judge: Judge = ctx.obj["judge"]()
     directory = judge.store.root.resolve()
     try:
         address = settings_module.resolve(directory).address  # what `judge serve` will be

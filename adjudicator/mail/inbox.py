@@ -20,6 +20,11 @@ pending again, and the mail layer recognises it by the ``inbox`` id and number r
 game journal entry (see ``process.py``). A message that must wait (its game busy, an error)
 keeps its retry bookkeeping in ``inbox/retry/NNNNNN.yaml``, which only such a message has.
 
+A running ``judge serve`` listens for a wake-up (:meth:`Inbox.wake_point`, :func:`wake_server`):
+``judge ingest`` journals a message durably and, when a server listens, only wakes it and exits
+0 (the server processes and answers the mail at once, with its games already in memory);
+with no server it processes the message itself.
+
 A record torn by a ``kill -9`` during its append (before its 250) is cut off by the next writer,
 under the append lock. Two locks (``flock``, per open file, so they also separate threads):
 ``.allocate`` while a record is appended, ``.processing`` while messages are processed, so that
@@ -28,10 +33,13 @@ a server and a ``judge ingest`` never process the same message at once.
 
 from __future__ import annotations
 
+import errno
+import hashlib
 import json
 import os
 import re
 import secrets
+import socket
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
@@ -47,6 +55,28 @@ SEGMENT_BYTES = 8 * 1024 * 1024  # a new segment after this much
 SEGMENT_RECORDS = 2000  # ... or this many messages
 _SEGMENT = re.compile(r"^(\d{6})\.log$")
 _OLD = re.compile(r"^(\d{6,})\.eml$")  # a message of the older layout (a file per message)
+
+
+def _wake_name(root: Path) -> str:
+    """The wake point of the inbox at ``root``: a Linux abstract Unix socket (no file: nothing
+    stale after a ``kill -9``, no path-length limit), named after the inbox's real path."""
+    digest = hashlib.sha256(os.path.realpath(root).encode("utf-8", "surrogateescape")).hexdigest()[:32]
+    return f"\0throne-judge-inbox-{digest}"
+
+
+def wake_server(root: Path) -> bool:
+    """Tell a ``judge serve`` on this inbox that mail is waiting; False if none listens (no such
+    socket, or a platform without abstract sockets). A server too busy to read its wake-ups
+    (its socket buffer full) is alive and will scan the inbox anyway: True."""
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+            sock.setblocking(False)
+            sock.sendto(b"!", _wake_name(root))
+    except BlockingIOError:
+        return True
+    except OSError as exc:
+        return exc.errno in (errno.ENOBUFS, errno.EAGAIN)
+    return True
 
 
 class InboxError(Exception):
@@ -249,6 +279,19 @@ class Inbox:
         return out
 
     # -- receiving ------------------------------------------------------------------------
+    def wake_point(self) -> socket.socket | None:
+        """The socket a running server reads its wake-ups from (:func:`wake_server`), bound, non
+        blocking; None when it cannot be had (another server holds it, not Linux): the server
+        then finds the mail by its periodic scan."""
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        try:
+            sock.bind(_wake_name(self.root))
+        except OSError:
+            sock.close()
+            return None
+        sock.setblocking(False)
+        return sock
+
     def journal(self, raw: bytes, *, mail_from: str | None, rcpt_tos: list[str] | tuple[str, ...] = (),
                 received: datetime | None = None, via: str = "smtp", peer: str | None = None,
                 sync: bool = True) -> int:

@@ -3,7 +3,7 @@
 * ``LIST`` (``SEZNAM``): the games on this judge: ruleset, where each stands (public summary),
   houses open for takeover, whether it takes observers.
 * ``OBSERVE <game>`` (``SLEDUJ <hra>``): the sender's address follows the game: a report rendered
-  from the public view (a non-player's ``ruleset.view``: no hand, plan or order of any house;
+  from the public view (``ruleset.view`` for ``ruleset.OBSERVER``: no hand, plan or order of any house;
   only events everyone sees) whenever a phase ends (``observers.py``). ``UNOBSERVE <game>``
   (``NESLEDUJ <hra>``) stops it. The GM may close a game to observers (``judge set
   --no-observers``) and list or remove them (``judge observers``).
@@ -24,7 +24,7 @@ import logging
 
 from .. import mailbody, messages, reports, seats
 from ..judge import JudgeError
-from ..ruleset import RulesetError
+from ..ruleset import OBSERVER, RulesetError
 from ..yamlio import YamlFileError
 from ..messages import Msg
 from ..store import GameLocked, StoreError, check_game_id
@@ -136,7 +136,7 @@ def _game_command(postmaster, handled, inbound, command: str, args: list[str], l
             return messages.render(Msg("mail.observe.closed", game=game), language)
         present = postmaster.judge.present(game, shared=True)
         return "\n\n".join([messages.render(Msg("mail.observe.done", game=game, stop=_example("unobserve", language).replace(
-            "westeros1", game)), language), reports.render_status(present, reports.OBSERVER, language,
+            "westeros1", game)), language), reports.render_status(present, OBSERVER, language,
                                                                   now=postmaster.now)])
     if command == "unobserve":
         stopped = seats.observe(postmaster.judge, game, sender, None, stop=True)

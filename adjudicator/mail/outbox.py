@@ -251,6 +251,10 @@ class Outbox:
         except yamlio.YamlFileError:
             return {}
 
+    def recipients(self, name: str) -> list[str]:
+        """Who a queued mail goes to."""
+        return self._recipients_from(self._paths(name)[0].read_bytes())
+
     def flagged(self) -> list[str]:
         return [n for n in self.pending() if self.meta(n).get("flagged")]
 

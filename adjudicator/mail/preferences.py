@@ -17,10 +17,9 @@ from __future__ import annotations
 import re
 
 from .. import localtime, mailbody
-from ..messages import Msg
+from ..messages import LANGUAGES, Msg
 from ..ruleset import LineResult
 
-LANGUAGES = ("en", "cs")
 LANGUAGE_ALIASES = {"en": "en", "english": "en", "eng": "en", "anglicky": "en", "anglictina": "en",
                     "cs": "cs", "cz": "cs", "czech": "cs", "cesky": "cs", "cestina": "cs"}
 """What players may write after SET LANGUAGE (folded: lower case, no diacritics)."""

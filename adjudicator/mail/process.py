@@ -21,8 +21,8 @@ MTA delivered twice, the same Message-ID from the same sender): found, nothing i
 again. Mail names in the outbox are derived from the inbox number and game version, so a reply
 or report is never queued twice either.
 
-Reports are queued per game from a watermark (``outbox/reported.yaml``: the last version
-reported), not from one outcome: versions written by ``judge tick``, a GM's ``judge
+Reports are queued per game from per-player watermarks (``<game>/mail.yaml``: the last version
+reported to each player; ``report_due`` says when a player's digest is due), not from one outcome: versions written by ``judge tick``, a GM's ``judge
 adjudicate`` or a crash-interrupted run are reported by the next sweep, exactly once.
 
 Replies, reports, reminders and relayed press are rendered by ``reports.py`` (Jinja templates
@@ -30,7 +30,7 @@ in the player's language) only from ``ruleset.view(state, player)``, the player'
 ``on_file`` lines, events visible to the player and the public status, so they cannot carry
 another house's secrets. Every one starts with the ``X-Judge:`` line (also sent as the
 ``X-Judge-State`` header). The short answers to mail that never reached a game (no sign-on,
-wrong password, ...) are plain English here: the sender's language is not known.
+wrong password, ...) are in the language of the sender's known address, else in both languages.
 
 Mail-level commands, answered here for every ruleset:
 
@@ -69,6 +69,7 @@ from datetime import datetime, timedelta
 from .. import clock, durability, mailbody, messages, passwords, reports, yamlio
 from ..messages import Msg
 from .. import ruleset as rulesets
+from ..gameindex import StampedCache
 from ..judge import Judge, JudgeError, Outcome, Present, Tick
 from ..ruleset import Event, LineResult, RulesetError
 from ..store import GameLocked, StoreError, check_game_id
@@ -80,6 +81,9 @@ from .outbox import Outbox
 from . import notices, observers, opencommands, preferences, servicelines
 from .ratelimit import RateLimiter
 from .settings import MailSettings
+
+SWEPT_FILES = ("game.yaml", "states", "journal", "mail.yaml")
+"""A change to any of a game's these files makes the report sweep look at it again."""
 
 log = logging.getLogger("adjudicator.mail")
 
@@ -94,8 +98,6 @@ VERSIONS_KEPT = 4096  # versions' events and phases a process keeps (they never 
 BATCH = 64  # mails processed under one hold of the processing lock and made durable by one sync
 SIGNED_ON = frozenset({"submitted", "rejected", "recovered", "duplicate"})  # mail with a valid sign-on
 EXAMPLE_SIGNON = "JUDGE westeros1 stark raven-oak-417"
-REMIND_FRACTION = 0.2  # remind when at most this share of the step's time is left ...
-REMIND_AT_MOST = timedelta(hours=12)  # ... or this much, whichever is less
 
 
 @dataclass
@@ -194,6 +196,7 @@ class Postmaster:
         self._done: list[tuple[int, Handled]] = []  # processed, to be marked done after the next sync
         self._version_cache: OrderedDict[tuple, dict] = OrderedDict()
         self._legacy: dict | None = None
+        self._seen_cache: StampedCache | None = None
 
     @property
     def now(self) -> datetime:
@@ -657,14 +660,13 @@ class Postmaster:
         if self.outbox.queue(full_name, message):
             handled.mails.append(full_name)
 
-    # -- reports --------------------------------------------------------------------------
     # -- reports and notices --------------------------------------------------------------
     # What each game's players have been told is kept in the game's folder (``mail.yaml``: per
     # player the last version reported, ``told``: the last journal entry whose GM action was
     # told, ``swept``: the last version looked at, ``created``: a game made again under the same
     # id, a new demo, starts afresh), written only when it changes. The sweep over every game
-    # keeps, in ``outbox/seen.yaml``, the times of each game's folders when it was last looked at:
-    # a game with nothing new costs three ``stat`` calls. None of it is synced one by one: a
+    # keeps, in ``cache/seen.json``, the stamps of each game's files when it was last looked at
+    # (``gameindex``): a game with nothing new costs four ``stat`` calls. None of it is synced one by one: a
     # report or notice queued again after a crash has the name of the one queued before, and the
     # outbox never queues a name twice.
 
@@ -706,6 +708,7 @@ class Postmaster:
         queued = self._reports(present, marks, created)
         queued += observers.report(self, present, watched, created)
         queued += self._notices(present, told)
+        yamlio.remove_stale_temp(files.path)  # a mail.yaml half written by a killed process
         yamlio.dump(files.path / "mail.yaml", {"format": 1, "created": created, "swept": present.version,
                                                "told": present.journal_seq, "players": marks,
                                                **({"observers": watched} if watched else {})}, fsync=False)
@@ -790,31 +793,33 @@ class Postmaster:
 
     def sweep_reports(self) -> list[str]:
         """Report every game's news (after ``tick`` or a GM's command). Linear in the games, and
-        cheap when they are quiet: a game whose folders have not changed since it was last looked
-        at is not opened."""
-        seen_path = self.outbox.root / "seen.yaml"
-        try:
-            seen = yamlio.load_mapping(seen_path).get("games") or {}
-        except YamlFileError:
-            seen = {}
-        queued, now_seen = [], {}
-        for game_id in self.judge.store.game_ids():
-            files = self.judge.store.open(game_id)
-            times = _folder_times(files)
-            now_seen[game_id] = times
-            if seen.get(game_id) == times:
+        cheap when they are quiet: a game whose files have not changed since it was last looked
+        at is not opened (``cache/seen.json``, a ``gameindex.StampedCache``: four ``stat``
+        calls per quiet game)."""
+        seen = self._seen()
+        queued = []
+        game_ids = self.judge.store.game_ids()
+        for game_id in game_ids:
+            before = seen.stamp(game_id)  # taken before the game is read: a change meanwhile shows next time
+            if seen.unchanged(game_id, before):
                 continue
             try:
-                queued += self._tell_game(files)
+                queued += self._tell_game(self.judge.store.open(game_id))
             except GAME_PROBLEMS as exc:
                 log.error("game %s: no reports: %s", game_id, exc)
-                now_seen.pop(game_id)  # not told: look at it again next time
+                seen.forget(game_id)  # not told: look at it again next time
             else:
-                now_seen[game_id] = _folder_times(files)  # its mail.yaml was written meanwhile
-        if now_seen != seen:
-            self.outbox.ensure()
-            yamlio.dump(seen_path, {"format": 1, "games": now_seen}, fsync=False)
+                # Telling rewrote mail.yaml when there was news: the stamp no longer matches and
+                # the next sweep looks again, finds nothing new, and keeps a stamp that holds.
+                seen.mark(game_id, before)
+        seen.keep_only(game_ids)
+        seen.save()
         return queued
+
+    def _seen(self) -> StampedCache:
+        if self._seen_cache is None:
+            self._seen_cache = StampedCache(self.judge.store.root, "seen.json", SWEPT_FILES)
+        return self._seen_cache
 
     def tick(self, *, lock_timeout: float = 60.0) -> Tick:
         """Adjudicate every due game (``Judge.tick``), report what changed, mail the GM's flags."""
@@ -834,7 +839,9 @@ class Postmaster:
     def mail_flags(self) -> list[str]:
         """Mail the GM each game flag not mailed yet (``Judge.tick`` writes them); once per flag."""
         queued = []
-        for game_id in self.judge.store.game_ids():
+        for game_id, glance in self.judge.overview().items():
+            if not (glance.get("flag") or {}).get("problem") or glance["flag"].get("mailed"):
+                continue
             files = self.judge.store.open(game_id)
             flag = files.flag()
             if not flag or flag.get("mailed"):
@@ -867,20 +874,10 @@ class Postmaster:
 
     @staticmethod
     def reminder_due(present: Present, now: datetime) -> bool:
-        """Is ``now`` in the reminder window of the present step: before the deadline, with at
-        most 20 % of the step's time or 12 hours left (whichever is less)?"""
-        deadline = present.deadline()
-        if deadline is None or present.paused() or present.ruleset.result(present.state) is not None:
-            return False
-        left = deadline - now
-        if left <= timedelta(0):
-            return False
-        kind = present.clock.get("step_kind") or "step"
-        try:
-            length = clock.parse_duration(present.config["deadlines"][kind])
-        except (KeyError, TypeError, ValueError):
-            return False
-        return left <= min(length * REMIND_FRACTION, REMIND_AT_MOST)
+        """Is ``now`` in the reminder window of the present step (``Present.remind_from``), before
+        its deadline?"""
+        start = present.remind_from()
+        return start is not None and start <= now < present.deadline()
 
     def remind(self, *, lock_timeout: float = 60.0) -> list[str]:
         """Queue one reminder per step and player who still owes a decision near the deadline."""
@@ -892,7 +889,10 @@ class Postmaster:
         reminded = self._reminded()
         changed = False
         queued: list[str] = []
-        for game_id in self.judge.store.game_ids():
+        for game_id, glance in self.judge.overview().items():
+            start, deadline = clock.from_text(glance.get("remind_from")), clock.from_text(glance.get("deadline"))
+            if start is None or not start <= now < deadline:  # (a broken game has neither: tick flags it)
+                continue
             try:
                 present = self.judge.present(game_id, shared=True)
                 if not self.reminder_due(present, now):
@@ -929,15 +929,6 @@ class Postmaster:
         return queued
 
 
-def _folder_times(files) -> list:
-    """When anything was last added to a game's versions or journal, or game.yaml or mail.yaml rewritten."""
-    out = []
-    for path in (files.path / "states", files.path / "journal", files.path / "game.yaml", files.path / "mail.yaml"):
-        try:
-            out.append(path.stat().st_mtime_ns)
-        except FileNotFoundError:
-            out.append(None)
-    return out
 
 
 

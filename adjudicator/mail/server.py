@@ -175,6 +175,15 @@ class Server:
         log.info("inbox %06d: received", number)
         self.wake_worker.set()
 
+    def _woken(self, wake) -> None:
+        """A ``judge ingest`` journaled a mail and handed it over (``inbox.wake_server``)."""
+        try:
+            while wake.recv(64):
+                pass
+        except OSError:
+            pass
+        self.wake_worker.set()
+
     # -- the whole thing ------------------------------------------------------------------
     async def serve(self) -> None:
         loop = asyncio.get_running_loop()
@@ -185,6 +194,12 @@ class Server:
         server = await loop.create_server(smtp_factory(handler, server_name=self.server_name, loop=loop),
                                           host=self.host, port=self.port)
         self.bound = server.sockets[0].getsockname()[:2]
+        wake = None if self.hold_inbox else self.postmaster.inbox.wake_point()
+        if wake is not None:
+            loop.add_reader(wake.fileno(), self._woken, wake)
+        elif not self.hold_inbox:
+            log.warning("no wake point (another server on this data? not Linux?): mail from `judge ingest` "
+                        "is found by the scan every %s s", self.scan_every)
         stop = asyncio.Event()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
@@ -200,6 +215,9 @@ class Server:
             log.info("stopping")
             server.close()
             await server.wait_closed()
+            if wake is not None:
+                loop.remove_reader(wake.fileno())
+                wake.close()
             self.stopping.set()
             self.wake_worker.set()
             self.wake_postman.set()

@@ -21,6 +21,8 @@ MAX_BODY_BYTES = 1_000_000
 # Mails per sender address and window before the judge stops answering (a looping peer).
 RATE_LIMIT = 30
 RATE_WINDOW_SECONDS = 3600
+# `judge poll --security`: IMAP over TLS, STARTTLS, or plain (loopback only), and the port of each.
+IMAP_PORTS = {"ssl": 993, "starttls": 143, "none": 143}
 
 
 @dataclass(frozen=True)

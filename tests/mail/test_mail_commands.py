@@ -11,6 +11,7 @@ import pytest
 
 from adjudicator import reports, seats
 from adjudicator.judge import Judge
+from adjudicator.ruleset import OBSERVER
 
 from i18nhelp import untranslated
 from mailhelp import JUDGE, make_desk, raw_mail
@@ -89,10 +90,10 @@ def test_an_observer_gets_reports_of_the_public_view_only_and_can_stop(tmp_path)
     assert "Game g: report for observers, versions 2-3" in report and "What an observer sees:" in report
     assert "Bids: alice 4, bob 2, carol 1" in report  # public once revealed
     assert "You follow this game as an observer; UNOBSERVE g stops these reports." in report
-    assert reports.parse_header(report)["player"] == "(observer)"
+    assert reports.parse_header(report)["player"] == "#observer"
     # the public view: a bid not revealed yet is nobody's business but its bidder's
     _signed(desk, "alice", "BID 5")
-    view = desk.judge.present("g").ruleset.view(desk.judge.present("g").state, reports.OBSERVER)
+    view = desk.judge.present("g").ruleset.view(desk.judge.present("g").state, OBSERVER)
     assert view["bids"] == {}
     handled, mails = _open(desk, "UNOBSERVE g", n=2)
     assert "You no longer follow game g." in _reply(mails)
@@ -410,14 +411,14 @@ def test_every_ruleset_draws_an_observer_s_report_from_a_view_without_hands_or_p
     present = judge.present("x")
     for steps in (0, 6, 40, 5000):
         present.state = play(ruleset, players, 2, max_steps=steps).state
-        view = ruleset.view(present.state, reports.OBSERVER)
+        view = ruleset.view(present.state, OBSERVER)
         for key in ("hands", "hand", "aside", "followers"):
             assert all(isinstance(v, int) for v in (view.get(key) or {}).values()), (steps, key)
         assert not any((view.get("plan") or {}).values())  # no plan is an observer's
         for language in ("en", "cs"):
-            text = reports.render_report(present, reports.OBSERVER, [], 1, language)
+            text = reports.render_report(present, OBSERVER, [], 1, language)
             assert ("report for observers" in text) if language == "en" else ("zpráva pro pozorovatele" in text)
-            reports.picture_of(present, reports.OBSERVER, language)  # drawn from the same view, or None
+            reports.picture_of(present, OBSERVER, language)  # drawn from the same view, or None
 
 
 @pytest.mark.parametrize("name", ["oriflamme", "claim", "claim2"])

@@ -153,3 +153,40 @@ def test_the_judges_address_is_stored_with_the_data_so_cron_commands_never_fall_
     assert {m["From"].addresses[0].addr_spec for m in maildir_messages(data / "maildir")} == {"Judge@example.net"}
     bad = runner.invoke(main, ["--data", str(data), "deliver", "--gm", "not an address"])
     assert bad.exit_code == 2 and "is not a mail address" in bad.output
+
+
+def test_a_running_server_is_handed_the_mail_and_answers_it(tmp_path):
+    """With `judge serve` running, ingest only journals (durably) and wakes the server, which
+    processes and answers the mail; with none, ingest processes it itself."""
+    from mailhelp import ServerProcess, wait_for
+
+    data = tmp_path / "data"
+    pw = game(data)
+    server = ServerProcess(data)
+    try:
+        done = ingest(data, raw_mail(f"JUDGE g alice {pw['alice']}\nBID 2", message_id="<h1@x.org>"),
+                      "--sender", "alice@example.org", "--recipient", JUDGE)
+        assert done.returncode == 0 and "handed to the running server" in one_short_line(done)
+        [reply] = wait_for(lambda: maildir_messages(data / "maildir"), what="the server's reply")
+        assert reply["In-Reply-To"] == "<h1@x.org>" and "ok       BID 2" in text_of(reply)
+    finally:
+        assert server.stop() == 0
+    alone = ingest(data, raw_mail(f"JUDGE g bob {pw['bob']}\nBID 1", message_id="<h2@x.org>"),
+                   "--sender", "bob@example.org")
+    assert alone.returncode == 0 and "submitted" in one_short_line(alone)
+    assert Inbox(data).pending() == []
+
+
+def test_the_wake_point_reaches_only_a_listening_server(tmp_path):
+    from adjudicator.mail.inbox import wake_server
+
+    inbox = Inbox(tmp_path / "data")
+    assert wake_server(inbox.root) is False  # nobody listens: ingest processes the mail itself
+    point = inbox.wake_point()
+    try:
+        assert inbox.wake_point() is None  # a second server on the same data gets none
+        assert wake_server(inbox.root) is True and point.recv(16) == b"!"
+        assert wake_server(Inbox(tmp_path / "other").root) is False  # another data directory's inbox
+    finally:
+        point.close()
+    assert wake_server(inbox.root) is False  # a stopped (or killed) server leaves nothing behind

@@ -6,7 +6,8 @@ Debian packages) starts a private instance on free ports under a fresh directory
 * mail to ``judge@judge.test`` is relayed by Postfix to ``judge serve`` on the relay port;
 * mail to ``judge@pipe.test`` goes through Postfix's ``pipe(8)``, as user ``vmail``, into
   ``judge ingest --sender ${sender} --recipient ${recipient}``;
-* mail to ``playerN@mbox.test`` is delivered by LMTP to Dovecot and read back over IMAP;
+* mail to ``playerN@mbox.test`` (and any other of ``users``) is delivered by LMTP to Dovecot and
+  read back over IMAP;
 * Postfix refuses every other recipient at RCPT time.
 
 ``pipe(8)`` runs as ``vmail``, which cannot run the root-only pyenv interpreter or read a
@@ -48,7 +49,7 @@ def free_port() -> int:
 class MailStack:
     """One private Postfix + Dovecot; ``stop()`` ends both and removes the directory."""
 
-    def __init__(self, now: str, *, pipe_wrapper_env: str = ""):
+    def __init__(self, now: str, *, pipe_wrapper_env: str = "", users: tuple[str, ...] = PLAYERS):
         self.root = Path(tempfile.mkdtemp(prefix="judge-mta-", dir="/var/tmp"))
         self.root.chmod(0o755)
         self.ports = {"mta": free_port(), "relay": free_port(), "imap": free_port(), "lmtp": free_port()}
@@ -65,7 +66,7 @@ class MailStack:
         self.env = {**os.environ, "MAILSTACK_DIR": str(self.root / "stack"),
                     "MAILSTACK_MTA_PORT": str(self.ports["mta"]), "MAILSTACK_RELAY_PORT": str(self.ports["relay"]),
                     "MAILSTACK_IMAP_PORT": str(self.ports["imap"]), "MAILSTACK_LMTP_PORT": str(self.ports["lmtp"]),
-                    "MAILSTACK_IMAP_USERS": " ".join(PLAYERS), "MAILSTACK_IMAP_PASS": IMAP_PASS,
+                    "MAILSTACK_IMAP_USERS": " ".join(users), "MAILSTACK_IMAP_PASS": IMAP_PASS,
                     "MAILSTACK_PIPE_CMD": pipe_cmd}
         done = subprocess.run(["bash", str(SCRIPT), "start"], env=self.env, capture_output=True, text=True, timeout=60)
         if done.returncode != 0:

@@ -22,6 +22,7 @@ from typing import Any
 
 from ... import layered, yamlio
 from ...picture import template
+from ...ruleset import OBSERVER
 from ...paths import TEMPLATES_DIR
 from . import position as pos
 from .context import ctx_for
@@ -262,8 +263,8 @@ def _panel(view: dict, player: str | None, gd, ctx, w: dict, colour, layout: dic
     track = list(gd.setup.wildlings.track)
     return {
         "caption": caption,
-        "viewer": (w["gm_view"] if player is None else w["view_of"].format(house=ctx.house(player))
-                   if player is None or player in view["power"] else w["observer_view"]),  # OBSERVE by mail
+        "viewer": w["gm_view"] if player is None else w["public_view"] if player == OBSERVER else
+                  w["view_of"].format(house=ctx.house(player)),
         "title": w["round"].format(round=min(view["round"], rounds), rounds=rounds),
         "status": status,
         "tracks": [{"id": t["id"], "y": t["y"], "houses": [chips[h] for h in view["tracks"][t["id"]] if h in chips]}

@@ -22,6 +22,7 @@ from typing import Any
 from ... import layered, messages, yamlio
 from ...paths import TEMPLATES_DIR
 from ...picture import template
+from ...ruleset import OBSERVER
 from . import display, terms
 from .gamedata import DATA_VERSION, load_gamedata
 
@@ -153,7 +154,8 @@ def model(view: dict, player: str | None, language: str = "en", *, caption: str 
         "caption": caption,
         "title": f"{w['phase'][board['phase']]} · {w['trick'].format(trick=board['trick'], tricks=board['tricks'])}",
         "status": _status(board, w, waiting, leader),
-        "viewer": w["gm_view"] if player is None else w["view_of"].format(player=player),
+        "viewer": w["gm_view"] if player is None else w["public_view"] if player == OBSERVER else
+                  w["view_of"].format(player=player),
         "table": table,
         "waiting": waiting,
         "waiting_x": MARGIN + len(table) * CARD_STEP + (16 if board["phase"] == 1 and board["prizes"] else 0),

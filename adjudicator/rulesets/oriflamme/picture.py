@@ -23,6 +23,7 @@ from typing import Any
 from ... import layered, messages, yamlio
 from ...paths import TEMPLATES_DIR
 from ...picture import template
+from ...ruleset import OBSERVER
 from . import display
 
 WIDTH = 920
@@ -132,7 +133,8 @@ def model(view: dict, player: str | None, language: str = "en", *, caption: str 
         "caption": caption,
         "title": w["round"].format(round=board["round"], rounds=board["rounds"]),
         "status": _status(board, w),
-        "viewer": w["gm_view"] if player is None else w["view_of"].format(player=display.display(player)),
+        "viewer": w["gm_view"] if player is None else w["public_view"] if player == OBSERVER else
+                  w["view_of"].format(player=display.display(player)),
         "me": me,
         "empty": w["empty"] if not stacks else "",
         "next": w["next"],
