@@ -94,28 +94,31 @@ def _example(command: str, language: str) -> str:
 
 
 def _list(postmaster, language: str) -> str:
-    lines = [messages.render(Msg("mail.list.head", judge=postmaster.settings.address), language), ""]
-    games = 0
+    def say(key: str, **params) -> str:
+        return messages.render(Msg(key, **params), language)
+
+    lines = [say("mail.list.head", judge=postmaster.settings.address), ""]
     for game_id in postmaster.judge.store.game_ids():
         try:
             present = postmaster.judge.present(game_id, shared=True)
         except GAME_PROBLEMS:
             continue
-        games += 1
-        result = present.ruleset.result(present.state)
-        state = "over" if result is not None else "paused" if present.paused() else "running"
-        lines.append(messages.render(Msg("mail.list.game", game=game_id, ruleset=present.ruleset.name,
-                             summary=present.ruleset.summary(present.state), players=len(present.config["players"]),
-                             state=state, open=seats.abandoned(present.config),
-                             observing=present.config.get("observing", True) is not False), language))
-    if not games:
-        lines.append(messages.render(Msg("mail.list.none"), language))
-    lines += ["", messages.render(Msg("mail.list.foot", observe=_example("observe", language),
-                          takeover=_example("takeover", language)), language)]
+        over = present.ruleset.result(present.state) is not None
+        lines.append(say("mail.list.game", game=game_id, ruleset=present.ruleset.name,
+                         summary=present.ruleset.summary(present.state), players=len(present.config["players"]),
+                         state="over" if over else "paused" if present.paused() else "running",
+                         open=seats.abandoned(present.config),
+                         observing=present.config.get("observing", True) is not False))
+    if len(lines) == 2:
+        lines.append(say("mail.list.none"))
+    lines += ["", say("mail.list.foot", observe=_example("observe", language), takeover=_example("takeover", language))]
     return "\n".join(lines)
 
 
 def _game_command(postmaster, handled, inbound, command: str, args: list[str], language: str) -> str:
+    def say(key: str, **params) -> str:
+        return messages.render(Msg(key, **params), language)
+
     game = args[0].lower()
     handled.game = game
     try:
@@ -125,7 +128,7 @@ def _game_command(postmaster, handled, inbound, command: str, args: list[str], l
         known = False
     if not known:
         handled.status = "open-refused"
-        return messages.render(Msg("mail.unknown_game", game=game), language) + "\n\n" + messages.render(Msg("mail.open.list"), language)
+        return say("mail.unknown_game", game=game) + "\n\n" + say("mail.open.list")
     sender = inbound.sender
     if command == "observe":
         try:
@@ -133,29 +136,31 @@ def _game_command(postmaster, handled, inbound, command: str, args: list[str], l
             seats.observe(postmaster.judge, game, sender, language, since=since)
         except JudgeError:
             handled.status = "open-refused"
-            return messages.render(Msg("mail.observe.closed", game=game), language)
+            return say("mail.observe.closed", game=game)
         present = postmaster.judge.present(game, shared=True)
-        return "\n\n".join([messages.render(Msg("mail.observe.done", game=game, stop=_example("unobserve", language).replace(
-            "westeros1", game)), language), reports.render_status(present, OBSERVER, language,
-                                                                  now=postmaster.now)])
+        stop = _example("unobserve", language).replace("westeros1", game)
+        return say("mail.observe.done", game=game, stop=stop) + "\n\n" + reports.render_status(
+            present, OBSERVER, language, now=postmaster.now)
     if command == "unobserve":
         stopped = seats.observe(postmaster.judge, game, sender, None, stop=True)
-        return messages.render(Msg("mail.observe.stopped" if stopped else "mail.observe.not_observing", game=game), language)
+        return say("mail.observe.stopped" if stopped else "mail.observe.not_observing", game=game)
     return _takeover(postmaster, handled, game, args[1].lower(), sender, language)
 
 
 def _takeover(postmaster, handled, game: str, house: str, sender: str, language: str) -> str:
+    def say(key: str, **params) -> str:
+        return messages.render(Msg(key, **params), language)
+
     judge = postmaster.judge
     present = judge.present(game, shared=True)
     handled.player = house
     if house not in present.config["players"]:
         handled.status = "open-refused"
-        return messages.render(Msg("mail.unknown_house", game=game, house=house, houses=list(present.config["players"])), language)
+        return say("mail.unknown_house", game=game, house=house, houses=list(present.config["players"]))
     password = seats.take_over(judge, game, house, sender, language)
     if password is None:
         handled.status = "open-refused"
-        return messages.render(Msg("mail.takeover.not_open", game=game, house=house, open=seats.abandoned(present.config)),
-                   language)
+        return say("mail.takeover.not_open", game=game, house=house, open=seats.abandoned(present.config))
     present = judge.present(game, shared=True)
     seq = present.journal_seq
     name = notices.welcome(present, house, password, seq=seq, now=judge.now, outbox=postmaster.outbox)
@@ -165,4 +170,4 @@ def _takeover(postmaster, handled, game: str, house: str, sender: str, language:
                          f"{sender} took over the abandoned house {house} in game {game} by mail (journal entry "
                          f"{seq}); a new password was mailed to them. `judge replace {game} {house} ADDRESS` gives the "
                          "seat to someone else.")
-    return messages.render(Msg("mail.takeover.done", game=game, house=house), language)
+    return say("mail.takeover.done", game=game, house=house)
