@@ -10,8 +10,9 @@ count against the cap.
 What an absence does: the deadline of a step that falls inside it, while the absent player still
 owes a decision in that step, moves to the end of the absence. :func:`extend` records that as an
 ``extend`` journal entry (``reason: absence``, ``player``), the same input as the GM's ``judge
-extend``, so every player is told by the mail layer's notices; it is called by ``Judge.tick``
-for every running game and by the mail service right after a ``SET ABSENCE``.
+extend``, so every player is told by the mail layer's notices. It is called by the mail service
+right after a ``SET ABSENCE`` and whenever it reports new versions (a new step, with the
+deadline in its report already moved), and by ``Judge.tick`` before a deadline is adjudicated.
 """
 
 from __future__ import annotations

@@ -66,7 +66,7 @@ from collections import OrderedDict
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 
-from .. import clock, durability, mailbody, messages, passwords, reports, yamlio
+from .. import absences, clock, durability, mailbody, messages, passwords, reports, yamlio
 from ..messages import Msg
 from .. import ruleset as rulesets
 from ..gameindex import StampedCache
@@ -701,6 +701,8 @@ class Postmaster:
             record = {}
         if record.get("swept") == present.version and record.get("told") == present.journal_seq:
             return []
+        if present.version != record.get("swept") and absences.extend(self.judge, files.id) is not None:
+            present = self.judge.present(files.id, shared=True)  # a new step waits for an absent player
         floor = int(record.get("version", 1))  # a watermark kept before reports were per player
         marks = {p: int((record.get("players") or {}).get(p, floor)) for p in present.config["players"]}
         told = int(record.get("told", 0 if present.config.get("notices") else present.journal_seq))

@@ -216,6 +216,18 @@ def test_a_new_step_inside_an_absence_waits_too_but_not_for_a_player_who_sent_ev
     assert [g for g, _ in desk.judge.tick().done] == ["g"]
 
 
+def test_a_step_that_begins_while_its_player_is_away_gets_its_deadline_moved_at_once(tmp_path):
+    desk = make_desk(tmp_path)
+    _signed(desk, "bob", "NASTAV NEPŘÍTOMNOST 2026-11-22 DO 2026-11-24\nBID 2")  # his bid is in: nothing moves yet
+    assert desk.judge.present("g").deadline().isoformat() == "2026-11-23T12:00:00+00:00"
+    _signed(desk, "alice", "BID 1")
+    handled, _ = _signed(desk, "carol", "BID 1")  # round 2 begins, bob owes his bid and is away
+    assert desk.judge.present("g").deadline().isoformat() == "2026-11-24T23:00:00+00:00"  # midnight in Prague
+    (report,) = [desk.outbox_text(n) for n in handled.mails if n.startswith("report-") and n.endswith("-carol")]
+    assert "Deadline: Tue 24 Nov 2026 23:00 UTC" in report  # the report already has the new deadline
+    assert any(n.startswith("notice-") and n.endswith("-alice") for n in handled.mails)
+
+
 def test_absence_errors_and_the_cap_in_english_and_czech(tmp_path):
     desk = make_desk(tmp_path)
     handled, mails = _signed(desk, "alice", "SET ABSENCE tomorrow\nSET ABSENCE 2026-12-05 TO 2026-12-01\n"
