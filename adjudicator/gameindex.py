@@ -46,9 +46,11 @@ RACY_NS = 2_000_000_000
 Stamp = list
 
 
-def stamp(game_dir: str, names: Iterable[str], now_ns: int | None = None) -> Stamp | None:
+def stamp(game_dir: str, names: Iterable[str], now_ns: int | None = None, own: Iterable[str] = ()) -> Stamp | None:
     """``[mtime_ns, size, inode]`` (or None when missing) of each of ``names`` in ``game_dir``;
-    None as a whole when one of them changed less than :data:`RACY_NS` ago."""
+    None as a whole when one of them changed less than :data:`RACY_NS` ago, unless it is one of
+    ``own``: a file the caller has just written itself, under a lock that keeps out every other
+    writer of it."""
     now_ns = time.time_ns() if now_ns is None else now_ns
     out: Stamp = []
     for name in names:
@@ -57,7 +59,7 @@ def stamp(game_dir: str, names: Iterable[str], now_ns: int | None = None) -> Sta
         except FileNotFoundError:
             out.append(None)
             continue
-        if st.st_mtime_ns > now_ns - RACY_NS:
+        if st.st_mtime_ns > now_ns - RACY_NS and name not in own:
             return None
         out.append([st.st_mtime_ns, st.st_size, st.st_ino])
     return out
@@ -71,8 +73,9 @@ class StampedCache:
     did the work itself (the report sweep) say so.
     """
 
-    def __init__(self, root: Path, name: str, names: tuple[str, ...]):
+    def __init__(self, root: Path, name: str, names: tuple[str, ...], own: tuple[str, ...] = ()):
         self.root = Path(root)
+        self.own = own  # files only the cache's own user writes, under its lock: young is no doubt
         self.path = self.root / CACHE_DIR / name
         self.names = names
         self._entries: dict[str, list] | None = None
@@ -90,7 +93,7 @@ class StampedCache:
         return self._entries
 
     def stamp(self, game_id: str) -> Stamp | None:
-        return stamp(f"{self.root}/{game_id}", self.names)
+        return stamp(f"{self.root}/{game_id}", self.names, own=self.own)
 
     def unchanged(self, game_id: str, current: Stamp | None) -> bool:
         """Is the entry of ``game_id`` there and made from files stamped ``current``?"""

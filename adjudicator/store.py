@@ -272,9 +272,14 @@ class Store:
         return self._secret
 
     def game_ids(self) -> list[str]:
-        if not self.root.is_dir():
+        """Every game: a folder with a game.yaml (written last when a game is made). One ``stat``
+        per folder, on plain strings: ``tick`` and the mail sweep list 10,000 games in a few ms."""
+        try:
+            names = os.listdir(self.root)
+        except (FileNotFoundError, NotADirectoryError):
             return []
-        return sorted(p.name for p in self.root.iterdir() if (p / "game.yaml").is_file())
+        root = str(self.root)
+        return sorted(name for name in names if _GAME_ID.match(name) and os.path.isfile(f"{root}/{name}/game.yaml"))
 
     def exists(self, game_id: str) -> bool:
         return (self.root / game_id / "game.yaml").is_file()

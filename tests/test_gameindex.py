@@ -163,3 +163,12 @@ def test_the_present_cache_sees_a_change_made_within_one_tick_of_the_file_system
     for name, ns in times.items():  # as if within the same tick: the folders' times unchanged
         os.utime(data / "a" / name, ns=(ns, ns))
     assert games.present("a").journal_seq == 1 and games.present("a").state["bids"] == {"alice": 3}
+
+
+def test_a_sweep_that_told_a_quiet_game_does_not_open_it_again(tmp_path, monkeypatch):
+    desk = make_desk(tmp_path)
+    desk.judge.extend("g", "2h")  # news for the players: a notice
+    age(desk.data, "g")
+    told = counting(monkeypatch, desk.postmaster, "_tell_game")
+    assert [n for n in desk.postmaster.sweep() if "notice" in n or "extend" in n]
+    assert desk.postmaster.sweep() == [] and len(told) == 1  # its own mail.yaml did not count as news

@@ -82,8 +82,10 @@ from . import notices, observers, opencommands, preferences, servicelines
 from .ratelimit import RateLimiter
 from .settings import MailSettings
 
-SWEPT_FILES = ("game.yaml", "states", "journal", "mail.yaml")
-"""A change to any of a game's these files makes the report sweep look at it again."""
+SWEPT_FILES = ("game.yaml", "states", "journal", "mail.yaml")  # mail.yaml last (sweep_reports)
+"""A change to any of these files of a game makes the report sweep look at it again. mail.yaml is
+the mail service's own bookkeeping, written only under the inbox's processing lock, and news for
+the players always changes states/ or journal/: a young mail.yaml does not make a stamp doubtful."""
 
 log = logging.getLogger("adjudicator.mail")
 
@@ -811,16 +813,19 @@ class Postmaster:
                 log.error("game %s: no reports: %s", game_id, exc)
                 seen.forget(game_id)  # not told: look at it again next time
             else:
-                # Telling rewrote mail.yaml when there was news: the stamp no longer matches and
-                # the next sweep looks again, finds nothing new, and keeps a stamp that holds.
-                seen.mark(game_id, before)
+                # Telling rewrote mail.yaml when there was news. If nothing else changed meanwhile,
+                # the stamp with our own mail.yaml holds; else the next sweep looks again.
+                after = seen.stamp(game_id)
+                same = before is not None and after is not None and before[:-1] == after[:-1]
+                seen.mark(game_id, after if same else before)
         seen.keep_only(game_ids)
         seen.save()
         return queued
 
     def _seen(self) -> StampedCache:
         if self._seen_cache is None:
-            self._seen_cache = StampedCache(self.judge.store.root, "seen.json", SWEPT_FILES)
+            self._seen_cache = StampedCache(self.judge.store.root, "seen.json", SWEPT_FILES,
+                                            own=("mail.yaml",))
         return self._seen_cache
 
     def tick(self, *, lock_timeout: float = 60.0) -> Tick:

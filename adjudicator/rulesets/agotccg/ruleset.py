@@ -16,6 +16,7 @@ publisher's. The ruleset speaks in messages (``agotccg.*`` keys, catalogues
 from __future__ import annotations
 
 from ...messages import Msg
+from ...plaindata import clone
 from ...ruleset import Event, Owed, RulesetError, Submission, register
 from . import bot, caseposition, engine, grammar, invariants, lines, submission
 from . import position as pos
@@ -24,15 +25,6 @@ from .newgame import initial_state
 
 SECRET_KEYS = ("seed", "draws", "deck", "hand", "plans", "plots")
 PLAYER_NAMES = ("alice", "bob", "carol", "dave")
-
-
-def plain_copy(value):
-    """A deep copy of YAML-like data (dicts, lists, scalars): much faster than copy.deepcopy."""
-    if isinstance(value, dict):
-        return {k: plain_copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [plain_copy(v) for v in value]
-    return value
 
 
 def gamedata_of(state: dict):
@@ -101,13 +93,13 @@ class AgotCcg:
         """
         gd = gamedata_of(state)
         if player is None:
-            view = plain_copy(state)
+            view = clone(state)
         else:
-            view = {k: plain_copy(v) for k, v in state.items() if k not in SECRET_KEYS}
+            view = {k: clone(v) for k, v in state.items() if k not in SECRET_KEYS}
             view["hand"] = {p: (list(h) if p == player else len(h)) for p, h in state["hand"].items()}
             view["plots"] = {p: {"deck": list(x["deck"]) if p == player else len(x["deck"]), "used": list(x["used"]),
                                  "current": x["current"]} for p, x in state["plots"].items()}
-            view["plan"] = plain_copy(pos.plan(state, player)) if player in state["players"] else None
+            view["plan"] = clone(pos.plan(state, player)) if player in state["players"] else None
             view["deck"] = {p: len(d) for p, d in state["deck"].items()}
         q = engine.question(state, gd)
         view["question"] = None if q is None or state["winner"] is not None else {
