@@ -19,6 +19,7 @@ import click
 from typing import TYPE_CHECKING
 
 from . import clock
+from .absences import DEFAULT_ABSENCE_CAP
 from .messages import LANGUAGES
 from .store import DEFAULT_DATA
 
@@ -157,11 +158,18 @@ def main(ctx: click.Context, data_dir: Path, now: str | None, no_fsync: bool) ->
               help="A ruleset option. Repeatable.")
 @click.option("--press", type=click.Choice(["signed", "anonymous", "none"]), default="signed", show_default=True,
               help="PRESS between players relayed by mail: signed only, also anonymous (PRESS ANON), or none.")
+@click.option("--absence-cap", type=click.IntRange(0), default=None, metavar="DAYS",
+              help=f"Days of absence (SET ABSENCE by mail) each player may take in the game; 0: none "
+                   f"[default: {DEFAULT_ABSENCE_CAP}].")
+@click.option("--observers/--no-observers", default=True, show_default=True,
+              help="Whether anyone may follow the game by mail (OBSERVE), with reports of the public view.")
 @_mail_option
 @click.pass_context
 @_errors_as_messages
-def new(ctx, game, ruleset_name, players, deadline, step_deadline, grace, seed, options, press, mail):
+def new(ctx, game, ruleset_name, players, deadline, step_deadline, grace, seed, options, press, absence_cap, observers,
+        mail):
     """Create GAME and print each player's password (shown this once only)."""
+    from . import seats as settings
     from .mail import notices
     seats: dict[str, dict] = {}
     for spec in players:
@@ -182,6 +190,8 @@ def new(ctx, game, ruleset_name, players, deadline, step_deadline, grace, seed, 
     seed = secrets.randbelow(2**31) if seed is None else seed
     passwords = _judge(ctx).new_game(game, ruleset_name, seats, seed=seed, options=options, press=press,
                                      deadlines={"planning": deadline, "step": step_deadline, "grace": grace})
+    if absence_cap is not None or not observers:
+        settings.set_game(_judge(ctx), game, absence_cap=absence_cap, observing=observers)
     click.echo(f"Created game {game} ({ruleset_name}, seed {seed}). Passwords (shown once, stored hashed):")
     for name, password in passwords.items():
         click.echo(f"  {name:<12} {seats[name]['address']:<32} {password}")
@@ -454,6 +464,57 @@ def replace(ctx, game, player, address, mail):
         present = _judge(ctx).present(game)
         _say_queued([notices.welcome(present, player, password, seq=present.journal_seq, now=_judge(ctx).now)],
                     "welcome mail")
+
+
+@main.command()
+@click.argument("game")
+@click.argument("player")
+@click.option("--undo", is_flag=True, help="The player is back: the house is no longer open for takeover.")
+@click.pass_context
+@_errors_as_messages
+def abandon(ctx, game, player, undo):
+    """Mark PLAYER's house in GAME abandoned: the first mail `TAKEOVER GAME PLAYER` gets it."""
+    from . import seats as settings
+    changed = settings.abandon(_judge(ctx), game, player, undo=undo)
+    state = "no longer open for takeover" if undo else "open for takeover (TAKEOVER by mail; LIST shows it)"
+    click.echo(f"{game}: {player} is {state}" + ("" if changed else " (it already was)") + ".")
+
+
+@main.command("set")
+@click.argument("game")
+@click.option("--absence-cap", type=click.IntRange(0), default=None, metavar="DAYS",
+              help="Days of absence (SET ABSENCE by mail) each player may take in the game; 0: none.")
+@click.option("--observers/--no-observers", default=None, help="Whether anyone may follow the game by mail (OBSERVE).")
+@click.pass_context
+@_errors_as_messages
+def set_(ctx, game, absence_cap, observers):
+    """Change GAME's settings (example: judge set westeros1 --absence-cap 7)."""
+    from . import seats as settings
+    if absence_cap is None and observers is None:
+        raise click.UsageError("nothing to set (example: judge set westeros1 --absence-cap 7)")
+    changed = settings.set_game(_judge(ctx), game, absence_cap=absence_cap, observing=observers)
+    click.echo(f"{game}: " + (", ".join(f"{k} {v}" for k, v in changed.items()) if changed else "nothing changed") + ".")
+
+
+@main.command()
+@click.argument("game")
+@click.option("--remove", "remove", multiple=True, metavar="ADDRESS", help="Stop sending ADDRESS reports; repeatable.")
+@click.pass_context
+@_errors_as_messages
+def observers(ctx, game, remove):
+    """List who follows GAME by mail (OBSERVE), or remove some."""
+    from . import seats as settings
+    for address in remove:
+        if not settings.observe(_judge(ctx), game, address, None, stop=True, source="gm"):
+            raise click.ClickException(f"{address} does not observe {game} (see `judge observers {game}`)")
+        click.echo(f"{game}: {address} no longer observes.")
+    if remove:
+        return
+    watching = settings.observers(_judge(ctx).present(game).config)
+    if not watching:
+        click.echo(f"Nobody observes {game}.")
+    for address, observer in watching.items():
+        click.echo(f"  {address} ({observer.get('language', 'en')})")
 
 
 @main.command()

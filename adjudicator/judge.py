@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Callable
 
-from . import clock, gameindex, messages, passwords, yamlio
+from . import absences, clock, gameindex, messages, passwords, yamlio
 from .messages import Msg
 from .plaindata import clone
 from . import ruleset as rulesets
@@ -252,6 +252,16 @@ def apply_entry(present: Present, entry: dict, read_version: Callable[[int], dic
         present.clock = _step_clock(present.ruleset, present.state, present.config["deadlines"], at, False)
         outcome.events.extend(present.events)
         versions.append(_version_body(present, at))
+    elif kind == "draw":
+        agreed = getattr(present.ruleset, "agreed_draw", None)
+        if agreed is None or present.ruleset.result(present.state) is not None:
+            outcome.applied = False
+        else:  # every surviving player voted for it (adjudicator/mail/draw.py)
+            present.state = agreed(clone(present.state), list(entry["players"]))
+            present.events = [Event("judge.draw_agreed", {"players": list(entry["players"])})]
+            present.clock = _step_clock(present.ruleset, present.state, present.config["deadlines"], at, False)
+            outcome.events.extend(present.events)
+            versions.append(_version_body(present, at))
     elif kind in ("replace", "note"):
         pass  # recorded for the audit trail; replace changes game.yaml, not the state
     else:
@@ -482,6 +492,9 @@ class Judge:
     def tick(self) -> Tick:
         """Adjudicate, with defaults, every game whose deadline (plus grace) has passed.
 
+        A deadline that falls inside the absence of a player who still owes is first moved past
+        it (``absences.extend``: an ``extend`` entry the players are told of).
+
         A game that fails (an unreadable file, an engine error) is isolated: logged, flagged for
         the GM (``GameFiles.flag``: shown by ``judge list`` and ``status``, mailed by the mail
         service) and passed over; every other due game is still adjudicated. A game that is
@@ -494,6 +507,8 @@ class Judge:
             if not glance_due(glance, now):
                 continue
             try:
+                if absences.extend(self, game_id) is not None:  # the deadline fell in an owing player's absence
+                    continue
                 if not self.present(game_id).due(now):
                     continue
                 result.done.append((game_id, self.record(game_id, {"kind": "adjudicate", "force": True,

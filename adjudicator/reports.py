@@ -14,6 +14,7 @@ the catalogues in the reader's language, :mod:`adjudicator.messages`)::
     report.txt.j2      after an adjudication: events, the board, what the player owes next
     reminder.txt.j2    before a deadline, to a player who still owes a decision
     press.txt.j2       a PRESS message relayed to another player
+    history.txt.j2     HISTORY: past versions' events and the board as it then stood (mail/history.py)
     help.txt.j2        HELP: the sign-on, the mail-level commands, then the game's own help
     view.txt.j2        ``judge show``
     status.txt.j2      the public status block (every mail about a game ends with it)
@@ -41,12 +42,12 @@ from typing import Any, Iterable
 import jinja2
 from zoneinfo import ZoneInfo
 
-from . import clock, localtime, messages, picture, yamlio
+from . import clock, localtime, messages, picture, seats, yamlio
 from . import ruleset as rulesets
 from .judge import Outcome, Present
-from .mail import preferences
+from .mail import preferences, servicelines
 from .paths import TEMPLATES_DIR
-from .ruleset import Event, LineResult, Ruleset
+from .ruleset import OBSERVER, Event, LineResult, Ruleset
 
 LANGUAGES = messages.LANGUAGES
 DEFAULT_LANGUAGE = "en"
@@ -81,7 +82,9 @@ def _line(ruleset_name: str | None, text: str | None, language: str) -> str:
     by the ruleset's ``line`` hook (the grammar's own canonical form when it has none)."""
     if text is None:
         return ""
-    if text.startswith("SET "):  # the mail service's own (preferences.py)
+    if servicelines.owns(text):  # the mail service's own lines (servicelines.py, preferences.py)
+        return servicelines.line(text, language)
+    if text.startswith("SET "):
         return preferences.line(text, language)
     if ruleset_name is None:
         return text
@@ -245,6 +248,7 @@ def context(present: Present, player: str | None, kind: str, language: str, even
     view = ruleset.view(state, player)
     owed = present.owed()
     deadline = present.deadline()
+    players = list(present.config.get("players") or {})
     return {
         "header": header(present, player, kind, view),
         "status": _status(present, player, owed),
@@ -254,19 +258,25 @@ def context(present: Present, player: str | None, kind: str, language: str, even
         "board": board_of(ruleset, view, player) if board else None,
         "owes": [o for o in owed if o.player == player],
         "missing": [o for o in owed if o.player == player and not o.done],
-        "on_file": ruleset.on_file(state, player) if player is not None else [],
+        "on_file": ruleset.on_file(state, player) if player in players else [],
+        "observer": player == OBSERVER,  # OBSERVE by mail: the public view
         "events": [e for e in events if e.visible_to(player)][-MAX_EVENTS:],
         # the deadline in the reader's zone and language, with the time left ("in 1 day 3 hours")
-        "deadline": localtime.deadline_text(deadline, now, zone_of(present, player), language),
+        "deadline": localtime.deadline_text(deadline, now, zone_of(present, player, language), language),
         "grace": present.config.get("deadlines", {}).get("grace"),
-        "players": list(present.config.get("players") or {}),
+        "players": players,
+        "absence_cap": seats.absence_cap(present.config),  # HELP: SET ABSENCE (adjudicator/absences.py)
+        "draws": getattr(ruleset, "agreed_draw", None) is not None,  # HELP: DRAW (mail/draw.py)
     }
 
 
-def zone_of(present: Present, player: str | None) -> ZoneInfo:
-    """The player's time zone (``SET TIMEZONE``), else their language's (``localtime.DEFAULT_ZONES``)."""
-    seat = (present.config.get("players") or {}).get(player) or {}
-    return localtime.zone(seat.get("timezone"), language_of(present, player))
+def zone_of(present: Present, player: str | None, language: str | None = None) -> ZoneInfo:
+    """The player's time zone (``SET TIMEZONE``), else their language's (``localtime.DEFAULT_ZONES``);
+    for a reader without a seat (an observer), ``language``'s."""
+    players = present.config.get("players") or {}
+    seat = players.get(player) or {}
+    seatless = language if player is not None and player not in players and language in LANGUAGES else None
+    return localtime.zone(seat.get("timezone"), seatless or language_of(present, player))
 
 
 def render_reply(outcome: Outcome, present: Present, player: str, language: str = DEFAULT_LANGUAGE, *,

@@ -28,7 +28,8 @@ from .messages import Msg, render
 State = dict[str, Any]
 DeadlineKind = Literal["planning", "step"]
 OBSERVER = "#observer"
-"""The viewer of a game's public page (``judge web``): a name no seat can have, so that
+"""The viewer of a game's public page (``judge web``) and of an observer's reports (``OBSERVE`` by
+mail, ``mail/observers.py``): a name no seat can have, so that
 ``view(state, OBSERVER)`` is what every player may see and nothing any one of them holds alone
 (a ruleset's ``view`` treats every name that is not a seat so); pictures label it "Public view"."""
 
@@ -165,6 +166,18 @@ class Ruleset(Protocol):
         """Optional: which phase of the game ``state`` is in (``"3 action"``). A player's report
         waits, unless they must act, until the phase changes (mail/process.py ``report_due``);
         without this hook every step is a phase of its own."""
+        ...
+
+    def agreed_draw(self, state: State, players: list[str]) -> State:
+        """Optional: the game ended in a draw shared by ``players``, every surviving player having
+        voted for it (``DRAW`` by mail, ``adjudicator/mail/draw.py``); afterwards ``result`` is
+        ``"draw"``. Only a ruleset whose rules know a shared result has it: Oriflamme (a tie is a
+        shared victory) and Claim (a tie is a draw); not agot1e, whose rules break every tie
+        (castles, supply, power, the Iron Throne), nor the AGoT CCG. Without it, DRAW is refused."""
+        ...
+
+    def survivors(self, state: State) -> list[str]:
+        """Optional: the players still in the game, whose votes a draw needs (default: every player)."""
         ...
 
     def line(self, text: str, language: str) -> str:

@@ -100,11 +100,17 @@ class Toy:
         return state, events
 
     def result(self, state):
+        if state.get("drawn"):
+            return "draw"
         if state["round"] <= state["rounds"]:
             return None
         best = max(state["scores"].values())
         leaders = [p for p, s in state["scores"].items() if s == best]
         return leaders[0] if len(leaders) == 1 else "draw"
+
+    def agreed_draw(self, state, players):
+        state["drawn"] = list(players)
+        return state
 
     def view(self, state, player):
         view = {k: v for k, v in state.items() if k != "seed"}

@@ -34,5 +34,7 @@ On disk, next to the games (``<data>``)::
 Nothing in this package renders game text itself: replies, reports, reminders and relayed
 press go through :mod:`adjudicator.reports` (Jinja templates per language and ruleset), in the
 player's language; ``process.py`` handles the mail-level commands (HELP, STATUS, ORDERS?,
-PRESS, SET LANGUAGE) for every ruleset.
+PRESS, SET LANGUAGE) for every ruleset, ``servicelines.py`` the player's SET PASSWORD, SET
+ABSENCE, HISTORY, PRESS GM and DRAW, ``opencommands.py`` what anyone may mail without a sign-on
+(LIST, OBSERVE, TAKEOVER); ``observers.py`` reports to observers.
 """

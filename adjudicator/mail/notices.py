@@ -28,15 +28,17 @@ def _stamp(present: Present) -> str:
     return str(present.config.get("created", "")).replace(":", "").replace("-", "")
 
 
-def welcome(present: Present, player: str, password: str, *, seq: int, now) -> str | None:
-    """Queue ``player``'s welcome (after ``judge new``: ``seq`` 0; after ``replace``: its journal
-    entry); the name of the mail queued, or None if the seat has no usable address."""
+def welcome(present: Present, player: str, password: str, *, seq: int, now, outbox: Outbox | None = None) -> str | None:
+    """Queue ``player``'s welcome (after ``judge new``: ``seq`` 0; after ``replace`` or a mail's
+    ``TAKEOVER``: its journal entry) in ``outbox`` (default: the data directory's); the name of
+    the mail queued, or None if the seat has no usable address."""
     seat = present.config["players"][player]
     address = canonical_address(seat.get("address"))
     if address is None:
         return None
-    data = present.files.path.parent
-    outbox = Outbox(data, resolve(data), now=now, fsync=present.files.fsync)
+    if outbox is None:
+        data = present.files.path.parent
+        outbox = Outbox(data, resolve(data), now=now, fsync=present.files.fsync)
     language = reports.language_of(present, player)
     body = reports.environment(language).get_template("welcome.txt.j2").render(
         reports.context(present, player, "welcome", language, now=now()), password=password,
@@ -49,9 +51,10 @@ def welcome(present: Present, player: str, password: str, *, seq: int, now) -> s
 
 
 def gm_action(present: Present, action: str, *, seq: int, outbox: Outbox, now, undone: list[dict] | None = None,
-              by: str | None = None, to: int | None = None) -> list[str]:
+              by: str | None = None, to: int | None = None, absent: str | None = None) -> list[str]:
     """Tell every player what the GM did in journal entry ``seq`` (``extend`` ``by`` a duration,
-    ``pause``, ``resume``, ``rollback`` ``to`` a version, with the versions ``undone``)."""
+    for the absence of player ``absent`` when the judge extended it itself, ``pause``, ``resume``,
+    ``rollback`` ``to`` a version, with the versions ``undone``)."""
     queued = []
     for player, seat in present.config["players"].items():
         address = canonical_address((seat or {}).get("address"))
@@ -63,7 +66,7 @@ def gm_action(present: Present, action: str, *, seq: int, outbox: Outbox, now, u
         language = reports.language_of(present, player)
         body = reports.environment(language).get_template("notice.txt.j2").render(
             reports.context(present, player, "notice", language, now=now), action=action, undone=undone or [],
-            by=by, to=to)
+            by=by, to=to, absent=absent)
         subject = messages.render(Msg(f"mail.subject.{action}", game=present.game_id), language)
         message = outbox.compose(address, subject, body, auto="auto-generated")
         message["X-Judge-State"] = reports.header_value(present, player, "notice")

@@ -44,6 +44,13 @@ Mail-level commands, answered here for every ruleset:
   In-Reply-To that could name the sender), only from an applied mail and only as the game's
   ``press`` setting allows (``signed`` default, ``anonymous``, ``none``; ``judge new --press``).
 
+The commands of issue 17 live in modules of their own, with one hook each here: the player's
+``SET PASSWORD``, ``SET ABSENCE``, ``HISTORY``, ``PRESS GM`` and ``DRAW`` lines are taken out by
+:func:`mail_text` (``servicelines.py``) and done once the mail is recorded (:meth:`_answer`);
+a mail without a sign-on whose first line is ``LIST``, ``OBSERVE`` or ``TAKEOVER`` is answered by
+``opencommands.py`` instead of the sign-on help; observers' reports go out with the players'
+(``observers.py``, marks in the game's ``mail.yaml``).
+
 Reminders (:meth:`Postmaster.remind`, from the server loop, ``judge deliver`` and ``judge
 remind``): once per step (game version) per player who still owes a decision, when the time
 left before the deadline is at most 20 % of the step's length or 12 hours, whichever is less;
@@ -58,7 +65,7 @@ from collections import OrderedDict
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 
-from .. import clock, durability, mailbody, messages, passwords, reports, yamlio
+from .. import absences, clock, durability, mailbody, messages, passwords, reports, yamlio
 from ..messages import Msg
 from .. import ruleset as rulesets
 from ..gameindex import StampedCache
@@ -71,7 +78,7 @@ from .envelope import Inbound
 from .text import canonical_address
 from .inbox import Inbox, InboxBusy
 from .outbox import Outbox
-from . import notices, preferences
+from . import notices, observers, opencommands, preferences, servicelines
 from .ratelimit import RateLimiter
 from .settings import MailSettings
 
@@ -160,13 +167,16 @@ def _fallback_report(present: Present, player: str, events: list[Event], languag
     return "\n".join(lines) + "\n"
 
 
-def mail_text(text: str, keywords) -> tuple[str, list[LineResult], dict[str, str]]:
-    """What of a mail's text the game reads: SET lines (``preferences.py``) and mail habits
-    (greetings, sign-offs, quoted mail, END) taken out and blanked. Returns (the text for the
-    game, the results of the lines taken out, the preferences the mail changes)."""
+def mail_text(text: str, keywords) -> tuple[str, list[LineResult], dict[str, str], list[tuple]]:
+    """What of a mail's text the game reads: SET lines (``preferences.py``), the service's own
+    lines (``servicelines.py``: SET PASSWORD, SET ABSENCE, HISTORY, PRESS GM, DRAW) and mail
+    habits (greetings, sign-offs, quoted mail, END) taken out and blanked. Returns (the text for
+    the game, the results of the lines taken out, the preferences the mail changes, the
+    service's requests)."""
     text, set_lines, changes = preferences.preference_lines(text)
+    text, own_lines, asks = servicelines.service_lines(text)
     text, habits = mailbody.not_orders(text, keywords)
-    return text, sorted([*set_lines, *habits], key=lambda line: line.lineno), changes
+    return text, sorted([*set_lines, *own_lines, *habits], key=lambda line: line.lineno), changes, asks
 
 
 # ---------------------------------------------------------------------------------------
@@ -427,6 +437,9 @@ class Postmaster:
                                                       self._language_for(inbound)))
             return handled
         if inbound.signon is None:
+            found = None if inbound.signon_problem else opencommands.find(inbound.body)
+            if found is not None:  # LIST, OBSERVE, TAKEOVER: no seat needed
+                return opencommands.answer(self, handled, inbound, found)
             if inbound.signon_problem:
                 handled.status, handled.detail = "bad-sign-on", str(inbound.signon_problem)
                 problem = Msg("mail.signon_incomplete", problem=inbound.signon_problem)
@@ -476,7 +489,7 @@ class Postmaster:
             keywords = rulesets.get(config["ruleset"]).keywords
         except (*GAME_PROBLEMS, KeyError) as exc:
             return self._game_broken(handled, inbound, exc)
-        text, mail_lines, changes = mail_text(inbound.text, keywords)
+        text, mail_lines, changes, _ = mail_text(inbound.text, keywords)
         if changes:
             try:
                 self.set_preferences(game, house, changes)
@@ -500,9 +513,11 @@ class Postmaster:
         the press it relays, the reports of the versions it made. Mail names are derived from
         the inbox number, so this is done again after a crash without anything going twice."""
         game, house = handled.game, handled.player
+        _, mail_lines, changes, asks = mail_text(inbound.text, self.judge.present(game, shared=True).ruleset.keywords)
+        service_notes = servicelines.carry_out(self, handled, inbound, asks)  # may end the game in a draw
         present = self.judge.present(game, shared=True)
-        _, mail_lines, changes = mail_text(inbound.text, present.ruleset.keywords)
         outcome.notes.extend(preferences.notes(changes))
+        outcome.notes.extend(service_notes)
         handled.seq = outcome.entry["seq"]
         if inbound.attachments:
             outcome.notes.append(Msg("mail.attachments", names=list(inbound.attachments)))
@@ -688,14 +703,19 @@ class Postmaster:
             record = {}
         if record.get("swept") == present.version and record.get("told") == present.journal_seq:
             return []
+        if present.version != record.get("swept") and absences.extend(self.judge, files.id) is not None:
+            present = self.judge.present(files.id, shared=True)  # a new step waits for an absent player
         floor = int(record.get("version", 1))  # a watermark kept before reports were per player
         marks = {p: int((record.get("players") or {}).get(p, floor)) for p in present.config["players"]}
         told = int(record.get("told", 0 if present.config.get("notices") else present.journal_seq))
+        watched = {str(a): int(v) for a, v in (record.get("observers") or {}).items()}
         queued = self._reports(present, marks, created)
+        queued += observers.report(self, present, watched, created)
         queued += self._notices(present, told)
         yamlio.remove_stale_temp(files.path)  # a mail.yaml half written by a killed process
         yamlio.dump(files.path / "mail.yaml", {"format": 1, "created": created, "swept": present.version,
-                                               "told": present.journal_seq, "players": marks}, fsync=False)
+                                               "told": present.journal_seq, "players": marks,
+                                               **({"observers": watched} if watched else {})}, fsync=False)
         return queued
 
     def _reports(self, present: Present, marks: dict[str, int], created: str) -> list[str]:
@@ -748,6 +768,8 @@ class Postmaster:
             details = {}
             if kind == "extend":
                 details["by"] = entry.get("by")
+                if entry.get("reason") == "absence":  # adjudicator/absences.py
+                    details["absent"] = entry.get("player")
             elif kind == "rollback":
                 details["to"] = entry["to"]
                 details["undone"] = notices.undone_versions(present, entry["to"], seq)

@@ -1,5 +1,6 @@
 """Hidden information over a whole bot game played by mail: no mail to one house ever carries
-another house's unrevealed orders, bids, hand or card choice.
+another house's unrevealed orders, bids, hand or card choice; no report to an observer (OBSERVE)
+carries any house's, and no HISTORY mail another house's.
 
 The game runs through the real mail processing layer (an in-process ``Postmaster``: inbox,
 sign-on, ``Judge.record``, replies, reports, press, reminders, outbox), with seeded bots
@@ -22,7 +23,7 @@ from __future__ import annotations
 import random
 import re
 
-from adjudicator import reports
+from adjudicator import reports, seats
 from adjudicator.ruleset import Event
 from adjudicator.judge import Judge
 from adjudicator.mail.outbox import Outbox
@@ -62,6 +63,8 @@ class Watch:
         self.checked = 0
         self.with_secrets = 0
         self.leaks: list[str] = []
+        self.observed = 0  # reports to the observer, whose secrets are every house's
+        self.histories = 0  # HISTORY mails: past versions as one house saw them
 
     def _catch_up(self, present) -> None:
         files = present.files
@@ -87,7 +90,7 @@ class Watch:
         self._catch_up(present)
         state, ruleset = present.state, present.ruleset
         ctx = ctx_of(state)
-        own = set(ruleset.on_file(state, recipient))
+        own = set(ruleset.on_file(state, recipient)) if recipient in state["houses"] else set()  # an observer has none
         found: list[tuple[str, str]] = []
         for house in state["houses"]:
             if house == recipient:
@@ -117,6 +120,8 @@ class Watch:
         assert header is not None and header["game"] == self.game, name
         recipient = message["To"].addresses[0].addr_spec.split("@")[0]
         text = text_of(message)
+        self.observed += recipient == "watcher"
+        self.histories += name.endswith("-history-all")
         assert "could not format" not in text, f"{name}: a template failed:\n{text}"
         secrets = self.secrets(recipient)
         self.checked += 1
@@ -134,6 +139,7 @@ def test_no_mail_to_one_house_carries_another_house_s_secrets_over_a_whole_bot_g
                                                    "reports": "every-step"}  # every report there is, to check
                                                for h, lang in HOUSES.items()}, seed=11, press="anonymous")
     postmaster = Postmaster(judge, MailSettings(JUDGE, rate_limit=1_000_000))
+    seats.observe(judge, "s", "watcher@example.org", "cs", since=1)  # follows the game from its start
     watch = Watch(judge, "s")
     real_queue = Outbox.queue
 
@@ -166,6 +172,8 @@ def test_no_mail_to_one_house_carries_another_house_s_secrets_over_a_whole_bot_g
                                            "STATUS", "ORDERS?", "HELP"])
             if rng.random() < 0.02:
                 text = "SET LANGUAGE " + rng.choice(["cs", "en"]) + "\n" + text
+            if step in (40, 90) and house == owing[0]:  # the past as this house saw it, mid-game
+                text += "\nHISTORY"
             body = f"JUDGE s {house} {passwords[house]}\n{text}\n"
             sent += 1
             number = postmaster.receive(raw_mail(body, sender=f"{house}@example.org", message_id=f"<m{sent}@example.org>"),
@@ -181,6 +189,7 @@ def test_no_mail_to_one_house_carries_another_house_s_secrets_over_a_whole_bot_g
     assert watch.leaks == [], watch.leaks[:10]
     assert statuses.get("submitted", 0) == sent, statuses  # every bot mail was accepted
     assert watch.checked > 3 * present.version and watch.with_secrets > watch.checked // 2
+    assert watch.observed > 10 and watch.histories == 2
 
 
 def test_the_secret_check_catches_a_leak(tmp_path):

@@ -57,6 +57,11 @@ class Claim:
     def result(self, state: dict) -> str | None:
         return state["winner"]
 
+    def agreed_draw(self, state: dict, players: list[str]) -> dict:
+        """A draw both players voted for (DRAW by mail): the draw the rules know for a tie."""
+        state.update(winner="draw", step="over", result={"tied": list(players), "sides": {}})
+        return state
+
     def phase(self, state: dict) -> str:
         """One trick: the player whose turn it is hears at once, the others when the trick is over."""
         return f"{state['phase']} {state['trick']}"

@@ -67,10 +67,12 @@ def violations(state: dict, gd: GameData) -> list[str]:
 
 
 def _placed(state: dict, player: str, rounds: int) -> int:
-    """Placements the player has made so far."""
-    if state["phase"] == "over":
+    """Placements the player has made so far (a draw agreed by vote ends the game in the phase
+    it was agreed in: ``agreed_in``)."""
+    phase = state.get("agreed_in") or state["phase"]
+    if phase == "over":
         return rounds
-    if state["phase"] == "resolve":
+    if phase == "resolve":
         return state["round"]
     done = pos.turn_order(state).index(player) < state["placer"]
     return state["round"] - 1 + done

@@ -52,6 +52,11 @@ class Oriflamme:
     def result(self, state: dict) -> str | None:
         return state["winner"]
 
+    def agreed_draw(self, state: dict, players: list[str]) -> dict:
+        """A draw every player voted for (DRAW by mail): the shared victory the rules know for a tie."""
+        state.update(agreed_in=state["phase"], phase="over", winners=list(players), winner="draw")
+        return state
+
     def phase(self, state: dict) -> str:
         """A round's placement, then its resolution: reports come as one digest per phase."""
         return f"{state['round']} {state['phase']}"

@@ -1,0 +1,173 @@
+"""Commands anyone may mail, without a sign-on: they need no seat (Czech words in brackets).
+
+* ``LIST`` (``SEZNAM``): the games on this judge: ruleset, where each stands (public summary),
+  houses open for takeover, whether it takes observers.
+* ``OBSERVE <game>`` (``SLEDUJ <hra>``): the sender's address follows the game: a report rendered
+  from the public view (``ruleset.view`` for ``ruleset.OBSERVER``: no hand, plan or order of any house;
+  only events everyone sees) whenever a phase ends (``observers.py``). ``UNOBSERVE <game>``
+  (``NESLEDUJ <hra>``) stops it. The GM may close a game to observers (``judge set
+  --no-observers``) and list or remove them (``judge observers``).
+* ``TAKEOVER <game> <house>`` (``PŘEVEZMI <hra> <rod>``): the house the GM marked abandoned
+  (``judge abandon GAME HOUSE``) passes to the sender, with a new password in a welcome mail; the
+  GM is told. Only an abandoned house can be taken: a seat in play never changes hands by mail.
+
+The command is the mail's first line (up to three short greeting lines may come before it). The
+answer is in Czech when the command's word was Czech, else in the language of a seat the sender
+holds, else in English. None of them is a signed-on mail: each counts against the sender's rate
+limit (``ratelimit.py``), like any mail that plays no game, so LIST or OBSERVE cannot be used to
+flood anyone (and the answer goes to the sender only).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from .. import mailbody, messages, reports, seats
+from ..judge import JudgeError
+from ..ruleset import OBSERVER, RulesetError
+from ..yamlio import YamlFileError
+from ..messages import Msg
+from ..store import GameLocked, StoreError, check_game_id
+from . import notices
+from .envelope import GREETING_LINES
+
+log = logging.getLogger("adjudicator.mail")
+
+COMMANDS = {"list": ("list", "en"), "seznam": ("list", "cs"), "observe": ("observe", "en"),
+            "sleduj": ("observe", "cs"), "unobserve": ("unobserve", "en"), "nesleduj": ("unobserve", "cs"),
+            "takeover": ("takeover", "en"), "prevezmi": ("takeover", "cs")}
+"""Folded first words -> (command, the language they are in)."""
+GAME_PROBLEMS = (StoreError, YamlFileError, RulesetError, JudgeError)
+ARGUMENTS = {"list": 0, "observe": 1, "unobserve": 1, "takeover": 2}
+EXAMPLES = {"list": "LIST", "observe": "OBSERVE westeros1", "unobserve": "UNOBSERVE westeros1",
+            "takeover": "TAKEOVER westeros1 greyjoy"}
+
+
+def find(body: str) -> tuple[str, list[str], str] | None:
+    """The open command of a mail without a sign-on: (command, its words after the first, the
+    language of its word), or None."""
+    before = 0
+    for _, raw in mailbody.logical_lines(body):
+        words = mailbody.strip_accents(raw.split("#", 1)[0]).lower().split()
+        if not words:
+            continue
+        if words[0] in COMMANDS:
+            command, language = COMMANDS[words[0]]
+            return command, raw.split("#", 1)[0].split()[1:], language
+        before += 1
+        if before > GREETING_LINES or len(raw.strip()) > 80:
+            return None
+    return None
+
+
+def answer(postmaster, handled, inbound, found: tuple[str, list[str], str]):
+    """Do the command ``found`` and reply; ``handled`` gets its status."""
+    command, args, word_language = found
+    language = "cs" if word_language == "cs" else (postmaster._language_for(inbound) or "en")
+    handled.status = command
+    if len(args) != ARGUMENTS[command]:
+        handled.status = "open-refused"
+        text = "\n\n".join(messages.render(m, language) for m in (
+            Msg("mail.open.arguments", command=_example(command, language).split()[0]),
+            Msg("mail.open.example", example=_example(command, language)), Msg("mail.nothing_changed")))
+        postmaster._reply(handled, inbound, text + "\n")
+        return handled
+    try:
+        if command == "list":
+            body = _list(postmaster, language)
+        else:
+            body = _game_command(postmaster, handled, inbound, command, args, language)
+    except GameLocked:
+        raise
+    except (JudgeError, StoreError) as exc:
+        log.error("%s from %s failed: %s", command, inbound.sender, exc)
+        handled.status, body = "open-refused", messages.render(Msg("mail.service_failed"), language)
+    postmaster._reply(handled, inbound, body.rstrip("\n") + "\n")
+    return handled
+
+
+def _example(command: str, language: str) -> str:
+    if language != "cs":
+        return EXAMPLES[command]
+    word = {"list": "SEZNAM", "observe": "SLEDUJ", "unobserve": "NESLEDUJ", "takeover": "PŘEVEZMI"}[command]
+    return " ".join([word, *EXAMPLES[command].split()[1:]])
+
+
+def _list(postmaster, language: str) -> str:
+    def say(key: str, **params) -> str:
+        return messages.render(Msg(key, **params), language)
+
+    lines = [say("mail.list.head", judge=postmaster.settings.address), ""]
+    for game_id in postmaster.judge.store.game_ids():
+        try:
+            present = postmaster.judge.present(game_id, shared=True)
+        except GAME_PROBLEMS:
+            continue
+        over = present.ruleset.result(present.state) is not None
+        lines.append(say("mail.list.game", game=game_id, ruleset=present.ruleset.name,
+                         summary=present.ruleset.summary(present.state), players=len(present.config["players"]),
+                         state="over" if over else "paused" if present.paused() else "running",
+                         open=seats.abandoned(present.config),
+                         observing=present.config.get("observing", True) is not False))
+    if len(lines) == 2:
+        lines.append(say("mail.list.none"))
+    lines += ["", say("mail.list.foot", observe=_example("observe", language), takeover=_example("takeover", language))]
+    return "\n".join(lines)
+
+
+def _game_command(postmaster, handled, inbound, command: str, args: list[str], language: str) -> str:
+    def say(key: str, **params) -> str:
+        return messages.render(Msg(key, **params), language)
+
+    game = args[0].lower()
+    handled.game = game
+    try:
+        check_game_id(game)
+        known = postmaster.judge.store.exists(game)
+    except StoreError:
+        known = False
+    if not known:
+        handled.status = "open-refused"
+        return say("mail.unknown_game", game=game) + "\n\n" + say("mail.open.list")
+    sender = inbound.sender
+    if command == "observe":
+        try:
+            since = postmaster.judge.present(game, shared=True).version
+            seats.observe(postmaster.judge, game, sender, language, since=since)
+        except JudgeError:
+            handled.status = "open-refused"
+            return say("mail.observe.closed", game=game)
+        present = postmaster.judge.present(game, shared=True)
+        stop = _example("unobserve", language).replace("westeros1", game)
+        return say("mail.observe.done", game=game, stop=stop) + "\n\n" + reports.render_status(
+            present, OBSERVER, language, now=postmaster.now)
+    if command == "unobserve":
+        stopped = seats.observe(postmaster.judge, game, sender, None, stop=True)
+        return say("mail.observe.stopped" if stopped else "mail.observe.not_observing", game=game)
+    return _takeover(postmaster, handled, game, args[1].lower(), sender, language)
+
+
+def _takeover(postmaster, handled, game: str, house: str, sender: str, language: str) -> str:
+    def say(key: str, **params) -> str:
+        return messages.render(Msg(key, **params), language)
+
+    judge = postmaster.judge
+    present = judge.present(game, shared=True)
+    handled.player = house
+    if house not in present.config["players"]:
+        handled.status = "open-refused"
+        return say("mail.unknown_house", game=game, house=house, houses=list(present.config["players"]))
+    password = seats.take_over(judge, game, house, sender, language)
+    if password is None:
+        handled.status = "open-refused"
+        return say("mail.takeover.not_open", game=game, house=house, open=seats.abandoned(present.config))
+    present = judge.present(game, shared=True)
+    seq = present.journal_seq
+    name = notices.welcome(present, house, password, seq=seq, now=judge.now, outbox=postmaster.outbox)
+    if name:
+        handled.mails.append(name)
+    postmaster.notify_gm(f"takeover-{game}-j{seq:06d}", f"{sender} took over {house} in {game}",
+                         f"{sender} took over the abandoned house {house} in game {game} by mail (journal entry "
+                         f"{seq}); a new password was mailed to them. `judge replace {game} {house} ADDRESS` gives the "
+                         "seat to someone else.")
+    return say("mail.takeover.done", game=game, house=house)
