@@ -100,6 +100,24 @@ def serve_memory(data: Path) -> tuple[int, float]:
         proc.wait(30)
 
 
+def in_process(data: Path) -> str:
+    """The tick, the report sweep and the reminders of a running ``judge serve`` (its second
+    round: imports done, the caches read once), each timed alone."""
+    from adjudicator.mail.process import Postmaster
+    from adjudicator.mail.settings import resolve
+
+    judge = Judge(Store(data), now=lambda: NOW)
+    postmaster = Postmaster(judge, resolve(data))
+    for work in (judge.tick, postmaster.sweep_reports, postmaster.remind):
+        work()
+    times = {}
+    for name, work in (("tick", judge.tick), ("report sweep", postmaster.sweep_reports), ("reminders", postmaster.remind)):
+        started = time.perf_counter()
+        work()
+        times[name] = time.perf_counter() - started
+    return ", ".join(f"{name} {took:.2f} s" for name, took in times.items())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=10_000)
@@ -131,6 +149,7 @@ def main() -> None:
         timed(data, "deliver")
         took, _ = timed(data, "deliver")
         print(f"judge deliver, nothing new:             {took:7.2f} s")
+        print(f"in one process (as judge serve runs them), nothing new: {in_process(data)}")
         peak, after = serve_memory(data)
         print(f"judge serve, peak memory after its first tick and sweep: {peak / 1024:.0f} MiB ({after:.1f} s)")
 
