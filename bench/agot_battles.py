@@ -11,9 +11,11 @@ import random
 import statistics
 import time
 
-from adjudicator.rulesets.agot1e import bot
-from adjudicator.rulesets.agot1e.caseposition import case_state
-from adjudicator.rulesets.agot1e.context import ctx_of
+from adjudicator.rulesets.agot import bot
+from adjudicator.rulesets.agot1e.ruleset import AGOT1E as _AGOT1E
+
+case_state = _AGOT1E.case_state
+from adjudicator.rulesets.agot.context import ctx_of
 from adjudicator.rulesets.agot1e.ruleset import AGOT1E
 
 BATTLE = {  # the rulebook's support example (CZ p.10): three supporters, both cards chosen

@@ -1,4 +1,4 @@
-"""The special abilities of the 15 House cards that have one (CZ p.14), for :mod:`.battle`.
+"""The special abilities of the 15 House cards that have one (CZ p.14), for the shared battle (``rulesets/agot/battle.py``, as ``ctx.rules.cards``).
 
 The abilities fall into a few kinds, kept here as data so that the battle reads them by kind:
 
@@ -26,10 +26,10 @@ from collections import Counter
 
 from ...messages import Msg
 from ...ruleset import Event
-from . import position as pos
-from . import say
-from .board import UnknownName
-from .context import Ctx
+from ..agot import position as pos
+from ..agot import say
+from ..agot.board import UnknownName
+from ..agot.context import Ctx
 
 # -- the ability table ------------------------------------------------------------------------------
 

@@ -1,8 +1,11 @@
-"""The AGoT 1st-edition game data: board, setup tables, House cards and Westeros decks, loaded and checked.
+"""The AGoT game data of an edition: board, setup tables, House cards and Westeros decks, loaded and checked.
 
-Why versions: the data lives in ``games/agot1e/<version>/`` (``map.yaml``, ``setup.yaml``,
+Why a shape: each edition's base game has its own counts (areas, houses, cards, units); the edition
+passes them as a :class:`Shape` and a file that disagrees is broken.
+
+Why versions: the data lives in ``games/<edition>/<version>/`` (``map.yaml``, ``setup.yaml``,
 ``house_cards.yaml``, ``westeros_decks.yaml``). A game records the version it was created with
-(:data:`DATA_VERSION` for new games) and keeps loading it, so a data correction (a new version
+(its edition's ``data_version`` for new games) and keeps loading it, so a data correction (a new version
 directory) never changes a running game under its players.
 
 Why so many checks: the data is hand-transcribed and partly guessed (doubts are YAML comments in the
@@ -30,28 +33,40 @@ from adjudicator.yamlio import YamlFileError
 from .board import CASTLES, Area, Board, NameEntry, NameIndex, UnknownName
 
 __all__ = [
-    "DATA_VERSION", "DATA_DIR", "GameData", "Setup", "PlayerCount", "OrderToken", "Wildlings",
+    "Shape", "GameData", "Setup", "PlayerCount", "OrderToken", "Wildlings",
     "HouseCard", "WesterosCard", "DeckEntry", "WesterosDeck", "UnknownName",
-    "load_gamedata", "load_gamedata_from", "resolve_card",
+    "load_gamedata", "load_gamedata_from",
 ]
 
-DATA_VERSION = "v1"  # the version new games are created with
-DATA_DIR = GAMES_DIR / "agot1e"
 FORMAT = 1
 
-# What the 1st-edition base game has (CZ components); a file that disagrees is broken.
-LAND_AREAS, SEA_AREAS = 34, 11
-HOUSES, CARDS_PER_HOUSE, ORDER_TOKENS = 5, 7, 15
-UNITS = ("footman", "knight", "ship")
+# What every edition has; the rest is the edition's Shape.
+ORDER_TOKENS = 15
 ORDER_KINDS = ("march", "defense", "support", "raid", "consolidate")
 TRACKS = ("iron_throne", "fiefdoms", "kings_court")
 SPECIAL_TOKENS = ("iron_throne", "valyrian_steel_blade", "messenger_raven")
-TIEBREAKS = ("castles", "supply", "power")
 DECKS = ("I", "II", "III")
-MAX_CARD_STRENGTH = 3  # CZ p.10: printed strength 0 to 3
 
 _ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 _VERSION = re.compile(r"v[0-9]+")
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What an edition's base game has (its components); the loader refuses data that disagrees."""
+
+    edition: str  # the directory under games/: games/<edition>/<version>/
+    land_areas: int
+    sea_areas: int
+    houses: int
+    cards_per_house: int
+    units: tuple[str, ...]
+    tiebreaks: tuple[str, ...]  # the final tie-breaks the data may name, in victory.final_tiebreak
+    max_card_strength: int
+
+    @property
+    def directory(self) -> Path:
+        return GAMES_DIR / self.edition
 
 
 # --- the data ------------------------------------------------------------------------------------
@@ -224,26 +239,26 @@ def _card_entry(card: HouseCard) -> NameEntry:
 # --- loading -------------------------------------------------------------------------------------
 
 
-def load_gamedata(version: str = DATA_VERSION) -> GameData:
-    """The game data of ``version`` (a directory under ``games/agot1e``), loaded once and shared."""
+def load_gamedata(shape: Shape, version: str) -> GameData:
+    """The game data of ``version`` (a directory under ``games/<edition>``), loaded once and shared."""
     if not isinstance(version, str) or not _VERSION.fullmatch(version):
         raise ValueError(f"bad data version {version!r} (expected v1, v2, ...)")
-    return _load_cached(version)
+    return _load_cached(shape, version)
 
 
 @functools.cache
-def _load_cached(version: str) -> GameData:  # one cache key per version, however it was passed
-    return load_gamedata_from(DATA_DIR / version)
+def _load_cached(shape: Shape, version: str) -> GameData:  # one cache key per version, however it was passed
+    return load_gamedata_from(shape, shape.directory / version)
 
 
-def load_gamedata_from(directory: Path | str) -> GameData:
+def load_gamedata_from(shape: Shape, directory: Path | str) -> GameData:
     """Load and check the four files in ``directory`` (not cached: tests and data tools)."""
     directory = Path(directory)
-    board = _read_map(directory / "map.yaml")
-    setup = _read_setup(directory / "setup.yaml", board)
+    board = _read_map(shape, directory / "map.yaml")
+    setup = _read_setup(shape, directory / "setup.yaml", board)
     _check_homes(directory / "map.yaml", board, setup.houses)
-    cards = _read_house_cards(directory / "house_cards.yaml", setup)
-    westeros_cards, decks = _read_westeros(directory / "westeros_decks.yaml")
+    cards = _read_house_cards(shape, directory / "house_cards.yaml", setup)
+    westeros_cards, decks = _read_westeros(shape, directory / "westeros_decks.yaml")
     every_card = [card for house_cards in cards.values() for card in house_cards]
     return GameData(
         version=directory.name,
@@ -259,15 +274,11 @@ def load_gamedata_from(directory: Path | str) -> GameData:
     )
 
 
-def resolve_card(text: str, house: str | None = None, *, version: str = DATA_VERSION) -> HouseCard:
-    """:meth:`GameData.resolve_card` on the data of ``version``."""
-    return load_gamedata(version).resolve_card(text, house)
-
-
 class _Reader:
     """Typed access to one parsed file; every failure is a YamlFileError naming the file."""
 
-    def __init__(self, path: Path):
+    def __init__(self, shape: Shape, path: Path):
+        self.shape = shape
         self.path = path
         self.data = yamlio.load_mapping(path, format_version=FORMAT)
 
@@ -336,8 +347,8 @@ _LAND_KEYS = {"name", "kind", "castle", "supply", "power"}
 _LAND_OPTIONAL = {"home_of", "island", "neutral_force", "aliases"}
 
 
-def _read_map(path: Path) -> Board:
-    r = _Reader(path)
+def _read_map(shape: Shape, path: Path) -> Board:
+    r = _Reader(shape, path)
     top = r.keys(r.data, "map.yaml", {"format", "muster_points", "areas", "borders"})
     points = r.keys(top["muster_points"], "muster_points", set(CASTLES))
     muster = {c: r.integer(points[c], f"muster_points.{c}") for c in CASTLES}
@@ -375,27 +386,27 @@ def _read_map(path: Path) -> Board:
     except ValueError as exc:
         r.fail(str(exc))
     land, sea = len(board.land_areas), len(board.sea_areas)
-    r.need((land, sea) == (LAND_AREAS, SEA_AREAS),
-           f"expected {LAND_AREAS} land and {SEA_AREAS} sea areas, found {land} and {sea}")
+    r.need((land, sea) == (shape.land_areas, shape.sea_areas),
+           f"expected {shape.land_areas} land and {shape.sea_areas} sea areas, found {land} and {sea}")
     return board
 
 
 # --- setup.yaml ----------------------------------------------------------------------------------
 
 
-def _read_setup(path: Path, board: Board) -> Setup:
-    r = _Reader(path)
+def _read_setup(shape: Shape, path: Path, board: Board) -> Setup:
+    r = _Reader(shape, path)
     top = r.keys(r.data, "setup.yaml", {
         "format", "houses", "starting_units", "tracks", "special_tokens", "power_tokens", "supply", "units",
         "order_tokens", "kings_court_stars", "wildlings", "victory", "players"})
     houses = {r.ident(h, "houses"): r.text(name, f"houses.{h}")
               for h, name in r.mapping(top["houses"], "houses").items()}
-    r.need(len(houses) == HOUSES, f"houses: expected {HOUSES}, found {len(houses)}")
+    r.need(len(houses) == shape.houses, f"houses: expected {shape.houses}, found {len(houses)}")
 
     units = r.keys(top["units"], "units", {"limit", "strength", "muster_cost"})
-    limits = r.numbers(units["limit"], "units.limit", set(UNITS), low=1)
-    strength = r.numbers(units["strength"], "units.strength", set(UNITS))
-    costs = r.numbers(units["muster_cost"], "units.muster_cost", {*UNITS, "upgrade"}, low=1)
+    limits = r.numbers(units["limit"], "units.limit", set(shape.units), low=1)
+    strength = r.numbers(units["strength"], "units.strength", set(shape.units))
+    costs = r.numbers(units["muster_cost"], "units.muster_cost", {*shape.units, "upgrade"}, low=1)
 
     start_units = _read_start_units(r, top["starting_units"], houses, board, limits)
     tracks = {}
@@ -428,7 +439,7 @@ def _read_setup(path: Path, board: Board) -> Setup:
     victory = r.keys(top["victory"], "victory", {"rounds", "westeros_from_round", "final_tiebreak"})
     tiebreak = r.texts(victory["final_tiebreak"], "victory.final_tiebreak")
     for rule in tiebreak:
-        r.choice(rule, "victory.final_tiebreak", TIEBREAKS)
+        r.choice(rule, "victory.final_tiebreak", shape.tiebreaks)
 
     counts = _read_player_counts(r, top["players"], top["kings_court_stars"], houses)
     return Setup(
@@ -478,7 +489,7 @@ def _read_start_units(r: _Reader, value: Any, houses: dict, board: Board, limits
             units = r.texts(units, where)
             r.need(units, f"{where}: no units")
             for unit in units:
-                r.choice(unit, where, UNITS)
+                r.choice(unit, where, r.shape.units)
                 at_sea = board.is_sea(area)
                 r.need((unit == "ship") == at_sea,
                        f"{where}: a {unit} cannot start in the {'sea' if at_sea else 'land'} area {board.name(area)}")
@@ -514,7 +525,7 @@ def _read_player_counts(r: _Reader, value: Any, stars_value: Any, houses: dict) 
     counts = {}
     for players, spec in r.mapping(value, "players").items():
         where = f"players.{players}"
-        r.integer(players, where, 3, HOUSES)
+        r.integer(players, where, 3, r.shape.houses)
         spec = r.keys(spec, where, {"houses", "instant_win"})
         playing = r.texts(spec["houses"], f"{where}.houses")
         r.need(len(playing) == players and len(set(playing)) == players,
@@ -526,7 +537,7 @@ def _read_player_counts(r: _Reader, value: Any, stars_value: Any, houses: dict) 
         r.need(len(row) == players, f"kings_court_stars.{players}: expected {players} positions, found {len(row)}")
         counts[players] = PlayerCount(players, playing, tuple(h for h in houses if h not in playing),
                                       r.integer(spec["instant_win"], f"{where}.instant_win", 1), row)
-    r.need(sorted(counts) == list(range(3, HOUSES + 1)), f"players: expected rows 3 to {HOUSES}")
+    r.need(sorted(counts) == list(range(3, r.shape.houses + 1)), f"players: expected rows 3 to {r.shape.houses}")
     r.need(set(stars) == set(counts), "kings_court_stars: expected the same player counts as players")
     return counts
 
@@ -534,8 +545,8 @@ def _read_player_counts(r: _Reader, value: Any, stars_value: Any, houses: dict) 
 # --- house_cards.yaml ----------------------------------------------------------------------------
 
 
-def _read_house_cards(path: Path, setup: Setup) -> dict[str, tuple[HouseCard, ...]]:
-    r = _Reader(path)
+def _read_house_cards(shape: Shape, path: Path, setup: Setup) -> dict[str, tuple[HouseCard, ...]]:
+    r = _Reader(shape, path)
     top = r.keys(r.data, "house_cards.yaml", {"format", "cards"})
     result, ids = {}, set()
     for house, specs in r.keys(top["cards"], "cards", set(setup.houses)).items():
@@ -546,7 +557,7 @@ def _read_house_cards(path: Path, setup: Setup) -> dict[str, tuple[HouseCard, ..
                           {"alt_names", "ability", "ability_cz"})
             card = HouseCard(
                 id=r.ident(spec["id"], where), name=r.text(spec["name"], where), house=house,
-                strength=r.integer(spec["strength"], f"{where}: strength", 0, MAX_CARD_STRENGTH),
+                strength=r.integer(spec["strength"], f"{where}: strength", 0, shape.max_card_strength),
                 swords=r.integer(spec["swords"], f"{where}: swords"),
                 fortifications=r.integer(spec["fortifications"], f"{where}: fortifications"),
                 ability=None if spec.get("ability") is None else r.text(spec["ability"], f"{where}: ability"),
@@ -555,7 +566,8 @@ def _read_house_cards(path: Path, setup: Setup) -> dict[str, tuple[HouseCard, ..
             r.need(card.id not in ids, f"{where}: card id {card.id} is used twice")
             ids.add(card.id)
             cards.append(card)
-        r.need(len(cards) == CARDS_PER_HOUSE, f"cards.{house}: expected {CARDS_PER_HOUSE} cards, found {len(cards)}")
+        r.need(len(cards) == shape.cards_per_house,
+               f"cards.{house}: expected {shape.cards_per_house} cards, found {len(cards)}")
         result[house] = tuple(cards)
     try:  # names must not collide, or resolution could not be exact
         NameIndex("card", (_card_entry(c) for cs in result.values() for c in cs))
@@ -567,8 +579,8 @@ def _read_house_cards(path: Path, setup: Setup) -> dict[str, tuple[HouseCard, ..
 # --- westeros_decks.yaml -------------------------------------------------------------------------
 
 
-def _read_westeros(path: Path) -> tuple[dict[str, WesterosCard], dict[str, WesterosDeck]]:
-    r = _Reader(path)
+def _read_westeros(shape: Shape, path: Path) -> tuple[dict[str, WesterosCard], dict[str, WesterosDeck]]:
+    r = _Reader(shape, path)
     top = r.keys(r.data, "westeros_decks.yaml", {"format", "deck_size", "cards", "decks"})
     size = r.integer(top["deck_size"], "deck_size", 1)
     cards = {}

@@ -1,11 +1,12 @@
-"""What every step module needs besides the state: the game data and the name resolver."""
+"""What every step module needs besides the state: the game data, the name resolver and the edition's rules."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
 
-from .gamedata import GameData, load_gamedata
+from .edition import Edition, edition, edition_of
+from .gamedata import GameData
 from .grammar import GameDataNames, parse_mail
 
 
@@ -13,6 +14,7 @@ from .grammar import GameDataNames, parse_mail
 class Ctx:
     gd: GameData
     names: GameDataNames
+    rules: Edition
 
     def area(self, area_id: str) -> str:
         """Display name of an area, for events."""
@@ -33,10 +35,12 @@ class Ctx:
 
 
 @cache
-def ctx_for(data_version: str, houses: tuple[str, ...]) -> Ctx:
-    gd = load_gamedata(data_version)
-    return Ctx(gd, GameDataNames(gd, houses))
+def ctx_for(edition_name: str, data_version: str, houses: tuple[str, ...]) -> Ctx:
+    rules = edition(edition_name)
+    gd = rules.gamedata(data_version)
+    return Ctx(gd, GameDataNames(gd, houses), rules)
 
 
 def ctx_of(state: dict) -> Ctx:
-    return ctx_for(state["data_version"], tuple(state["houses"]))
+    """The context of a game state or of a view of it."""
+    return ctx_for(edition_of(state).name, state["data_version"], tuple(state["houses"]))

@@ -1,16 +1,16 @@
-"""The standard setup of a new game (CZ p.2) for the houses in play."""
+"""The standard setup of a new game (1e: CZ p.2) for the houses in play, from the edition's data."""
 
 from __future__ import annotations
 
 from ...ruleset import RulesetError
 from . import position as pos
 from . import westeros
-from .gamedata import DATA_VERSION, load_gamedata
+from .edition import Edition
 
 
-def initial_state(houses: list[str], seed: int, data_version: str = DATA_VERSION) -> dict:
+def initial_state(rules: Edition, houses: list[str], seed: int) -> dict:
     """The standard setup for the houses in play (CZ p.2; absent houses' units become neutral forces, p.13)."""
-    gd = load_gamedata(data_version)
+    gd = rules.gamedata()
     game = gd.setup.game(len(houses))
     if sorted(houses) != sorted(game.houses):
         raise RulesetError(
@@ -25,7 +25,8 @@ def initial_state(houses: list[str], seed: int, data_version: str = DATA_VERSION
             else:
                 neutral[area] = neutral.get(area, 0) + sum(gd.setup.unit_strength[u] for u in units)
     return {
-        "data_version": data_version,
+        "edition": rules.name,
+        "data_version": gd.version,
         "seed": seed,
         "houses": list(game.houses),
         "round": 1,

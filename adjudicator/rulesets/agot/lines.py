@@ -22,13 +22,19 @@ from ...messages import Msg, register_line_hook, render
 from . import grammar, say
 from .commands import (ALL, Ability, Bid, BidAll, Blade, Card, Casualties, Clear, Help, March, Muster, OrderLine,
                        Orders, OrdersQuery, Press, Raid, Raven, Reclaim, Remove, Retreat, Status, Support, Tiebreak)
-from .gamedata import DATA_VERSION, load_gamedata
+from .edition import loaded
+
+
+def _names() -> list[grammar.GameDataNames]:
+    """Every house and card of each edition's data, the first edition first: a line on file or an
+    example names only those. A line is read with the first edition whose names it fits: an area or
+    card both editions name has the same name and id in both, so either reading renders alike."""
+    return [_edition_names(rules) for rules in loaded()]
 
 
 @cache
-def _names() -> grammar.GameDataNames:
-    """Every house and card of the data: a line on file or an example names only those."""
-    return grammar.GameDataNames(load_gamedata(DATA_VERSION))
+def _edition_names(rules) -> grammar.GameDataNames:
+    return grammar.GameDataNames(rules.gamedata())
 
 
 _SAMPLES = {"shall we talk?": "agot.sample.talk",
@@ -40,9 +46,8 @@ def _units(units) -> list[str] | str:
     return "all" if units == ALL else list(units)
 
 
-def message(command) -> Msg | None:
-    """The ``agot.line.*`` message of a parsed command (None for what has no line of its own)."""
-    names = _names()
+def message(command, names: grammar.GameDataNames) -> Msg | None:
+    """The ``agot.line.*`` message of a command read with ``names`` (None for what has no line of its own)."""
     area = names.area_name
     if isinstance(command, OrderLine):
         return Msg("agot.line.order", area=area(command.area), token=say.token(command.token.canonical()))
@@ -117,10 +122,10 @@ def _one(line: str, language: str, in_block: bool) -> str:
             to = " " + render(Msg("agot.line.press_all"), language)
         return render(Msg("agot.line.press"), language) + to + colon + said
     try:
-        command = grammar._parse_any(words, _names(), in_block)
+        command, names = _read(words, in_block)
     except grammar.LineError:
         return line
-    msg = message(command)
+    msg = message(command, names)
     if msg is None:
         return line
     out = render(msg, language)
@@ -128,6 +133,17 @@ def _one(line: str, language: str, in_block: bool) -> str:
         said = _comment(comment)
         out += body[len(body.rstrip()):] + "#" + (" " + render(said, language) if said else comment)
     return out
+
+
+def _read(words, in_block: bool):
+    """The command of ``words`` in the first edition whose names fit it, with those names."""
+    *others, last = _names()
+    for names in others:
+        try:
+            return grammar._parse_any(words, names, in_block), names
+        except grammar.LineError:
+            pass
+    return grammar._parse_any(words, last, in_block), last
 
 
 def in_language(text: str, language: str) -> str:

@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections import Counter
 
 from . import action, aftermath, bidding, westeros
-from . import cards as hc
 from . import position as pos
 from .battlefield import fighting_units
 from .commands import units_text
@@ -136,12 +135,12 @@ def _abilities(state, ctx, house, orders, command):
     b = state.get("battle")
     if b and b.get("stage") == "ability" and b["winner"] == house:
         card = b["cards"][house]
-        for value in hc.choice_options(state, ctx, b, card):
+        for value in ctx.rules.cards.choice_options(state, ctx, b, card):
             shown = ctx.area(value) if value in ctx.gd.board else ctx.card(value)
             yield f"ABILITY {ctx.card(card)}: {shown}"
         yield f"ABILITY {ctx.card(card)}: no"
     for card in ctx.gd.house_cards[house]:
-        if card.id in hc.WIN_CHOICE:
+        if card.id in ctx.rules.cards.WIN_CHOICE:
             yield f"ABILITY {card.name}: no"
 
 

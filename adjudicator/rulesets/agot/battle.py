@@ -44,7 +44,6 @@ from collections import Counter
 from ...messages import Msg
 from ...ruleset import Event, Owed
 from . import aftermath, say
-from . import cards as hc
 from . import position as pos
 from .board import UnknownName
 from .commands import Ability, Blade, Card, Casualties, Retreat, Support
@@ -92,7 +91,7 @@ def support_value(state: dict, ctx: Ctx, b: dict, src: str) -> tuple[int, list[s
     0 when they belong to and support the opponent of an active Salladhor Saan (CZ p.14
     "protivníkových podpůrných lodí": the opponent's own supporting ships)."""
     side = b["supports"][src]
-    no_ships = pos.owner(state, src) == side and ability_active(b, opponent(b, side), hc.ZERO_OPPOSING_SUPPORT_SHIPS)
+    no_ships = pos.owner(state, src) == side and ability_active(b, opponent(b, side), ctx.rules.cards.ZERO_OPPOSING_SUPPORT_SHIPS)
     return support_strength(state, ctx, src, no_ships=no_ships)
 
 
@@ -124,7 +123,7 @@ def strength(state: dict, ctx: Ctx, b: dict, house: str, *, with_cards: bool = T
     unit_strength = ctx.gd.setup.unit_strength
     parts: list[Msg] = []
     if house == b["attacker"]:
-        extra = next((kind for card, kind in hc.ATTACK_UNIT_BONUS.items() if ability_active(b, house, {card})), None) \
+        extra = next((kind for card, kind in ctx.rules.cards.ATTACK_UNIT_BONUS.items() if ability_active(b, house, {card})), None) \
             if with_cards else None
         units = b["units"]
         total = sum(unit_strength[u] + (u == extra) for u in units)
@@ -141,7 +140,7 @@ def strength(state: dict, ctx: Ctx, b: dict, house: str, *, with_cards: bool = T
             parts.append(Msg("agot.part.routed", units=units_list(routed)))
         if pos.order_kind(state, b["area"]) == "defense":
             bonus = pos.order_bonus(state, b["area"])
-            if with_cards and ability_active(b, house, hc.DEFENSE_DOUBLED):
+            if with_cards and ability_active(b, house, ctx.rules.cards.DEFENSE_DOUBLED):
                 bonus *= 2
             parts.append(Msg("agot.part.defense", n=bonus))
             total += bonus
@@ -153,7 +152,7 @@ def strength(state: dict, ctx: Ctx, b: dict, house: str, *, with_cards: bool = T
     if with_cards and house in b["cards"]:
         card = b["cards"][house]
         value = ctx.gd.card(card).strength
-        if ability_active(b, opponent(b, house), hc.ZERO_OPPOSING_CARD):
+        if ability_active(b, opponent(b, house), ctx.rules.cards.ZERO_OPPOSING_CARD):
             value = 0
         parts.append(Msg("agot.part.card", card=card, n=value))
         total += value
@@ -423,7 +422,7 @@ def _resolve_cards(state: dict, ctx: Ctx, b: dict) -> list[Event]:
             card = found[1].card_id
             consume_instruction(state, house, "cards", found[0])
         else:
-            card = hc.default_card(state, ctx, house)
+            card = ctx.rules.cards.default_card(state, ctx, house)
             events.append(Event("agot.default.card", house=house, card=card))
         hand.remove(card)
         if not hand:
@@ -470,13 +469,13 @@ def _immediate_abilities(state: dict, ctx: Ctx, b: dict) -> list[Event]:
     area = b["area"]
     for house in (b["attacker"], b["defender"]):
         other = opponent(b, house)
-        if b["cards"][house] in hc.CANCEL_OPPOSING_ABILITY and b["cards"][other] in hc.ALL_ABILITIES:
+        if b["cards"][house] in ctx.rules.cards.CANCEL_OPPOSING_ABILITY and b["cards"][other] in ctx.rules.cards.ALL_ABILITIES:
             b["cancelled"].append(other)
             events.append(Event("agot.ability.cancels", card=b["cards"][house], other=b["cards"][other]))
     for house in (b["attacker"], b["defender"]):
         other = opponent(b, house)
         card = b["cards"][house]
-        if ability_active(b, house, hc.DISCARD_DEFENSE):
+        if ability_active(b, house, ctx.rules.cards.DISCARD_DEFENSE):
             if other == b["defender"] and pos.order_kind(state, area) == "defense":
                 kind = state["orders"][area]
                 pos.remove_order(state, area)
@@ -484,19 +483,19 @@ def _immediate_abilities(state: dict, ctx: Ctx, b: dict) -> list[Event]:
                                     area=ctx.area(area)))
             else:
                 events.append(Event("agot.ability.no_defense", card=card, house=other, area=ctx.area(area)))
-        if ability_active(b, house, hc.KILL_FOOTMAN):
+        if ability_active(b, house, ctx.rules.cards.KILL_FOOTMAN):
             events.append(_kill_footman(state, ctx, b, other, card))
-        if ability_active(b, house, hc.ZERO_OPPOSING_CARD):
+        if ability_active(b, house, ctx.rules.cards.ZERO_OPPOSING_CARD):
             events.append(Event("agot.ability.card_counts_0", card=card, other=b["cards"][other]))
-        if ability_active(b, house, hc.ZERO_OPPOSING_SUPPORT_SHIPS):
+        if ability_active(b, house, ctx.rules.cards.ZERO_OPPOSING_SUPPORT_SHIPS):
             events.append(Event("agot.ability.ships_count_0", card=card, house=other))
-        if ability_active(b, house, hc.DEFENSE_DOUBLED):
+        if ability_active(b, house, ctx.rules.cards.DEFENSE_DOUBLED):
             if house == b["defender"] and pos.order_kind(state, area) == "defense":
                 events.append(Event("agot.ability.defense_doubled", card=card, house=house))
             else:
                 events.append(Event("agot.ability.no_defense", card=card, house=house, area=ctx.area(area)))
-        if card in hc.ATTACK_UNIT_BONUS and ability_active(b, house, {card}):
-            kind = hc.ATTACK_UNIT_BONUS[card]
+        if card in ctx.rules.cards.ATTACK_UNIT_BONUS and ability_active(b, house, {card}):
+            kind = ctx.rules.cards.ATTACK_UNIT_BONUS[card]
             if house == b["attacker"]:
                 events.append(Event("agot.ability.attack_bonus", card=card, unit=kind))
             else:
@@ -530,7 +529,7 @@ def _kill_footman(state: dict, ctx: Ctx, b: dict, victim: str, card: str) -> Eve
 def _ability_line(state: dict, ctx: Ctx, b: dict):
     card = b["cards"][b["winner"]]
     return find_instruction(state, ctx, b["winner"], "abilities", b["area"],
-                 lambda c: c.card_id == card and hc.parse_choice(state, ctx, b, card, c.choice)[1] is None)
+                 lambda c: c.card_id == card and ctx.rules.cards.parse_choice(state, ctx, b, card, c.choice)[1] is None)
 
 
 def _resolve_ability(state: dict, ctx: Ctx, b: dict) -> list[Event]:
@@ -541,11 +540,11 @@ def _resolve_ability(state: dict, ctx: Ctx, b: dict) -> list[Event]:
         events = [Event("agot.default.ability", house=winner, card=card)]
     else:
         consume_instruction(state, winner, "abilities", found[0])
-        value, _ = hc.parse_choice(state, ctx, b, card, found[1].choice)
+        value, _ = ctx.rules.cards.parse_choice(state, ctx, b, card, found[1].choice)
         if value is None:
             events = [Event("agot.ability.unused", house=winner, card=card)]
         else:
-            events = hc.apply_choice(state, ctx, b, card, value)
+            events = ctx.rules.cards.apply_choice(state, ctx, b, card, value)
     return events + aftermath.end_battle(state, ctx, b)
 
 
@@ -553,12 +552,12 @@ def _check_ability(state: dict, ctx: Ctx, b: dict, house: str, command: Ability)
     card = ctx.gd.card(command.card_id)
     if card.house != house:
         return Msg("agot.error.not_your_house_card", card=card.id)
-    if card.id not in hc.WIN_CHOICE:
-        return Msg("agot.error.no_choice_ability", card=card.id, some=card.id in hc.ALL_ABILITIES)
+    if card.id not in ctx.rules.cards.WIN_CHOICE:
+        return Msg("agot.error.no_choice_ability", card=card.id, some=card.id in ctx.rules.cards.ALL_ABILITIES)
     if b["stage"] == "ability" and house == b["winner"] and b["cards"][house] == card.id:
-        return hc.parse_choice(state, ctx, b, card.id, command.choice)[1]
+        return ctx.rules.cards.parse_choice(state, ctx, b, card.id, command.choice)[1]
     text = command.choice
-    if " ".join(text.split()).casefold() in hc.NO_WORDS:
+    if " ".join(text.split()).casefold() in ctx.rules.cards.NO_WORDS:
         return None
     try:  # only the form can be checked before the battle's result
         if card.id == "maester-luwin":
@@ -566,7 +565,7 @@ def _check_ability(state: dict, ctx: Ctx, b: dict, house: str, command: Ability)
         elif card.id == "melisandre":
             ctx.gd.resolve_card(text)
         elif card.id == "renly-baratheon":
-            if " ".join(text.split()).casefold() not in hc.YES_WORDS:
+            if " ".join(text.split()).casefold() not in ctx.rules.cards.YES_WORDS:
                 ctx.gd.board.resolve(text)
         else:
             ctx.gd.board.resolve(text)

@@ -25,7 +25,8 @@ from ...cases import diff_values
 from ...ruleset import RulesetError
 from . import position as pos
 from .board import UnknownName
-from .context import ctx_for
+from .context import ctx_of
+from .edition import Edition
 from .grammar import GameDataNames, parse_order_token
 from .newgame import initial_state
 from . import westeros
@@ -47,14 +48,14 @@ def _card(gd, house: str, text) -> str:
         raise RulesetError(str(exc)) from None
 
 
-def _houses(position: dict) -> list[str]:
-    return [str(h).lower() for h in position.get("players") or ["stark", "lannister", "baratheon", "greyjoy", "tyrell"]]
+def _houses(rules: Edition, position: dict) -> list[str]:
+    return [str(h).lower() for h in position.get("players") or rules.gamedata().setup.houses]
 
 
-def case_state(position: dict) -> dict:
-    houses = _houses(position)
-    state = initial_state(houses, seed=int(position.get("seed", 0)))
-    ctx = ctx_for(state["data_version"], tuple(state["houses"]))
+def case_state(rules: Edition, position: dict) -> dict:
+    houses = _houses(rules, position)
+    state = initial_state(rules, houses, seed=int(position.get("seed", 0)))
+    ctx = ctx_of(state)
     gd, names = ctx.gd, ctx.names
     state["round"] = int(position.get("round", 1))
     step = str(position.get("step", "planning"))
@@ -204,7 +205,7 @@ def case_done(start: dict, state: dict, until: str) -> bool:
 
 def _public(state: dict, key: str):
     """A state key shaped like the case format: display names, sorted where order means nothing."""
-    ctx = ctx_for(state["data_version"], tuple(state["houses"]))
+    ctx = ctx_of(state)
     name, card = ctx.gd.board.name, ctx.card
     if key == "areas":
         return {name(a): {h: list(u) for h, u in holders.items()} for a, holders in state["areas"].items()}
@@ -228,7 +229,7 @@ def _public(state: dict, key: str):
 
 def _normal(state: dict, key: str, expected):
     """The expectation with names resolved the same way, so that prefixes and aliases match."""
-    ctx = ctx_for(state["data_version"], tuple(state["houses"]))
+    ctx = ctx_of(state)
     if key in ("areas", "routed", "control", "controllers", "neutral", "orders") and isinstance(expected, dict):
         out = {}
         for text, value in expected.items():

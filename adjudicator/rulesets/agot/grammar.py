@@ -1031,12 +1031,7 @@ class GameDataNames:
     "CARD Tywin" from Stark is refused with the reason instead of being accepted and failing later.
     """
 
-    def __init__(self, data: GameData | None = None, houses: tuple[str, ...] | None = None,
-                 house: str | None = None):
-        if data is None:
-            from .gamedata import load_gamedata  # here, so that parsing never needs the data files
-
-            data = load_gamedata()
+    def __init__(self, data: GameData, houses: tuple[str, ...] | None = None, house: str | None = None):
         self._data = data
         self.houses: tuple[str, ...] = tuple(houses) if houses is not None else tuple(self._data.setup.houses)
         self._house = house

@@ -8,7 +8,6 @@ from collections import Counter
 
 from ...messages import Msg
 from ...ruleset import Event
-from . import cards as hc
 from . import position as pos
 from . import say
 from .battlefield import ability_active, consume_instruction, fighting_units, find_instruction, units_list
@@ -169,13 +168,13 @@ def after_retreat(state: dict, ctx: Ctx, b: dict) -> list[Event]:
     events = []
     winner = b["winner"]
     card = ctx.gd.card(b["cards"][winner])
-    if ability_active(b, winner, hc.WIN_POWER):
-        want = hc.WIN_POWER[card.id]
+    if ability_active(b, winner, ctx.rules.cards.WIN_POWER):
+        want = ctx.rules.cards.WIN_POWER[card.id]
         got = pos.gain_power(state, winner, want, ctx.gd.setup.power_limit)
         events.append(Event("agot.battle.win_power", card=card.id, house=winner, got=got, want=want,
                             limit=ctx.gd.setup.power_limit))
-    if ability_active(b, winner, hc.WIN_CHOICE):
-        if hc.choice_options(state, ctx, b, card.id):
+    if ability_active(b, winner, ctx.rules.cards.WIN_CHOICE):
+        if ctx.rules.cards.choice_options(state, ctx, b, card.id):
             b["stage"] = "ability"
             return events
         events.append(Event("agot.battle.nothing_to_choose", card=card.id, house=winner))

@@ -1,4 +1,4 @@
-"""What must hold in every agot1e state after every step, whatever the players did.
+"""What must hold in every AGoT state (either edition) after every step, whatever the players did.
 
 Checked by the property tests and by self-play after each step; a violation is an engine bug.
 """

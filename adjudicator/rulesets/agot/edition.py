@@ -1,0 +1,63 @@
+"""An AGoT edition: what the shared engine asks of the 1st or the 2nd edition.
+
+The engine in this package is the game both editions share (map graph, orders, raids, marches,
+battles, bidding tracks, supply, mustering, the step machine, the mail grammar, views, bots,
+invariants). An edition package (``rulesets/agot1e``, ``rulesets/agot2e``) is a thin layer: its data
+(``games/<edition>/vN``, checked against its :class:`~.gamedata.Shape`) and the rules that differ,
+handed to the engine as this one object (``ctx.rules``) instead of ``if edition == ...`` tests:
+
+* ``cards``: the house cards' abilities, a module with the names :mod:`.battle` and :mod:`.aftermath`
+  read (``ATTACK_UNIT_BONUS`` ... ``apply_choice``, ``default_card``).
+
+A game state names its edition in ``state["edition"]``; states written before the split (agot1e's
+games on disk) have no such key and are agot1e's (:func:`edition_of`).
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from types import ModuleType
+
+from .gamedata import GameData, Shape, load_gamedata
+
+FIRST_EDITION = "agot1e"
+"""The edition of a state without ``edition``: every AGoT game stored before the editions split."""
+
+
+@dataclass(frozen=True)
+class Edition:
+    name: str  # the ruleset name and the directory under games/
+    shape: Shape
+    data_version: str  # the data version new games are created with
+    cards: ModuleType
+
+    def gamedata(self, version: str | None = None) -> GameData:
+        return load_gamedata(self.shape, version or self.data_version)
+
+
+_EDITIONS: dict[str, Edition] = {}
+
+
+def register(edition: Edition) -> Edition:
+    """Called by each edition package's ``edition`` module on import."""
+    _EDITIONS[edition.name] = edition
+    return edition
+
+
+def edition(name: str) -> Edition:
+    """The edition ``name`` (its package's ``edition`` module is imported on first use)."""
+    if name not in _EDITIONS:
+        importlib.import_module(f"adjudicator.rulesets.{name}.edition")
+    return _EDITIONS[name]
+
+
+def edition_of(state: dict) -> Edition:
+    """The edition of a game state or of a view of it."""
+    return edition(state.get("edition", FIRST_EDITION))
+
+
+def loaded() -> list[Edition]:
+    """The editions imported so far, the first edition first (for lines read without a game)."""
+    edition(FIRST_EDITION)
+    return list(_EDITIONS.values())
