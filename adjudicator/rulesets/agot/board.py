@@ -1,4 +1,4 @@
-"""The AGoT 1st-edition board as an immutable graph, and lenient resolution of the names players write.
+"""The AGoT board (either edition) as an immutable graph, and lenient resolution of the names players write.
 
 Why a graph: adjacency, ship transport and retreats are graph questions, so the board is a
 ``networkx.Graph`` whose nodes are area ids carrying the printed facts (kind, castle, barrels,
@@ -24,9 +24,9 @@ import networkx as nx
 
 from ...messages import Msg, render
 
-AreaKind = Literal["land", "sea"]
+AreaKind = Literal["land", "sea", "port"]
 Castle = Literal["none", "city", "stronghold"]
-KINDS: tuple[str, ...] = ("land", "sea")
+KINDS: tuple[str, ...] = ("land", "sea", "port")  # ports: 2nd edition only (a port of a castle area on one sea)
 CASTLES: tuple[str, ...] = ("none", "city", "stronghold")
 MIN_PREFIX = 3  # letters a prefix needs before it may name something (PBEM.md)
 
@@ -175,6 +175,9 @@ class Area:
     island: bool = False
     neutral_force: int | None = None
     aliases: tuple[str, ...] = ()
+    garrison: int | None = None  # 2e: the home area's garrison token
+    port_of: str | None = None  # 2e, ports: the castle area that owns it
+    sea: str | None = None  # 2e, ports: the one sea it opens on
 
 
 class Board:
@@ -248,6 +251,14 @@ class Board:
     def sea_areas(self) -> tuple[str, ...]:
         return tuple(a for a, area in self._areas.items() if area.kind == "sea")
 
+    @property
+    def port_areas(self) -> tuple[str, ...]:
+        return tuple(a for a, area in self._areas.items() if area.kind == "port")
+
+    def port(self, area_id: str) -> str | None:
+        """The port of castle area ``area_id``, if it has one."""
+        return next((a for a, area in self._areas.items() if area.port_of == area_id), None)
+
     def neighbours(self, area_id: str) -> tuple[str, ...]:
         """Bordering areas, sorted (deterministic reports and adjudication)."""
         self.area(area_id)
@@ -300,19 +311,26 @@ class Board:
 
 def _check_area(area: Area) -> None:
     if area.kind not in KINDS:
-        raise ValueError(f"area {area.id}: kind must be land or sea, not {area.kind!r}")
+        raise ValueError(f"area {area.id}: kind must be land, sea or port, not {area.kind!r}")
+    if (area.kind == "port") != (area.port_of is not None and area.sea is not None):
+        raise ValueError(f"area {area.id}: a port, and only a port, names its port_of and its sea")
     if area.castle not in CASTLES:
         raise ValueError(f"area {area.id}: castle must be none, city or stronghold, not {area.castle!r}")
-    if area.kind == "sea":
+    if area.kind != "land":
         printed = (area.castle != "none", area.muster_points, area.supply, area.power, area.home_of,
-                   area.island, area.neutral_force)
+                   area.island, area.neutral_force, area.garrison)
         if any(printed):
-            raise ValueError(f"sea area {area.id} cannot have a castle, barrels, crowns, home, island or neutral force")
+            raise ValueError(f"{area.kind} area {area.id} cannot have a castle, barrels, crowns, home, island,"
+                             f" neutral force or garrison")
 
 
 def _check_shape(graph: nx.Graph) -> None:
     kind = nx.get_node_attributes(graph, "kind")
     for node, data in graph.nodes(data=True):
+        if data["kind"] == "port":
+            if set(graph.adj[node]) != {data["port_of"], data["sea"]} or kind.get(data["sea"]) != "sea" \
+                    or kind.get(data["port_of"]) != "land":
+                raise ValueError(f"port {node} must border exactly its land area port_of and its sea")
         if data["kind"] != "land":
             continue
         land_neighbours = sorted(n for n in graph.adj[node] if kind[n] == "land")

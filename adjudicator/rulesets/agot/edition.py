@@ -7,7 +7,10 @@ invariants). An edition package (``rulesets/agot1e``, ``rulesets/agot2e``) is a 
 handed to the engine as this one object (``ctx.rules``) instead of ``if edition == ...`` tests:
 
 * ``cards``: the house cards' abilities, a module with the names :mod:`.battle` and :mod:`.aftermath`
-  read (``ATTACK_UNIT_BONUS`` ... ``apply_choice``, ``default_card``).
+  read (``ATTACK_UNIT_BONUS`` ... ``apply_choice``, ``default_card``); None while an edition has no
+  battle of its own yet (agot2e: see its RULES.md, "State of the engine");
+* ``absent_units_neutral``: whether an absent house's start units stay on the board as neutral
+  forces (1e, CZ p.13) or nothing of it is placed (2e, RULES.md R3.2).
 
 A game state names its edition in ``state["edition"]``; states written before the split (agot1e's
 games on disk) have no such key and are agot1e's (:func:`edition_of`).
@@ -30,7 +33,8 @@ class Edition:
     name: str  # the ruleset name and the directory under games/
     shape: Shape
     data_version: str  # the data version new games are created with
-    cards: ModuleType
+    cards: ModuleType | None
+    absent_units_neutral: bool
 
     def gamedata(self, version: str | None = None) -> GameData:
         return load_gamedata(self.shape, version or self.data_version)

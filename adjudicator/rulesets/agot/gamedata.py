@@ -16,6 +16,7 @@ of a wrong adjudication much later. Everything returned is immutable and cached 
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from collections import Counter
@@ -34,7 +35,8 @@ from .board import CASTLES, Area, Board, NameEntry, NameIndex, UnknownName
 
 __all__ = [
     "Shape", "GameData", "Setup", "PlayerCount", "OrderToken", "Wildlings",
-    "HouseCard", "WesterosCard", "DeckEntry", "WesterosDeck", "UnknownName",
+    "HouseCard", "WesterosCard", "DeckEntry", "WesterosDeck", "WildlingCard", "WildlingOutcome", "TidesCard",
+    "UnknownName",
     "load_gamedata", "load_gamedata_from",
 ]
 
@@ -63,6 +65,9 @@ class Shape:
     units: tuple[str, ...]
     tiebreaks: tuple[str, ...]  # the final tie-breaks the data may name, in victory.final_tiebreak
     max_card_strength: int
+    port_areas: int = 0  # 2e: ports, a third kind of area
+    wildling_cards: int = 0  # 2e: the wildling deck (wildling_cards.yaml); 1e has none
+    tides_of_battle: int = 0  # 2e: the Tides of Battle deck (tides_of_battle.yaml); 1e has none
 
     @property
     def directory(self) -> Path:
@@ -83,6 +88,17 @@ class HouseCard:
     ability: str | None = None
     ability_cz: str | None = None
     alt_names: tuple[str, ...] = ()
+    # 2e: the ability as the engine reads it (house_cards.yaml header): its kind, when it resolves,
+    # what its owner chooses (None: nothing), whether it may be declined, and its numbers
+    ability_key: str | None = None
+    timing: str | None = None
+    choice: str | None = None
+    optional: bool = False
+    params: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+
+TIMINGS = ("cancel", "immediately", "static", "on_win", "on_loss", "after_combat")
+"""When a 2e card's ability resolves, in this order within a combat (FAQ1)."""
 
 
 @dataclass(frozen=True)
@@ -107,14 +123,21 @@ class PlayerCount:
     absent: tuple[str, ...]  # their start units stay as neutral forces; not on the tracks
     instant_win: int  # cities + strongholds that win at once
     kings_court_stars: tuple[int, ...]  # starred orders per King's Court position
+    removed_units: Mapping[str, Mapping[str, tuple[str, ...]]] = field(
+        default_factory=lambda: MappingProxyType({}))  # 2e: start units not placed in this count
+    neutral_forces: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))  # 2e, map.yaml
+    impassable: tuple[str, ...] = ()  # 2e, map.yaml: areas closed for the whole game
 
 
 @dataclass(frozen=True)
 class Wildlings:
     track: tuple[int, ...]  # threat values
     start: int
-    every_house_loss: int  # muster points' worth of units each house removes when the wildlings win
-    lowest_bidder_extra: int
+    every_house_loss: int | None = None  # 1e: muster points' worth of units each house removes when the wildlings win
+    lowest_bidder_extra: int | None = None
+    attack_at: int | None = None  # 2e: the threat that makes the wildlings attack at once
+    after_nights_watch_win: int | None = None  # 2e: the threat after a Night's Watch win
+    after_wildlings_win: int | None = None  # 2e: the threat moves by this after a wildling win
 
 
 @dataclass(frozen=True)
@@ -132,6 +155,9 @@ class Setup:
     unit_limits: Mapping[str, int]
     unit_strength: Mapping[str, int]
     muster_costs: Mapping[str, int]  # footman, knight, ship, upgrade
+    upgrade_to: tuple[str, ...]  # what an upgraded footman may become
+    castle_only_units: tuple[str, ...]  # 2e siege engines: strength only against castle areas
+    port_max_ships: int  # 2e: ships one port holds (0: no ports)
     order_tokens: tuple[OrderToken, ...]
     wildlings: Wildlings
     rounds: int
@@ -163,9 +189,41 @@ class Setup:
 class WesterosCard:
     id: str
     name: str
-    name_cz: str
     effect: str
-    effect_cz: str
+    name_cz: str | None = None  # 1e: the Czech rulebook's words
+    effect_cz: str | None = None
+    effect_key: str | None = None  # 2e: the kind of effect, with its params
+    params: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+
+@dataclass(frozen=True)
+class WildlingOutcome:
+    """What one bidder group (highest, lowest, everyone else) of a 2e wildling card gets."""
+
+    effect: str
+    params: Mapping[str, Any]
+    choice: str | None = None
+
+
+@dataclass(frozen=True)
+class WildlingCard:
+    id: str
+    name: str
+    effect_key: str
+    highest_bidder: WildlingOutcome
+    lowest_bidder: WildlingOutcome
+    everyone_else: WildlingOutcome
+
+
+@dataclass(frozen=True)
+class TidesCard:
+    id: str
+    name: str
+    strength: int
+    swords: int
+    fortifications: int
+    skulls: int
+    count: int
 
 
 @dataclass(frozen=True)
@@ -194,6 +252,8 @@ class GameData:
     house_cards: Mapping[str, tuple[HouseCard, ...]]  # house -> its 7 cards
     westeros_cards: Mapping[str, WesterosCard]
     westeros_decks: Mapping[str, WesterosDeck]  # I, II, III
+    wildling_cards: Mapping[str, WildlingCard]  # 2e
+    tides_of_battle: Mapping[str, TidesCard]  # 2e
     _cards_by_id: Mapping[str, HouseCard] = field(repr=False, compare=False)
     _card_names: NameIndex = field(repr=False, compare=False)
     _house_card_names: Mapping[str, NameIndex] = field(repr=False, compare=False)
@@ -256,9 +316,15 @@ def load_gamedata_from(shape: Shape, directory: Path | str) -> GameData:
     directory = Path(directory)
     board = _read_map(shape, directory / "map.yaml")
     setup = _read_setup(shape, directory / "setup.yaml", board)
+    forces, closed = _read_count_areas(_Reader(shape, directory / "map.yaml"), board)
+    setup = dataclasses.replace(setup, player_counts=MappingProxyType({
+        n: dataclasses.replace(count, neutral_forces=MappingProxyType(forces.get(n, {})),
+                               impassable=closed.get(n, ())) for n, count in setup.player_counts.items()}))
     _check_homes(directory / "map.yaml", board, setup.houses)
     cards = _read_house_cards(shape, directory / "house_cards.yaml", setup)
     westeros_cards, decks = _read_westeros(shape, directory / "westeros_decks.yaml")
+    wildling_cards = _read_wildlings(shape, directory / "wildling_cards.yaml") if shape.wildling_cards else {}
+    tides = _read_tides(shape, directory / "tides_of_battle.yaml") if shape.tides_of_battle else {}
     every_card = [card for house_cards in cards.values() for card in house_cards]
     return GameData(
         version=directory.name,
@@ -267,6 +333,8 @@ def load_gamedata_from(shape: Shape, directory: Path | str) -> GameData:
         house_cards=MappingProxyType(cards),
         westeros_cards=MappingProxyType(westeros_cards),
         westeros_decks=MappingProxyType(decks),
+        wildling_cards=MappingProxyType(wildling_cards),
+        tides_of_battle=MappingProxyType(tides),
         _cards_by_id=MappingProxyType({card.id: card for card in every_card}),
         _card_names=NameIndex("card", map(_card_entry, every_card)),
         _house_card_names=MappingProxyType(
@@ -344,21 +412,25 @@ def _what(value: Any) -> str:
 # --- map.yaml ------------------------------------------------------------------------------------
 
 _LAND_KEYS = {"name", "kind", "castle", "supply", "power"}
-_LAND_OPTIONAL = {"home_of", "island", "neutral_force", "aliases"}
+_LAND_OPTIONAL = {"home_of", "island", "neutral_force", "aliases", "garrison"}
 
 
 def _read_map(shape: Shape, path: Path) -> Board:
     r = _Reader(shape, path)
-    top = r.keys(r.data, "map.yaml", {"format", "muster_points", "areas", "borders"})
+    top = r.keys(r.data, "map.yaml", {"format", "muster_points", "areas", "borders"},
+                 {"not_adjacent", "neutral_forces", "impassable"} if shape.port_areas else set())
     points = r.keys(top["muster_points"], "muster_points", set(CASTLES))
     muster = {c: r.integer(points[c], f"muster_points.{c}") for c in CASTLES}
     areas = []
     for area_id, spec in r.mapping(top["areas"], "areas").items():
         where = f"area {area_id}"
         r.ident(area_id, where)
-        kind = r.choice(r.mapping(spec, where).get("kind"), f"{where}: kind", ("land", "sea"))
+        kind = r.choice(r.mapping(spec, where).get("kind"), f"{where}: kind",
+                        ("land", "sea", "port") if shape.port_areas else ("land", "sea"))
         if kind == "land":
             r.keys(spec, where, _LAND_KEYS, _LAND_OPTIONAL)
+        elif kind == "port":
+            r.keys(spec, where, {"name", "kind", "port_of", "sea"}, {"aliases"})
         else:
             r.keys(spec, where, {"name", "kind"}, {"aliases"})
         castle = r.choice(spec.get("castle", "none"), f"{where}: castle", CASTLES)
@@ -375,6 +447,9 @@ def _read_map(shape: Shape, path: Path) -> Board:
             island=r.flag(spec.get("island", False), f"{where}: island"),
             neutral_force=None if neutral is None else r.integer(neutral, f"{where}: neutral_force", low=1),
             aliases=r.texts(spec.get("aliases", []), f"{where}: aliases"),
+            garrison=None if spec.get("garrison") is None else r.integer(spec["garrison"], f"{where}: garrison", low=1),
+            port_of=spec.get("port_of"),
+            sea=spec.get("sea"),
         ))
     borders = []
     for i, pair in enumerate(r.seq(top["borders"], "borders"), 1):
@@ -388,7 +463,31 @@ def _read_map(shape: Shape, path: Path) -> Board:
     land, sea = len(board.land_areas), len(board.sea_areas)
     r.need((land, sea) == (shape.land_areas, shape.sea_areas),
            f"expected {shape.land_areas} land and {shape.sea_areas} sea areas, found {land} and {sea}")
+    r.need(len(board.port_areas) == shape.port_areas,
+           f"expected {shape.port_areas} ports, found {len(board.port_areas)}")
+    for port in board.port_areas:
+        r.need(board.area(board.area(port).port_of).castle != "none", f"area {port}: port_of is no castle area")
+    for i, pair in enumerate(r.seq(top.get("not_adjacent", []), "not_adjacent"), 1):
+        ok = isinstance(pair, list) and len(pair) == 2 and all(a in board for a in pair)
+        r.need(ok, f"not_adjacent entry {i}: expected [area, area], found {_what(pair)}")
+        r.need(not board.adjacent(*pair), f"not_adjacent entry {i}: {pair[0]} and {pair[1]} are listed as a border")
     return board
+
+
+def _read_count_areas(r: "_Reader", board: Board) -> tuple[dict[int, dict[str, int]], dict[int, tuple[str, ...]]]:
+    """2e, map.yaml: the neutral force tokens and the impassable areas of each player count."""
+    forces, closed = {}, {}
+    for players, placed in r.mapping(r.data.get("neutral_forces", {}), "neutral_forces").items():
+        placed = r.mapping(placed or {}, f"neutral_forces.{players}")
+        for area in placed:
+            r.need(area in board and board.is_land(area), f"neutral_forces.{players}: {area!r} is no land area")
+        forces[players] = {a: r.integer(n, f"neutral_forces.{players}.{a}", 1) for a, n in placed.items()}
+    for players, areas in r.mapping(r.data.get("impassable", {}), "impassable").items():
+        areas = r.texts(areas or [], f"impassable.{players}")
+        for area in areas:
+            r.need(area in board and board.is_land(area), f"impassable.{players}: {area!r} is no land area")
+        closed[players] = areas
+    return forces, closed
 
 
 # --- setup.yaml ----------------------------------------------------------------------------------
@@ -398,12 +497,13 @@ def _read_setup(shape: Shape, path: Path, board: Board) -> Setup:
     r = _Reader(shape, path)
     top = r.keys(r.data, "setup.yaml", {
         "format", "houses", "starting_units", "tracks", "special_tokens", "power_tokens", "supply", "units",
-        "order_tokens", "kings_court_stars", "wildlings", "victory", "players"})
+        "order_tokens", "kings_court_stars", "wildlings", "victory", "players"}, {"ports"} if shape.port_areas else set())
     houses = {r.ident(h, "houses"): r.text(name, f"houses.{h}")
               for h, name in r.mapping(top["houses"], "houses").items()}
     r.need(len(houses) == shape.houses, f"houses: expected {shape.houses}, found {len(houses)}")
 
-    units = r.keys(top["units"], "units", {"limit", "strength", "muster_cost"})
+    units = r.keys(top["units"], "units", {"limit", "strength", "muster_cost"},
+                   {"strength_only_against_castles", "upgrade_to"})
     limits = r.numbers(units["limit"], "units.limit", set(shape.units), low=1)
     strength = r.numbers(units["strength"], "units.strength", set(shape.units))
     costs = r.numbers(units["muster_cost"], "units.muster_cost", {*shape.units, "upgrade"}, low=1)
@@ -430,12 +530,17 @@ def _read_setup(shape: Shape, path: Path, board: Board) -> Setup:
     start_supply = r.numbers(supply["start"], "supply.start", set(houses), high=max(armies))
 
     tokens = _read_order_tokens(r, top["order_tokens"])
-    wild = r.keys(top["wildlings"], "wildlings", {"track", "start", "losses"})
+    wild = r.keys(top["wildlings"], "wildlings", {"track", "start"},
+                  {"losses", "attack_at", "after_nights_watch_win", "after_wildlings_win"})
     track = tuple(r.integer(v, "wildlings.track") for v in r.seq(wild["track"], "wildlings.track"))
     r.need(track and list(track) == sorted(set(track)), "wildlings.track: expected rising threat values")
     r.need(r.integer(wild["start"], "wildlings.start") in track,
            f"wildlings.start: {wild['start']} is not on the track")
-    losses = r.keys(wild["losses"], "wildlings.losses", {"every_house", "lowest_bidder_extra"})
+    losses = r.keys(wild.get("losses", {}), "wildlings.losses", set(), {"every_house", "lowest_bidder_extra"})
+
+    def optional_number(mapping: dict, key: str, where: str) -> int | None:
+        return None if mapping.get(key) is None else r.integer(mapping[key], f"{where}.{key}", low=None)
+
     victory = r.keys(top["victory"], "victory", {"rounds", "westeros_from_round", "final_tiebreak"})
     tiebreak = r.texts(victory["final_tiebreak"], "victory.final_tiebreak")
     for rule in tiebreak:
@@ -454,9 +559,17 @@ def _read_setup(shape: Shape, path: Path, board: Board) -> Setup:
         unit_limits=MappingProxyType(limits),
         unit_strength=MappingProxyType(strength),
         muster_costs=MappingProxyType(costs),
+        upgrade_to=tuple(r.choice(u, "units.upgrade_to", tuple(shape.units)) for u in
+                         r.seq(units.get("upgrade_to", ["knight"]), "units.upgrade_to")),
+        castle_only_units=tuple(r.choice(u, "units.strength_only_against_castles", tuple(shape.units)) for u in
+                                r.seq(units.get("strength_only_against_castles", []), "units")),
+        port_max_ships=r.integer(r.keys(top.get("ports", {"max_ships": 0}), "ports", {"max_ships"})["max_ships"],
+                                 "ports.max_ships"),
         order_tokens=tokens,
-        wildlings=Wildlings(track, wild["start"], r.integer(losses["every_house"], "wildlings.losses.every_house"),
-                            r.integer(losses["lowest_bidder_extra"], "wildlings.losses.lowest_bidder_extra")),
+        wildlings=Wildlings(track, wild["start"], optional_number(losses, "every_house", "wildlings.losses"),
+                            optional_number(losses, "lowest_bidder_extra", "wildlings.losses"),
+                            *(optional_number(wild, k, "wildlings") for k in
+                              ("attack_at", "after_nights_watch_win", "after_wildlings_win"))),
         rounds=r.integer(victory["rounds"], "victory.rounds", 1),
         westeros_from_round=r.integer(victory["westeros_from_round"], "victory.westeros_from_round", 1),
         final_tiebreak=tiebreak,
@@ -490,7 +603,7 @@ def _read_start_units(r: _Reader, value: Any, houses: dict, board: Board, limits
             r.need(units, f"{where}: no units")
             for unit in units:
                 r.choice(unit, where, r.shape.units)
-                at_sea = board.is_sea(area)
+                at_sea = not board.is_land(area)  # a sea, or a port (2e)
                 r.need((unit == "ship") == at_sea,
                        f"{where}: a {unit} cannot start in the {'sea' if at_sea else 'land'} area {board.name(area)}")
             per_house[area] = units
@@ -526,7 +639,7 @@ def _read_player_counts(r: _Reader, value: Any, stars_value: Any, houses: dict) 
     for players, spec in r.mapping(value, "players").items():
         where = f"players.{players}"
         r.integer(players, where, 3, r.shape.houses)
-        spec = r.keys(spec, where, {"houses", "instant_win"})
+        spec = r.keys(spec, where, {"houses", "instant_win"}, {"removed_units"})
         playing = r.texts(spec["houses"], f"{where}.houses")
         r.need(len(playing) == players and len(set(playing)) == players,
                f"{where}.houses: expected {players} different houses")
@@ -535,8 +648,12 @@ def _read_player_counts(r: _Reader, value: Any, stars_value: Any, houses: dict) 
         r.need(players in stars, f"kings_court_stars: missing the {players}-player row")
         row = tuple(r.integer(s, f"kings_court_stars.{players}") for s in r.seq(stars[players], "kings_court_stars"))
         r.need(len(row) == players, f"kings_court_stars.{players}: expected {players} positions, found {len(row)}")
+        removed = {h: MappingProxyType({a: r.texts(us, f"{where}.removed_units.{h}.{a}")
+                                        for a, us in r.mapping(placed, f"{where}.removed_units.{h}").items()})
+                   for h, placed in r.mapping(spec.get("removed_units", {}), f"{where}.removed_units").items()}
         counts[players] = PlayerCount(players, playing, tuple(h for h in houses if h not in playing),
-                                      r.integer(spec["instant_win"], f"{where}.instant_win", 1), row)
+                                      r.integer(spec["instant_win"], f"{where}.instant_win", 1), row,
+                                      MappingProxyType(removed))
     r.need(sorted(counts) == list(range(3, r.shape.houses + 1)), f"players: expected rows 3 to {r.shape.houses}")
     r.need(set(stars) == set(counts), "kings_court_stars: expected the same player counts as players")
     return counts
@@ -554,7 +671,8 @@ def _read_house_cards(shape: Shape, path: Path, setup: Setup) -> dict[str, tuple
         for i, spec in enumerate(r.seq(specs, f"cards.{house}"), 1):
             where = f"cards.{house} entry {i}"
             spec = r.keys(spec, where, {"id", "name", "strength", "swords", "fortifications"},
-                          {"alt_names", "ability", "ability_cz"})
+                          {"alt_names", "ability", "ability_cz", "ability_key", "timing", "choice", "optional",
+                           "params"})
             card = HouseCard(
                 id=r.ident(spec["id"], where), name=r.text(spec["name"], where), house=house,
                 strength=r.integer(spec["strength"], f"{where}: strength", 0, shape.max_card_strength),
@@ -562,7 +680,14 @@ def _read_house_cards(shape: Shape, path: Path, setup: Setup) -> dict[str, tuple
                 fortifications=r.integer(spec["fortifications"], f"{where}: fortifications"),
                 ability=None if spec.get("ability") is None else r.text(spec["ability"], f"{where}: ability"),
                 ability_cz=None if spec.get("ability_cz") is None else r.text(spec["ability_cz"], where),
-                alt_names=r.texts(spec.get("alt_names", []), f"{where}: alt_names"))
+                alt_names=r.texts(spec.get("alt_names", []), f"{where}: alt_names"),
+                ability_key=None if spec.get("ability_key") is None else r.ident(spec["ability_key"], where),
+                timing=None if spec.get("timing") is None else r.choice(spec["timing"], f"{where}: timing", TIMINGS),
+                choice=None if spec.get("choice") is None else r.text(spec["choice"], f"{where}: choice"),
+                optional=r.flag(spec.get("optional", False), f"{where}: optional"),
+                params=MappingProxyType(dict(r.mapping(spec.get("params", {}), f"{where}: params"))))
+            r.need((card.ability_key is None) == (card.timing is None),
+                   f"{where}: an ability_key needs its timing, and a timing its ability_key")
             r.need(card.id not in ids, f"{where}: card id {card.id} is used twice")
             ids.add(card.id)
             cards.append(card)
@@ -586,9 +711,12 @@ def _read_westeros(shape: Shape, path: Path) -> tuple[dict[str, WesterosCard], d
     cards = {}
     for card_id, spec in r.mapping(top["cards"], "cards").items():
         where = f"cards.{card_id}"
-        spec = r.keys(spec, where, {"name", "name_cz", "effect", "effect_cz"})
-        cards[r.ident(card_id, where)] = WesterosCard(card_id, *(r.text(spec[k], f"{where}: {k}") for k in
-                                                              ("name", "name_cz", "effect", "effect_cz")))
+        spec = r.keys(spec, where, {"name", "effect"}, {"name_cz", "effect_cz", "effect_key", "params"})
+        cards[r.ident(card_id, where)] = WesterosCard(
+            card_id, *(r.text(spec[k], f"{where}: {k}") for k in ("name", "effect")),
+            *(None if spec.get(k) is None else r.text(spec[k], f"{where}: {k}") for k in ("name_cz", "effect_cz")),
+            effect_key=None if spec.get("effect_key") is None else r.ident(spec["effect_key"], where),
+            params=MappingProxyType(dict(r.mapping(spec.get("params", {}), f"{where}: params"))))
     decks, used = {}, set()
     for deck_id, entries in r.keys(top["decks"], "decks", set(DECKS)).items():
         parsed = []
@@ -605,3 +733,46 @@ def _read_westeros(shape: Shape, path: Path) -> tuple[dict[str, WesterosCard], d
     unused = sorted(cards.keys() - used)
     r.need(not unused, f"cards: {', '.join(unused)} in no deck")
     return cards, {d: decks[d] for d in DECKS}
+
+
+# --- wildling_cards.yaml, tides_of_battle.yaml (2e) ---------------------------------------------------
+
+_OUTCOMES = ("highest_bidder", "lowest_bidder", "everyone_else")
+
+
+def _read_wildlings(shape: Shape, path: Path) -> dict[str, WildlingCard]:
+    r = _Reader(shape, path)
+    top = r.keys(r.data, "wildling_cards.yaml", {"format", "deck_size", "cards"})
+    r.need(r.integer(top["deck_size"], "deck_size") == shape.wildling_cards,
+           f"deck_size: expected {shape.wildling_cards}")
+    cards = {}
+    for card_id, spec in r.mapping(top["cards"], "cards").items():
+        where = f"cards.{card_id}"
+        spec = r.keys(spec, where, {"name", "effect_key", *_OUTCOMES})
+        outcomes = []
+        for group in _OUTCOMES:
+            out = r.keys(spec[group], f"{where}.{group}", {"effect"}, {"params", "choice"})
+            outcomes.append(WildlingOutcome(r.text(out["effect"], f"{where}.{group}: effect"),
+                                            MappingProxyType(dict(r.mapping(out.get("params") or {}, where))),
+                                            out.get("choice")))
+        cards[r.ident(card_id, where)] = WildlingCard(card_id, r.text(spec["name"], where),
+                                                      r.ident(spec["effect_key"], where), *outcomes)
+    r.need(len(cards) == shape.wildling_cards, f"cards: expected {shape.wildling_cards}, found {len(cards)}")
+    return cards
+
+
+def _read_tides(shape: Shape, path: Path) -> dict[str, TidesCard]:
+    r = _Reader(shape, path)
+    top = r.keys(r.data, "tides_of_battle.yaml", {"format", "deck_size", "cards"})
+    cards = {}
+    for card_id, spec in r.mapping(top["cards"], "cards").items():
+        where = f"cards.{card_id}"
+        spec = r.keys(spec, where, {"name", "strength", "swords", "fortifications", "skulls", "count"})
+        cards[r.ident(card_id, where)] = TidesCard(
+            card_id, r.text(str(spec["name"]), where),
+            *(r.integer(spec[k], f"{where}: {k}") for k in ("strength", "swords", "fortifications", "skulls")),
+            r.integer(spec["count"], f"{where}: count", 1))
+    total = sum(c.count for c in cards.values())
+    r.need(total == r.integer(top["deck_size"], "deck_size") == shape.tides_of_battle,
+           f"cards: {total} in all, expected deck_size {shape.tides_of_battle}")
+    return cards

@@ -18,11 +18,14 @@ def initial_state(rules: Edition, houses: list[str], seed: int) -> dict:
             f" (example: --player stark=ned@example.org --player lannister=tywin@example.org ...)")
     areas: dict = {}
     neutral = {a: gd.board.area(a).neutral_force for a in gd.board if gd.board.area(a).neutral_force}
+    neutral.update(game.neutral_forces)  # 2e: the tokens of this player count
     for house, placed in gd.setup.starting_units.items():
         for area, units in placed.items():
+            units = _without(units, game.removed_units.get(house, {}).get(area, ()))
             if house in houses:
-                areas[area] = {house: pos.sort_units(units)}
-            else:
+                if units:
+                    areas[area] = {house: pos.sort_units(units)}
+            elif rules.absent_units_neutral:
                 neutral[area] = neutral.get(area, 0) + sum(gd.setup.unit_strength[u] for u in units)
     return {
         "edition": rules.name,
@@ -40,6 +43,9 @@ def initial_state(rules: Edition, houses: list[str], seed: int) -> dict:
         "routed": {},
         "control": {},
         "neutral": neutral,
+        "impassable": list(game.impassable),  # 2e, 3 players: closed areas (their ports with them)
+        "garrisons": {a: gd.board.area(a).garrison for a in gd.board
+                      if gd.board.area(a).garrison and gd.board.area(a).home_of in houses},  # 2e
         "orders": {},
         "hands": {h: [c.id for c in gd.house_cards[h]] for h in game.houses},
         "discards": {h: [] for h in game.houses},
@@ -55,3 +61,11 @@ def initial_state(rules: Edition, houses: list[str], seed: int) -> dict:
         "reshuffles": {deck: 0 for deck in westeros.DECKS},
         "westeros": None,
     }
+
+
+def _without(units, removed) -> list[str]:
+    """``units`` less one of each unit listed in ``removed`` (2e: start units a player count leaves out)."""
+    left = list(units)
+    for unit in removed:
+        left.remove(unit)
+    return left

@@ -16,7 +16,8 @@ SHAPE = Shape(
 )
 DATA_VERSION = "v1"  # the version new games are created with
 
-EDITION = register(Edition(name="agot1e", shape=SHAPE, data_version=DATA_VERSION, cards=cards))
+EDITION = register(Edition(name="agot1e", shape=SHAPE, data_version=DATA_VERSION, cards=cards,
+                           absent_units_neutral=True))  # CZ p.13
 
 
 def load_gamedata(version: str = DATA_VERSION):

@@ -1,0 +1,32 @@
+"""The 2nd edition as the shared AGoT engine sees it: its data's shape and its setup rules.
+
+The data is ``games/agot2e/vN`` (58 areas with 8 ports, 6 houses, siege engines, 42 house cards,
+the 2nd-edition Westeros decks, 9 wildling cards, 24 Tides of Battle cards); RULES.md next to this
+module is the rules digest the engine implements (R…, decisions B1-B37).
+"""
+
+from __future__ import annotations
+
+from ..agot.edition import Edition, register
+from ..agot.gamedata import Shape
+
+SHAPE = Shape(
+    edition="agot2e",
+    land_areas=38, sea_areas=12, port_areas=8,  # RULES.md R2.1
+    houses=6, cards_per_house=7,
+    units=("footman", "knight", "ship", "siege_engine"),  # R2.2
+    tiebreaks=("castles", "land_areas", "supply", "iron_throne"),  # R9.2 (FAQ2)
+    max_card_strength=4,  # Eddard Stark, Tywin Lannister ...
+    wildling_cards=9,
+    tides_of_battle=24,
+)
+DATA_VERSION = "v1"
+
+EDITION = register(Edition(name="agot2e", shape=SHAPE, data_version=DATA_VERSION,
+                           cards=None,  # the 42 abilities: not yet (RULES.md, "State of the engine")
+                           absent_units_neutral=False))  # R3.2
+
+
+def load_gamedata(version: str = DATA_VERSION):
+    """agot2e's game data of ``version`` (``games/agot2e/<version>``)."""
+    return EDITION.gamedata(version)
