@@ -17,13 +17,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adjudicator.rulesets.agot import position as pos
-from adjudicator.rulesets.agot1e.ruleset import AGOT1E as _AGOT1E
-
-case_state = _AGOT1E.case_state
 from adjudicator.rulesets.agot.commands import ORDER_TOKENS
 from adjudicator.rulesets.agot.context import ctx_of
 from adjudicator.rulesets.agot1e.ruleset import AGOT1E
 from adjudicator.selfplay import play
+
+case_state = AGOT1E.case_state
 
 HOUSES = {3: ["stark", "lannister", "baratheon"], 5: ["stark", "lannister", "baratheon", "greyjoy", "tyrell"]}
 

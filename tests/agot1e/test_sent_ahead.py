@@ -13,15 +13,14 @@ from hypothesis import strategies as st
 from adjudicator.ruleset import Event
 from adjudicator.rulesets.agot import bot, invariants
 from adjudicator.rulesets.agot import position as pos
-from adjudicator.rulesets.agot1e.ruleset import AGOT1E as _AGOT1E
-
-case_state = _AGOT1E.case_state
 from adjudicator.rulesets.agot.context import ctx_of
 from adjudicator.rulesets.agot.newgame import initial_state
 from adjudicator.rulesets.agot1e.edition import EDITION
 from adjudicator.rulesets.agot1e.ruleset import AGOT1E
 
 from test_properties import HOUSES, random_position  # tests/agot1e is on sys.path (rootdir-less test modules)
+
+case_state = AGOT1E.case_state
 
 THREE = {h: {"address": f"{h}@example.org"} for h in ("stark", "lannister", "baratheon")}
 

@@ -11,14 +11,13 @@ import pytest
 
 from adjudicator.rulesets.agot import bidding, engine, invariants, westeros
 from adjudicator.rulesets.agot import position as pos
-from adjudicator.rulesets.agot1e.ruleset import AGOT1E as _AGOT1E
-
-case_state = _AGOT1E.case_state
 from adjudicator.rulesets.agot.context import ctx_of
 from adjudicator.rulesets.agot1e.edition import EDITION, load_gamedata
 from adjudicator.rulesets.agot.newgame import initial_state
 from adjudicator.rulesets.agot1e.ruleset import AGOT1E
 from adjudicator.selfplay import play
+
+case_state = AGOT1E.case_state
 
 HOUSES = {3: ["stark", "lannister", "baratheon"], 4: ["stark", "lannister", "baratheon", "tyrell"],
           5: ["stark", "lannister", "baratheon", "greyjoy", "tyrell"]}

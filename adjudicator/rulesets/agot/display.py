@@ -1,4 +1,4 @@
-"""The agot1e board as the report templates show it: display-ready data from a player's view.
+"""The AGoT board as the report templates show it: display-ready data from a player's view.
 
 :func:`board` is called by ``adjudicator/reports.py`` (found by its name in the ruleset's
 package) with ``ruleset.view(state, player)`` and nothing else, so a report can only show what

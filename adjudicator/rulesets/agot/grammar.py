@@ -1,4 +1,4 @@
-"""The agot1e mail grammar: mail body text -> typed commands, line by line.
+"""The AGoT mail grammar (both editions): mail body text -> typed commands, line by line.
 
 This module implements the grammar of ``shared/agot1e/PBEM.md`` as written (plus a few
 forgiving extensions noted where they are made). It is *pure and state-free*: it knows words,

@@ -1,9 +1,11 @@
-"""Reading and changing an agot1e position: the state dict every step module works on.
+"""Reading and changing an AGoT position (either edition): the state dict every step module works on.
 
 The state is plain YAML-serialisable data keyed by ids (areas ``kings-landing``, houses
 ``stark``, cards ``tywin-lannister``), so it is stored as it is and compared in replays:
 
 =================  ==============================================================================
+``edition``        ``agot1e`` | ``agot2e`` (absent in agot1e games stored before the editions split)
+``data_version``   the data the game was created with (``games/<edition>/<version>``)
 ``houses``         houses in play
 ``round``          1..10 (11 once the game is over)
 ``phase``          ``westeros`` | ``planning`` | ``action`` | ``over``
@@ -18,6 +20,8 @@ The state is plain YAML-serialisable data keyed by ids (areas ``kings-landing``,
 ``routed``         area -> [units] routed this round (a sub-list of that area's units)
 ``control``        area -> house: power tokens laid on land areas
 ``neutral``        area -> strength of the neutral force token still there
+``garrisons``      area -> strength of a garrison token still there (2e; absent or empty in agot1e)
+``impassable``     areas closed for the whole game (2e, 3 players; absent or empty in agot1e)
 ``orders``         area -> order token text (``march -1``, ``raid*``): placed orders, public once revealed
 ``hands``          house -> card ids in hand;   ``discards``: house -> card ids played
 ``blade_used``     the Valyrian Steel Blade was used this round
