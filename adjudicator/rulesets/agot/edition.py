@@ -27,6 +27,9 @@ from .gamedata import GameData, Shape, load_gamedata
 FIRST_EDITION = "agot1e"
 """The edition of a state without ``edition``: every AGoT game stored before the editions split."""
 
+EDITIONS = (FIRST_EDITION, "agot2e")
+"""Every edition, the first first: what a line read without a game may name (``lines.py``)."""
+
 
 @dataclass(frozen=True)
 class Edition:
@@ -61,7 +64,7 @@ def edition_of(state: dict) -> Edition:
     return edition(state.get("edition", FIRST_EDITION))
 
 
-def loaded() -> list[Edition]:
-    """The editions imported so far, the first edition first (for lines read without a game)."""
-    edition(FIRST_EDITION)
-    return list(_EDITIONS.values())
+def every() -> list[Edition]:
+    """Every edition, the first edition first (for lines read without a game): the same list
+    whatever was imported before, so that a line reads the same in every process."""
+    return [edition(name) for name in EDITIONS]

@@ -22,14 +22,14 @@ from ...messages import Msg, register_line_hook, render
 from . import grammar, say
 from .commands import (ALL, Ability, Bid, BidAll, Blade, Card, Casualties, Clear, Help, March, Muster, OrderLine,
                        Orders, OrdersQuery, Press, Raid, Raven, Reclaim, Remove, Retreat, Status, Support, Tiebreak)
-from .edition import loaded
+from .edition import every
 
 
 def _names() -> list[grammar.GameDataNames]:
     """Every house and card of each edition's data, the first edition first: a line on file or an
     example names only those. A line is read with the first edition whose names it fits: an area or
     card both editions name has the same name and id in both, so either reading renders alike."""
-    return [_edition_names(rules) for rules in loaded()]
+    return [_edition_names(rules) for rules in every()]
 
 
 @cache
