@@ -68,3 +68,16 @@ def test_the_three_player_game_has_no_lannister_port_ship():
     three = initial_state(EDITION, HOUSES[3], seed=1)
     assert four["areas"]["port-of-lannisport"] == {"lannister": ["ship"]}
     assert "port-of-lannisport" not in three["areas"]
+
+
+def test_the_abilities_the_battle_resolves_are_the_cards_with_those_ability_keys():
+    """rulesets/agot2e/cards.py names cards by id; the data names their kind: they must agree."""
+    from adjudicator.rulesets.agot2e import cards
+
+    gd = load_gamedata()
+    by_key = {}
+    for hand in gd.house_cards.values():
+        for card in hand:
+            by_key.setdefault(card.ability_key, set()).add(card.id)
+    assert {key: by_key[key] for key in cards.KEYS} == {key: set(ids) for key, ids in cards.KEYS.items()}
+    assert cards.ALL_ABILITIES == frozenset().union(*cards.KEYS.values())

@@ -52,8 +52,8 @@ def raid_targets(state: dict, ctx: Ctx, area: str) -> list[str]:
     board = ctx.gd.board
     out = []
     for n in board.neighbours(area):
-        if board.is_land(area) and board.is_sea(n):
-            continue  # CZ p.7: a raid from land never reaches the sea
+        if not board.raid_reaches(area, n):
+            continue
         if n in state["orders"] and pos.owner(state, n) not in (None, house) and pos.order_kind(state, n) in RAID_TARGETS:
             out.append(n)
     return sorted(out)
@@ -93,7 +93,7 @@ def raid_reach(state: dict, ctx: Ctx, house: str, src: str, *, occupants_known: 
     never a sea from land (CZ p.7), and, when the occupants cannot change before the raid, held by
     another house (an order needs units; a house never raids its own, RULES.md A10)."""
     board = ctx.gd.board
-    return sorted((n for n in board.neighbours(src) if not (board.is_land(src) and board.is_sea(n))
+    return sorted((n for n in board.neighbours(src) if board.raid_reaches(src, n)
                    and (not occupants_known or pos.owner(state, n) not in (None, house))), key=ctx.area)
 
 
@@ -116,7 +116,7 @@ def raid_never_legal(state: dict, ctx: Ctx, house: str, raid: Raid, *, star: boo
             continue
         if not board.adjacent(raid.src, target):
             why = "not_adjacent"
-        elif board.is_land(raid.src) and board.is_sea(target):
+        elif not board.raid_reaches(raid.src, target):
             why = "sea"
         elif pos.owner(state, target) == house:
             why = "own_units"
@@ -188,11 +188,13 @@ def _take_planned(state: dict, ctx: Ctx, house: str, key: str, check) -> tuple[R
 
 def reachable(state: dict, ctx: Ctx, house: str, src: str) -> set[str]:
     """Where units in ``src`` may march: adjacent areas of their kind, plus land by own ships (CZ p.8);
-    routed ships carry nobody: routed units take no part in a march (CZ p.12)."""
+    routed ships carry nobody: routed units take no part in a march (CZ p.12). 2e: ships move between
+    a sea and a port only their house owns; nobody enters an impassable area."""
     board = ctx.gd.board
-    if board.is_sea(src):
-        return {n for n in board.neighbours(src) if board.is_sea(n)}
-    return board.reach_by_march(src, pos.ship_seas(state, ctx.gd, house, unrouted=True)) - {src}
+    if not board.is_land(src):
+        return {n for n in board.neighbours(src) if not board.is_land(n) and pos.ships_may_enter(state, ctx.gd, house, n)}
+    reach = board.reach_by_march(src, pos.ship_seas(state, ctx.gd, house, unrouted=True)) - {src}
+    return {n for n in reach if not pos.closed(state, ctx.gd, n)}
 
 
 def reach_text(ctx: Ctx, src: str, reach) -> Msg:
@@ -207,7 +209,8 @@ def possible_ship_seas(state: dict, ctx: Ctx, house: str, orders: dict[str, str]
     which of those marches come first, and which ships survive, is judged at the march's turn."""
     board = ctx.gd.board
     seas = pos.ship_seas(state, ctx.gd, house, unrouted=True) | set(extra)
-    marching = {a for a, t in orders.items() if board.is_sea(a) and str(t).startswith("march")}
+    marching = {a for a, t in orders.items() if not board.is_land(a) and str(t).startswith("march")}
+    seas |= {board.area(a).sea for a in marching if board.area(a).kind == "port"}  # 2e: ships out of a port
     frontier = list(seas & marching)
     while frontier:
         for n in board.neighbours(frontier.pop()):
@@ -229,19 +232,19 @@ def march_never_legal(state: dict, ctx: Ctx, house: str, march: March, *, seas: 
     dests = [m.dest for m in march.moves]
     if len(set(dests)) != len(dests):
         return Msg("agot.error.same_destination_twice")
-    if board.is_sea(src):
-        reach = {n for n in board.neighbours(src) if board.is_sea(n)}
+    if not board.is_land(src):
+        reach = {n for n in board.neighbours(src) if not board.is_land(n) and not pos.closed(state, ctx.gd, n)}
     else:
-        reach = board.reach_by_march(src, seas) - {src}
+        reach = {n for n in board.reach_by_march(src, seas) - {src} if not pos.closed(state, ctx.gd, n)}
     for move in march.moves:
         dest = ctx.area(move.dest)
         units = () if move.units == ALL else move.units
-        if board.is_sea(move.dest) != board.is_sea(src) or (board.is_sea(src) and set(units) - {"ship"}) \
+        if board.is_land(move.dest) != board.is_land(src) or (not board.is_land(src) and set(units) - {"ship"}) \
                 or (board.is_land(src) and "ship" in units):
             return Msg("agot.error.wrong_kind_of_area", dest=dest, reach=reach_text(ctx, src, reach))
         if move.dest not in reach:
             return Msg("agot.error.unreachable", dest=dest, src=where, reach=reach_text(ctx, src, reach),
-                       by_then=not board.is_sea(src))
+                       by_then=board.is_land(src))
     if units_known and march.moves:
         moving = Counter()
         for group in _march_units(state, src, march):
@@ -259,8 +262,9 @@ def march_never_legal(state: dict, ctx: Ctx, house: str, march: March, *, seas: 
     return None
 
 
-def _strength(ctx: Ctx, units) -> int:
-    return sum(ctx.gd.setup.unit_strength[u] for u in units)
+def _strength(ctx: Ctx, units, dest: str) -> int:
+    """A march's own strength against the neutral force in ``dest`` (siege engines count where it has a castle)."""
+    return sum(battle.unit_value(ctx, u, dest, True) for u in units)
 
 
 def neutral_support(state: dict, ctx: Ctx, house: str, area: str, only: str | None = None) -> int:
@@ -276,12 +280,12 @@ def neutral_support(state: dict, ctx: Ctx, house: str, area: str, only: str | No
         if pos.order_kind(state, src) != "support":
             continue
         helper = pos.owner(state, src)
-        if ctx.gd.board.is_sea(area) and ctx.gd.board.is_land(src) or only not in (None, helper):
+        if not ctx.gd.board.supports_into(src, area) or only not in (None, helper):
             continue
         if not any((c := ctx.command(line)).src == src and c.house == house and c.battle_area in (None, area)
                    for line in pos.plan(state, helper)["supports"]):
             continue
-        total += battle.support_strength(state, ctx, src)[0]
+        total += battle.support_strength(state, ctx, src, area=area, attacking=True)[0]
     return total
 
 
@@ -320,19 +324,21 @@ def check_march(state: dict, ctx: Ctx, house: str, march: March, *, mail_time: b
         dest = ctx.area(move.dest)
         if not units:
             return Msg("agot.error.no_units_for", dest=dest)
-        if board.is_sea(move.dest) != board.is_sea(march.src) or (board.is_sea(move.dest) and set(units) - {"ship"}) \
+        if board.is_land(move.dest) != board.is_land(march.src) or (not board.is_land(move.dest) and set(units) - {"ship"}) \
                 or (board.is_land(move.dest) and "ship" in units):
             return Msg("agot.error.wrong_kind_of_area", dest=dest, reach=reach_text(ctx, march.src, reach))
         if move.dest not in reach:
             return Msg("agot.error.unreachable", dest=dest, src=where, reach=reach_text(ctx, march.src, reach),
                        by_then=False)
+        if not pos.port_room(state, ctx.gd, house, move.dest, len(units)):
+            return Msg("agot.error.port_full", dest=dest, most=ctx.gd.setup.port_max_ships)
         enemy = pos.owner(state, move.dest)
         if enemy and enemy != house:
             battles += 1  # CZ p.8: only one destination held by another house's units
             changes[move.dest] = units  # the attackers form an army there too (CZ p.9 "Zlaté pravidlo")
         elif move.dest in state["neutral"]:  # CZ p.12: entering a neutral area is no battle
             need = state["neutral"][move.dest]
-            have = _strength(ctx, units) + pos.order_bonus(state, march.src) + \
+            have = _strength(ctx, units, move.dest) + pos.order_bonus(state, march.src) + \
                 neutral_support(state, ctx, house, move.dest, only=house if mail_time else None)
             foreign = mail_time and any(pos.order_kind(state, n) == "support" and pos.owner(state, n) not in (None, house)
                                         for n in board.neighbours(move.dest))
@@ -399,7 +405,7 @@ def execute_march(state: dict, ctx: Ctx, house: str, march: March) -> list[Event
 
 def _leave_power(state: dict, ctx: Ctx, house: str, march: March) -> list[Event]:
     src = march.src
-    if pos.owner(state, src) or ctx.gd.board.is_sea(src):
+    if pos.owner(state, src) or not ctx.gd.board.is_land(src):
         return []
     if not march.leave_power or state["control"].get(src) == house or ctx.gd.board.area(src).home_of == house:
         return []

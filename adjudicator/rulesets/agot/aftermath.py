@@ -20,9 +20,10 @@ KEEP_ORDER = ("knight", "ship", "footman")  # units kept first when supply force
 # -- sub-step: casualties ----------------------------------------------------------------------------------------------
 
 
-def casualty_count(state: dict, b: dict) -> tuple[int, list[str]]:
-    """(how many units the loser loses, the units it may lose): routed units never (CZ p.11)."""
-    available = fighting_units(state, b, b["loser"])
+def casualty_count(state: dict, b: dict, ctx: Ctx) -> tuple[int, list[str]]:
+    """(how many units the loser loses, the units it may lose): routed units never (CZ p.11), nor
+    siege engines (2e: they die with a beaten army instead, agot2e RULES.md R7.1)."""
+    available = [u for u in fighting_units(state, b, b["loser"]) if u not in ctx.gd.setup.castle_only_units]
     return min(b["casualties"], len(available)), available
 
 
@@ -44,17 +45,43 @@ def casualty_line(state: dict, ctx: Ctx, b: dict, n: int, available: list[str]):
                  lambda c: casualty_problem(n, available, c.units) is None)
 
 
+def beaten(state: dict, ctx: Ctx, b: dict) -> list[Event]:
+    """2e: what a beaten side loses besides casualties: its siege engines, which never retreat
+    (RULES.md R7.1), and the defender's garrison, removed for good (R7.2). Nothing in agot1e."""
+    loser, area = b["loser"], b["area"]
+    events = []
+    army = b["units"] if loser == b["attacker"] else pos.units_in(state, area, loser)
+    engines = [u for u in army if u in ctx.gd.setup.castle_only_units]
+    if engines:
+        left = Counter(army) - Counter(engines)
+        if loser == b["attacker"]:
+            b["units"] = pos.sort_units(left.elements())
+        else:
+            pos.set_units(state, area, loser, left.elements())
+        events.append(Event("agot.battle.siege_destroyed", house=loser, units=units_list(engines), area=ctx.area(area)))
+    if loser == b["defender"] and (state.get("garrisons") or {}).get(area) and ctx.gd.board.area(area).home_of == loser:
+        del state["garrisons"][area]
+        events.append(Event("agot.battle.garrison_removed", house=loser, area=ctx.area(area)))
+    return events
+
+
 def resolve_casualties(state: dict, ctx: Ctx, b: dict) -> list[Event]:
+    return beaten(state, ctx, b) + _casualties(state, ctx, b)
+
+
+def _casualties(state: dict, ctx: Ctx, b: dict) -> list[Event]:
     winner, loser, area = b["winner"], b["loser"], b["area"]
     b["stage"] = "retreat"
-    n, available = casualty_count(state, b)
+    n, available = casualty_count(state, b, ctx)
     win_card, lose_card = ctx.gd.card(b["cards"][winner]), ctx.gd.card(b["cards"][loser])
     why = Msg("agot.battle.swords", swords=win_card.swords, win_card=win_card.id,
               fortifications=lose_card.fortifications, lose_card=lose_card.id)
     if n == 0:
-        if b["casualties"] and not available:
-            return [Event("agot.battle.nothing_to_lose", house=loser, why=why)]
-        return [Event("agot.battle.no_casualties", house=loser, why=why)]
+        event = "agot.battle.nothing_to_lose" if b["casualties"] and not available else "agot.battle.no_casualties"
+        events = [Event(event, house=loser, why=why)]
+        if loser == b["defender"] and not pos.occupant(state, area):  # 2e: only siege engines were there
+            events += resolve_retreat(state, ctx, b)
+        return events
     events = []
     found = casualty_line(state, ctx, b, n, available)
     if found:
@@ -86,18 +113,21 @@ def retreat_problem(state: dict, ctx: Ctx, b: dict, dest: str) -> Msg | None:
         return Msg("agot.retreat_no.battle_area")
     if dest == b["origin"]:
         return Msg("agot.retreat_no.origin")
-    if board.is_sea(area):
-        if not board.is_sea(dest) or not board.adjacent(dest, area):
+    if not board.is_land(area):  # ships: to an adjacent sea, or (2e) into their own open port
+        if board.is_land(dest) or not board.adjacent(dest, area) or not pos.ships_may_enter(state, ctx.gd, loser, dest):
             return Msg("agot.retreat_no.ships", area=ctx.area(area))
-    elif board.is_sea(dest):
+    elif not board.is_land(dest):
         return Msg("agot.retreat_no.land")
-    elif dest not in board.reach_by_march(area, pos.ship_seas(state, ctx.gd, loser)):
+    elif dest not in board.reach_by_march(area, pos.ship_seas(state, ctx.gd, loser)) or pos.closed(state, ctx.gd, dest):
         return Msg("agot.retreat_no.unreachable", area=ctx.area(area))
     other = pos.owner(state, dest)
     if other and other != loser:
         return Msg("agot.retreat_no.units", house=other)
     if dest in state["neutral"]:
         return Msg("agot.retreat_no.neutral")
+    home = board.area(dest).home_of
+    if home not in (None, loser) and (state.get("garrisons") or {}).get(dest):  # 2e, agot2e RULES.md B38
+        return Msg("agot.retreat_no.garrison", house=home)
     token = state["control"].get(dest)
     if token and token != loser:
         return Msg("agot.retreat_no.token", house=token)
@@ -110,7 +140,8 @@ def retreat_fit(state: dict, ctx: Ctx, b: dict, dest: str, units: list[str], los
     there = pos.units_in(state, dest, loser)
     keep = sorted(units, key=KEEP_ORDER.index)
     for k in range(len(keep), 0, -1):
-        if pos.supply_after(state, ctx.gd, loser, {b["area"]: [], dest: there + keep[:k]}):
+        if pos.supply_after(state, ctx.gd, loser, {b["area"]: [], dest: there + keep[:k]}) \
+                and pos.port_room(state, ctx.gd, loser, dest, k):
             return k
     return 0
 
@@ -121,8 +152,8 @@ def retreat_options(state: dict, ctx: Ctx, b: dict, units: list[str]) -> tuple[l
     from, and within supply; when no area takes every unit, the areas that take the most (the rest
     are destroyed). Nothing legal: ([], 0), the units are destroyed."""
     board, area = ctx.gd.board, b["area"]
-    if board.is_sea(area):
-        candidates = [n for n in board.neighbours(area) if board.is_sea(n)]
+    if not board.is_land(area):
+        candidates = [n for n in board.neighbours(area) if not board.is_land(n)]
     else:
         candidates = sorted(board.reach_by_march(area, pos.ship_seas(state, ctx.gd, b["defender"])))
     fits = {n: retreat_fit(state, ctx, b, n, units) for n in candidates if retreat_problem(state, ctx, b, n) is None}

@@ -47,7 +47,7 @@ from . import aftermath, say
 from . import position as pos
 from .board import UnknownName
 from .commands import Ability, Blade, Card, Casualties, Retreat, Support
-from .battlefield import ability_active, consume_instruction, fighting_units, find_instruction, has_units, opponent, stage_at_or_before, units_list
+from .battlefield import NO_WORDS, YES_WORDS, ability_active, default_card, consume_instruction, fighting_units, find_instruction, has_units, opponent, stage_at_or_before, units_list
 from .context import Ctx
 
 RAINS_OF_AUTUMN = "rains-of-autumn"
@@ -65,7 +65,7 @@ def supporters(state: dict, ctx: Ctx, area: str) -> list[str]:
     for n in board.neighbours(area):
         if pos.order_kind(state, n) != "support" or pos.owner(state, n) is None:
             continue
-        if board.is_sea(area) and board.is_land(n):
+        if not board.supports_into(n, area):
             continue
         out.append(n)
     return sorted(out, key=ctx.area)
@@ -75,7 +75,7 @@ def _support_problem(state: dict, ctx: Ctx, area: str, src: str) -> Msg:
     board = ctx.gd.board
     if not board.adjacent(src, area):
         return Msg("agot.support_no.not_adjacent", src=ctx.area(src), area=ctx.area(area))
-    if board.is_sea(area) and board.is_land(src):
+    if not board.supports_into(src, area):
         return Msg("agot.support_no.land_at_sea", area=ctx.area(area))
     return Msg("agot.support_no.no_order", src=ctx.area(src))
 
@@ -92,14 +92,24 @@ def support_value(state: dict, ctx: Ctx, b: dict, src: str) -> tuple[int, list[s
     "protivníkových podpůrných lodí": the opponent's own supporting ships)."""
     side = b["supports"][src]
     no_ships = pos.owner(state, src) == side and ability_active(b, opponent(b, side), ctx.rules.cards.ZERO_OPPOSING_SUPPORT_SHIPS)
-    return support_strength(state, ctx, src, no_ships=no_ships)
+    return support_strength(state, ctx, src, area=b["area"], attacking=side == b["attacker"], no_ships=no_ships)
 
 
-def support_strength(state: dict, ctx: Ctx, src: str, *, no_ships: bool = False) -> tuple[int, list[str]]:
-    """What the support order in ``src`` adds (CZ p.10): its units + the order's bonus. Routed
-    units count 0 (CZ p.11); footmen 0 under Rains of Autumn (CZ p.13). Also used for a march
-    into a neutral force (action.py), which is no battle but takes supports all the same."""
-    strength = ctx.gd.setup.unit_strength
+def unit_value(ctx: Ctx, unit: str, area: str, attacking: bool) -> int:
+    """A unit's strength in a combat in ``area``: the data's, except that a siege engine (2e,
+    ``units.strength_only_against_castles``) counts only when attacking, or supporting an attack on,
+    an area with a castle (agot2e RULES.md R2.2, R7.1)."""
+    if unit in ctx.gd.setup.castle_only_units and not (attacking and ctx.gd.board.area(area).castle != "none"):
+        return 0
+    return ctx.gd.setup.unit_strength[unit]
+
+
+def support_strength(state: dict, ctx: Ctx, src: str, *, area: str, attacking: bool,
+                     no_ships: bool = False) -> tuple[int, list[str]]:
+    """What the support order in ``src`` adds to a combat in ``area`` (CZ p.10): its units + the
+    order's bonus; ``attacking``: it supports the attacker. Routed units count 0 (CZ p.11); footmen 0
+    under Rains of Autumn (CZ p.13). Also used for a march into a neutral force (action.py), which is
+    no battle but takes supports all the same."""
     units = Counter(pos.units_in(state, src, pos.owner(state, src))) - Counter(pos.routed_in(state, src))
     notes = []
     total = 0
@@ -110,7 +120,7 @@ def support_strength(state: dict, ctx: Ctx, src: str, *, no_ships: bool = False)
         if unit == "ship" and no_ships:
             notes.append("salladhor")
             continue
-        total += strength[unit] * n
+        total += unit_value(ctx, unit, area, attacking) * n
     total += pos.order_bonus(state, src)
     return total, notes  # why parts count 0: "rains" (Rains of Autumn), "salladhor" (Salladhor Saan)
 
@@ -120,21 +130,25 @@ def support_strength(state: dict, ctx: Ctx, src: str, *, no_ships: bool = False)
 
 def strength(state: dict, ctx: Ctx, b: dict, house: str, *, with_cards: bool = True) -> tuple[int, list[Msg]]:
     """Combat strength of ``house``'s side and its parts, for the reports (CZ p.10-11 step 5 list)."""
-    unit_strength = ctx.gd.setup.unit_strength
     parts: list[Msg] = []
+    area = b["area"]
     if house == b["attacker"]:
         extra = next((kind for card, kind in ctx.rules.cards.ATTACK_UNIT_BONUS.items() if ability_active(b, house, {card})), None) \
             if with_cards else None
         units = b["units"]
-        total = sum(unit_strength[u] + (u == extra) for u in units)
+        total = sum(unit_value(ctx, u, area, True) + (u == extra) for u in units)
         parts.append(Msg("agot.part.army", units=units_list(units), n=total))
         if b["march_bonus"]:
             parts.append(Msg("agot.part.march", n=b["march_bonus"]))
             total += b["march_bonus"]
     else:
         units = fighting_units(state, b, house)
-        total = sum(unit_strength[u] for u in units)
+        total = sum(unit_value(ctx, u, area, False) for u in units)
         parts.append(Msg("agot.part.army", units=units_list(units), n=total))
+        garrison = garrison_of(state, ctx, area, house)
+        if garrison:
+            parts.append(Msg("agot.part.garrison", n=garrison))
+            total += garrison
         routed = pos.routed_in(state, b["area"])
         if routed:
             parts.append(Msg("agot.part.routed", units=units_list(routed)))
@@ -160,6 +174,13 @@ def strength(state: dict, ctx: Ctx, b: dict, house: str, *, with_cards: bool = T
         parts.append(Msg("agot.part.blade"))
         total += 1
     return total, parts
+
+
+def garrison_of(state: dict, ctx: Ctx, area: str, house: str) -> int:
+    """2e: the garrison that defends ``house``'s home ``area`` with it (RULES.md R7.2), else 0."""
+    if ctx.gd.board.area(area).home_of != house:
+        return 0
+    return (state.get("garrisons") or {}).get(area, 0)
 
 
 def _decide(state: dict, b: dict, totals: dict) -> str:
@@ -255,7 +276,7 @@ def pending(state: dict, ctx: Ctx) -> list[Owed]:
         return [Owed(b["winner"], Msg("agot.owed.ability", card=card, area=where), "step",
                      _ability_line(state, ctx, b) is not None)]
     if stage == "casualties":
-        n, available = aftermath.casualty_count(state, b)
+        n, available = aftermath.casualty_count(state, b, ctx)
         if not aftermath.casualty_choice(n, available):
             return []
         return [Owed(b["loser"], Msg("agot.owed.casualties", n=n, available=units_list(available), area=where),
@@ -322,7 +343,7 @@ def check_instruction(state: dict, ctx: Ctx, house: str, command) -> Msg | None:
         if not fights:
             return Msg("agot.error.not_fighting", area=ctx.area(area)) if here else None
         if house == b["loser"] and stage_at_or_before(b, "casualties"):
-            n, available = aftermath.casualty_count(state, b)
+            n, available = aftermath.casualty_count(state, b, ctx)
             return aftermath.casualty_problem(n, available, command.units)
         if here and house == b["winner"]:
             return Msg("agot.error.won_no_casualties", area=ctx.area(area))
@@ -422,7 +443,7 @@ def _resolve_cards(state: dict, ctx: Ctx, b: dict) -> list[Event]:
             card = found[1].card_id
             consume_instruction(state, house, "cards", found[0])
         else:
-            card = ctx.rules.cards.default_card(state, ctx, house)
+            card = default_card(state, ctx, house)
             events.append(Event("agot.default.card", house=house, card=card))
         hand.remove(card)
         if not hand:
@@ -557,7 +578,7 @@ def _check_ability(state: dict, ctx: Ctx, b: dict, house: str, command: Ability)
     if b["stage"] == "ability" and house == b["winner"] and b["cards"][house] == card.id:
         return ctx.rules.cards.parse_choice(state, ctx, b, card.id, command.choice)[1]
     text = command.choice
-    if " ".join(text.split()).casefold() in ctx.rules.cards.NO_WORDS:
+    if " ".join(text.split()).casefold() in NO_WORDS:
         return None
     try:  # only the form can be checked before the battle's result
         if card.id == "maester-luwin":
@@ -565,7 +586,7 @@ def _check_ability(state: dict, ctx: Ctx, b: dict, house: str, command: Ability)
         elif card.id == "melisandre":
             ctx.gd.resolve_card(text)
         elif card.id == "renly-baratheon":
-            if " ".join(text.split()).casefold() not in ctx.rules.cards.YES_WORDS:
+            if " ".join(text.split()).casefold() not in YES_WORDS:
                 ctx.gd.board.resolve(text)
         else:
             ctx.gd.board.resolve(text)

@@ -11,6 +11,11 @@ from .context import Ctx
 
 STAGES = ("supports", "cards", "casualties", "retreat", "ability")
 
+NO_WORDS = frozenset({"no", "none", "pass", "skip", "-", "nothing", "ne", "nic"})
+"""An ``ABILITY <card>: <choice>`` that declines the ability (English and Czech)."""
+YES_WORDS = frozenset({"yes", "upgrade", "ano"})
+"""An ``ABILITY <card>: <choice>`` that uses an ability whose only choice is yes."""
+
 
 def opponent(b: dict, house: str) -> str:
     return b["defender"] if house == b["attacker"] else b["attacker"]
@@ -59,3 +64,8 @@ def find_instruction(state: dict, ctx: Ctx, house: str, key: str, area: str, leg
 def consume_instruction(state: dict, house: str, key: str, index: int) -> None:
     """An instruction that served this battle is gone (PBEM.md: for the house's next battle)."""
     del pos.plan(state, house)[key][index]
+
+
+def default_card(state: dict, ctx: Ctx, house: str) -> str:
+    """PBEM.md: the lowest-strength card in hand, ties by name."""
+    return min(state["hands"][house], key=lambda c: (ctx.gd.card(c).strength, ctx.card(c)))

@@ -271,6 +271,22 @@ class Board:
     def home_area(self, house: str) -> str | None:
         return next((a for a, area in self._areas.items() if area.home_of == house), None)
 
+    def raid_reaches(self, src: str, n: str) -> bool:
+        """Whether a raid from ``src`` may ever reach the adjacent ``n``: a raid from land never reaches
+        the sea (CZ p.7) nor a port; a port's raid reaches only its sea (2e, agot2e RULES.md R8.1)."""
+        if self.is_land(src):
+            return self.is_land(n)
+        port = self.area(src)
+        return port.kind != "port" or n == port.sea
+
+    def supports_into(self, src: str, area: str) -> bool:
+        """Whether an order in ``src`` may ever support a battle in the adjacent ``area``: land units
+        never support at sea (CZ p.10); ships in a port (2e) support only battles in its sea (R6.4)."""
+        if self.is_land(src):
+            return self.is_land(area)
+        port = self.area(src)
+        return port.kind != "port" or area == port.sea
+
     # --- names ---------------------------------------------------------------------------------
 
     def resolve(self, text: str) -> str:

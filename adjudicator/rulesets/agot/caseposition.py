@@ -86,7 +86,7 @@ def case_state(rules: Edition, position: dict) -> dict:
                     raise RulesetError(f"{house} is not in play")
                 if set(units) - set(pos.UNIT_ORDER):
                     raise RulesetError(f"unknown unit in {gd.board.name(area)}: {units}")
-                if gd.board.is_sea(area) != all(u == "ship" for u in units):
+                if gd.board.is_land(area) == all(u == "ship" for u in units):
                     raise RulesetError(f"{gd.board.name(area)}: ships only at sea, footmen and knights only on land")
                 state["areas"][area] = {house: pos.sort_units(units)}
     for house in state["houses"]:
@@ -97,8 +97,8 @@ def case_state(rules: Edition, position: dict) -> dict:
         state["control"] = {}
         for text, house in (position["control"] or {}).items():
             area = _area(names, text)
-            if gd.board.is_sea(area):
-                raise RulesetError(f"a power token cannot hold a sea area ({gd.board.name(area)})")
+            if not gd.board.is_land(area):
+                raise RulesetError(f"a power token cannot hold a sea area or a port ({gd.board.name(area)})")
             state["control"][area] = str(house).lower()
     if "neutral" in position:
         state["neutral"] = {_area(names, a): int(s) for a, s in (position["neutral"] or {}).items()}

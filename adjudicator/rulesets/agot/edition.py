@@ -7,8 +7,8 @@ invariants). An edition package (``rulesets/agot1e``, ``rulesets/agot2e``) is a 
 handed to the engine as this one object (``ctx.rules``) instead of ``if edition == ...`` tests:
 
 * ``cards``: the house cards' abilities, a module with the names :mod:`.battle` and :mod:`.aftermath`
-  read (``ATTACK_UNIT_BONUS`` ... ``apply_choice``, ``default_card``); None while an edition has no
-  battle of its own yet (agot2e: see its RULES.md, "State of the engine");
+  read (``ATTACK_UNIT_BONUS`` ... ``ALL_ABILITIES``, ``choice_options``, ``parse_choice``,
+  ``apply_choice``);
 * ``absent_units_neutral``: whether an absent house's start units stay on the board as neutral
   forces (1e, CZ p.13) or nothing of it is placed (2e, RULES.md R3.2).
 
@@ -36,7 +36,7 @@ class Edition:
     name: str  # the ruleset name and the directory under games/
     shape: Shape
     data_version: str  # the data version new games are created with
-    cards: ModuleType | None
+    cards: ModuleType
     absent_units_neutral: bool
 
     def gamedata(self, version: str | None = None) -> GameData:

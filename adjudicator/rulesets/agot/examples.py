@@ -109,7 +109,7 @@ def _cards(state, ctx, house, orders, command):
 def _casualties(state, ctx, house, orders, command):
     b = state.get("battle")
     if b and b.get("loser") == house:
-        n, available = aftermath.casualty_count(state, b)
+        n, available = aftermath.casualty_count(state, b, ctx)
         if n:
             units = sorted(available, key=aftermath.CASUALTY_ORDER.index)[:n]
             yield f"CASUALTIES {units_text(tuple(pos.sort_units(units)))} IN {ctx.area(b['area'])}"

@@ -20,8 +20,10 @@ def violations(state: dict, ctx: Ctx) -> list[str]:
         for house, units in holders.items():
             if house not in houses:
                 out.append(f"{area}: units of {house}, not in play")
-            if gd.board.is_sea(area) != all(u == "ship" for u in units):
+            if gd.board.is_land(area) == all(u == "ship" for u in units):
                 out.append(f"{area}: {units} in the wrong kind of area")
+            if not pos.port_room(state, gd, house, area, 0) or pos.closed(state, gd, area):
+                out.append(f"{area}: {units} in a full or closed area")
         if area in state["neutral"]:
             out.append(f"{area}: units stand on a neutral force")
     for house in houses:
@@ -50,7 +52,7 @@ def violations(state: dict, ctx: Ctx) -> list[str]:
         if pos.owner(state, area) is None:
             out.append(f"{area}: an order where no unit stands")
     for area, house in state["control"].items():
-        if gd.board.is_sea(area) or (pos.owner(state, area) not in (None, house)):
+        if not gd.board.is_land(area) or (pos.owner(state, area) not in (None, house)):
             out.append(f"{area}: {house}'s power token where it cannot be")
     for deck, cards in (state.get("decks") or {}).items():
         copies = sorted(card for card, _ in gd.westeros_decks[deck].copies())

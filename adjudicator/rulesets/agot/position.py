@@ -43,7 +43,7 @@ from typing import Iterable
 
 from .gamedata import GameData
 
-UNIT_ORDER = ("footman", "knight", "ship")
+UNIT_ORDER = ("footman", "knight", "ship", "siege_engine")  # siege engines: 2nd edition
 
 
 def sort_units(units: Iterable[str]) -> list[str]:
@@ -121,6 +121,28 @@ def house_units(state: dict, house: str) -> Counter:
     for holders in state["areas"].values():
         total.update(holders.get(house, []))
     return total
+
+
+def closed(state: dict, gd: GameData, area: str) -> bool:
+    """2e, 3 players: an impassable area, or the port of one (RULES.md R3.3); never entered."""
+    shut = state.get("impassable") or ()
+    return area in shut or gd.board.area(area).port_of in shut
+
+
+def ships_may_enter(state: dict, gd: GameData, house: str, area: str) -> bool:
+    """Ships of ``house`` may enter ``area`` (a sea or a port): any open sea; a port (2e) only while
+    ``house`` controls its castle area (RULES.md R6.3, B9) and it is open."""
+    port = gd.board.area(area)
+    if closed(state, gd, area):
+        return False
+    return port.kind != "port" or controller(state, gd, port.port_of) == house
+
+
+def port_room(state: dict, gd: GameData, house: str, area: str, ships: int) -> bool:
+    """``ships`` more ships of ``house`` fit in ``area``: always at sea, at most ``port_max_ships`` in a port (2e)."""
+    if gd.board.area(area).kind != "port":
+        return True
+    return len(state["areas"].get(area, {}).get(house, [])) + ships <= gd.setup.port_max_ships
 
 
 def ship_seas(state: dict, gd: GameData, house: str, *, unrouted: bool = False) -> set[str]:

@@ -28,6 +28,7 @@ from ...messages import Msg
 from ...ruleset import Event
 from ..agot import position as pos
 from ..agot import say
+from ..agot.battlefield import NO_WORDS, YES_WORDS
 from ..agot.board import UnknownName
 from ..agot.context import Ctx
 
@@ -49,9 +50,6 @@ ALL_ABILITIES = frozenset(
     set(ATTACK_UNIT_BONUS) | DEFENSE_DOUBLED | KILL_FOOTMAN | DISCARD_DEFENSE | ZERO_OPPOSING_SUPPORT_SHIPS
     | ZERO_OPPOSING_CARD | CANCEL_OPPOSING_ABILITY | set(WIN_POWER) | set(WIN_CHOICE))
 """Every card with an ability (the game data's cards with ``ability`` must be exactly these)."""
-
-NO_WORDS = frozenset({"no", "none", "pass", "skip", "-", "nothing", "ne", "nic"})
-YES_WORDS = frozenset({"yes", "upgrade", "ano"})
 
 # What the winner chooses with each of WIN_CHOICE: the catalogues' names.card_choice (templates/*/agot/).
 
@@ -157,8 +155,3 @@ def apply_choice(state: dict, ctx: Ctx, b: dict, card_id: str, value: str) -> li
         return [Event("agot.ability.removes_order", card=card_id, house=winner, owner=owner, order=say.token(kind),
                       area=ctx.area(value))]
     raise ValueError(f"{card_id} has no ability with a choice")
-
-
-def default_card(state: dict, ctx: Ctx, house: str) -> str:
-    """PBEM.md: the lowest-strength card in hand, ties by name."""
-    return min(state["hands"][house], key=lambda c: (ctx.gd.card(c).strength, ctx.card(c)))

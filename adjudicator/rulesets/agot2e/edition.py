@@ -1,4 +1,4 @@
-"""The 2nd edition as the shared AGoT engine sees it: its data's shape and its setup rules.
+"""The 2nd edition as the shared AGoT engine sees it: its data's shape, its setup rule and its house-card abilities.
 
 The data is ``games/agot2e/vN`` (58 areas with 8 ports, 6 houses, siege engines, 42 house cards,
 the 2nd-edition Westeros decks, 9 wildling cards, 24 Tides of Battle cards); RULES.md next to this
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..agot.edition import Edition, register
 from ..agot.gamedata import Shape
+from . import cards
 
 SHAPE = Shape(
     edition="agot2e",
@@ -23,7 +24,7 @@ SHAPE = Shape(
 DATA_VERSION = "v1"
 
 EDITION = register(Edition(name="agot2e", shape=SHAPE, data_version=DATA_VERSION,
-                           cards=None,  # the 42 abilities: not yet (RULES.md, "State of the engine")
+                           cards=cards,
                            absent_units_neutral=False))  # R3.2
 
 

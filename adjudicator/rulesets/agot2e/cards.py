@@ -1,0 +1,52 @@
+"""The 2nd edition's house-card abilities, for the shared battle (``rulesets/agot/battle.py``, as
+``ctx.rules.cards``).
+
+The battle resolves abilities by kind; this module says which 2e cards have which kind. So far the
+kinds the shared battle already resolves as the 2e cards say (data ``ability_key``, RULES.md R8.5):
+
+* ``double-defense-order`` (Catelyn Stark): her Defense order's bonus doubled;
+* ``opponent-printed-strength-zero`` (Balon Greyjoy): the opponent's printed strength counts 0;
+* ``destroy-opponent-footman`` (Mace Tyrell): one of the opponent's fighting footmen dies at once;
+* ``gain-power-on-win`` (Tywin Lannister): +2 Power if he wins.
+
+The other 21 ability keys need the battle to resolve abilities by their printed timing (cancel,
+immediately, static, on_win, on_loss, after_combat) and are not resolved yet: those cards fight with
+their strength and icons only (RULES.md section 0). ``tests/agot2e`` checks these tables against the
+data's ability keys.
+"""
+
+from __future__ import annotations
+
+from ...messages import Msg
+from ...ruleset import Event
+from ..agot.context import Ctx
+
+ATTACK_UNIT_BONUS: dict[str, str] = {}  # Kevan, Victarion double units, supporters too: not this 1e kind
+DEFENSE_DOUBLED = frozenset({"catelyn-stark"})
+KILL_FOOTMAN = frozenset({"mace-tyrell"})
+DISCARD_DEFENSE: frozenset[str] = frozenset()
+ZERO_OPPOSING_SUPPORT_SHIPS: frozenset[str] = frozenset()  # Salladhor differs in 2e (every foreign ship)
+ZERO_OPPOSING_CARD = frozenset({"balon-greyjoy"})
+CANCEL_OPPOSING_ABILITY: frozenset[str] = frozenset()  # Tyrion cancels the card itself in 2e
+WIN_POWER = {"tywin-lannister": 2}
+WIN_CHOICE: tuple[str, ...] = ()
+
+ALL_ABILITIES = frozenset(DEFENSE_DOUBLED | KILL_FOOTMAN | ZERO_OPPOSING_CARD | set(WIN_POWER))
+"""The cards whose abilities the battle resolves."""
+
+KEYS = {"double-defense-order": DEFENSE_DOUBLED, "destroy-opponent-footman": KILL_FOOTMAN,
+        "opponent-printed-strength-zero": ZERO_OPPOSING_CARD, "gain-power-on-win": frozenset(WIN_POWER)}
+"""ability_key -> the cards of that kind (the test compares it with the data)."""
+
+
+def choice_options(state: dict, ctx: Ctx, b: dict, card_id: str) -> list[str]:
+    """No 2e ability with a choice is resolved yet: nothing to choose."""
+    return []
+
+
+def parse_choice(state: dict, ctx: Ctx, b: dict, card_id: str, text: str) -> tuple[str | None, Msg | None]:
+    raise ValueError(f"{card_id} has no ability with a choice")
+
+
+def apply_choice(state: dict, ctx: Ctx, b: dict, card_id: str, value: str) -> list[Event]:
+    raise ValueError(f"{card_id} has no ability with a choice")
