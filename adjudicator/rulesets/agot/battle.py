@@ -76,6 +76,8 @@ def _support_problem(state: dict, ctx: Ctx, area: str, src: str) -> Msg:
     if not board.adjacent(src, area):
         return Msg("agot.support_no.not_adjacent", src=ctx.area(src), area=ctx.area(area))
     if not board.supports_into(src, area):
+        if board.area(src).kind == "port":  # 2e (agot2e RULES.md R6.4)
+            return Msg("agot.support_no.port", src=ctx.area(src), sea=ctx.area(board.area(src).sea))
         return Msg("agot.support_no.land_at_sea", area=ctx.area(area))
     return Msg("agot.support_no.no_order", src=ctx.area(src))
 

@@ -102,6 +102,8 @@ def case_state(rules: Edition, position: dict) -> dict:
             state["control"][area] = str(house).lower()
     if "neutral" in position:
         state["neutral"] = {_area(names, a): int(s) for a, s in (position["neutral"] or {}).items()}
+    if "garrisons" in position:  # 2e: the garrison tokens still standing (default: every playing house's)
+        state["garrisons"] = {_area(names, a): int(s) for a, s in (position["garrisons"] or {}).items()}
     for text, units in (position.get("routed") or {}).items():
         area = _area(names, text)
         if Counter(units) - Counter(pos.units_in(state, area, pos.owner(state, area) or "")):
@@ -211,8 +213,10 @@ def _public(state: dict, key: str):
         return {name(a): {h: list(u) for h, u in holders.items()} for a, holders in state["areas"].items()}
     if key in ("routed",):
         return {name(a): list(u) for a, u in state[key].items()}
-    if key in ("control", "neutral", "orders"):
-        return {name(a): v for a, v in state[key].items()}
+    if key in ("control", "neutral", "orders", "garrisons"):
+        return {name(a): v for a, v in (state.get(key) or {}).items()}
+    if key == "impassable":
+        return sorted(name(a) for a in state.get(key) or ())
     if key in ("hands", "discards"):
         return {h: sorted(card(c) for c in cards) for h, cards in state[key].items()}
     if key == "controllers":  # derived: who controls each land area (units, power token, home)
@@ -230,7 +234,8 @@ def _public(state: dict, key: str):
 def _normal(state: dict, key: str, expected):
     """The expectation with names resolved the same way, so that prefixes and aliases match."""
     ctx = ctx_of(state)
-    if key in ("areas", "routed", "control", "controllers", "neutral", "orders") and isinstance(expected, dict):
+    if key in ("areas", "routed", "control", "controllers", "neutral", "orders", "garrisons") \
+            and isinstance(expected, dict):
         out = {}
         for text, value in expected.items():
             area = ctx.gd.board.name(_area(ctx.names, text))
@@ -242,6 +247,8 @@ def _normal(state: dict, key: str, expected):
                 value = parse_order_token(str(value)).canonical()
             out[area] = value
         return out
+    if key == "impassable" and isinstance(expected, list):
+        return sorted(ctx.gd.board.name(_area(ctx.names, t)) for t in expected)
     if key in ("hands", "discards") and isinstance(expected, dict):
         return {str(h).lower(): sorted(ctx.card(_card(ctx.gd, str(h).lower(), c)) for c in cards or [])
                 for h, cards in expected.items()}

@@ -1,0 +1,24 @@
+"""Every agot2e rules case under tests/cases/agot2e (format: shared/CASES.md), one test each."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from adjudicator.cases import run_case
+from adjudicator.ruleset import RulesetError, get
+
+CASES = sorted((Path(__file__).parent.parent / "cases" / "agot2e").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
+def test_rules_case(path):
+    result = run_case(path)
+    assert result.passed, result.report()
+
+
+def test_no_game_is_created_before_the_edition_is_complete():
+    """agot2e RULES.md section 0: the Westeros phase, wildling cards and most abilities are missing."""
+    with pytest.raises(RulesetError, match="agot2e cannot be played yet"):
+        get("agot2e").new_game(["stark", "lannister", "baratheon"], {}, 1)
