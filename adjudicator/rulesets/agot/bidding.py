@@ -37,7 +37,7 @@ WILDLINGS = "wildlings"
 SLOT_NAME = {  # only for the comments of BID lines on file ("BID 3  # Fiefdoms"); messages name slots by id
 "iron_throne": "Iron Throne", "fiefdoms": "Fiefdoms", "kings_court": "King's Court",
              WILDLINGS: "Night's Watch"}
-WEAKEST_FIRST = ("footman", "ship", "knight")  # PBEM.md default removals: weakest unit first
+WEAKEST_FIRST = ("footman", "ship", "siege_engine", "knight")  # PBEM.md default removals: weakest unit first (2e siege engines: B30)
 
 
 def _w(state: dict) -> dict:
@@ -58,10 +58,17 @@ def bidders(state: dict) -> list[str]:
     return [h for h in pos.turn_order(state) if state["power"][h] > 0]
 
 
+def _sitting_out(state: dict, slot: str) -> str | None:
+    """2e, Preemptive Raid: the house that does not bid in the wildlings' second attack (B5)."""
+    return (_w(state).get("attack") or {}).get("without") if slot == WILDLINGS else None
+
+
 def pending_bids(state: dict, ctx: Ctx, slot: str) -> list[Owed]:
-    return [Owed(h, Msg("agot.owed.bid", slot=slot, wildlings=state["wildlings"], power=state["power"][h]), "step",
+    attack = _w(state).get("attack") if slot == WILDLINGS else None
+    strength = attack["strength"] if attack else state["wildlings"]
+    return [Owed(h, Msg("agot.owed.bid", slot=slot, wildlings=strength, power=state["power"][h]), "step",
                  stored_bid(state, h, slot) is not None)
-            for h in bidders(state)]
+            for h in bidders(state) if h != _sitting_out(state, slot)]
 
 
 def _collect(state: dict, ctx: Ctx, slot: str) -> tuple[dict[str, int], list[Event]]:
@@ -69,6 +76,8 @@ def _collect(state: dict, ctx: Ctx, slot: str) -> tuple[dict[str, int], list[Eve
     events = []
     bids = {}
     for house in pos.turn_order(state):
+        if house == _sitting_out(state, slot):
+            continue
         plan_bids = pos.plan(state, house).setdefault("bids", {})
         sent = plan_bids.pop(slot, None)
         if sent is None:
@@ -212,45 +221,62 @@ def resolve_tiebreak(state: dict, ctx: Ctx, force: bool) -> tuple[list[Event], b
     _drop_used_lines(state, ctx, decider, tie["groups"])
     w.pop("tie")
     pick = ordered[0] if tie["result"] == "won" else ordered[-1]
-    return _after_nights_watch(state, ctx, tie["result"], pick, events)
+    return ctx.rules.wildlings.after_attack(state, ctx, tie["result"], pick, events)
 
 
 # -- Wildling Attack -----------------------------------------------------------------------------------
 
 
-def start_wildlings(state: dict, ctx: Ctx) -> list[Event]:
+def start_wildlings(state: dict, ctx: Ctx, strength: int | None = None, without: str | None = None) -> list[Event]:
+    """A wildling attack with the threat's strength (or ``strength`` without the house ``without``: 2e
+    Preemptive Raid's second attack, B5)."""
     state["step"] = "wildlings"
-    return [Event("agot.wildlings.attack", strength=state["wildlings"])]
+    _w(state)["attack"] = {"strength": state["wildlings"] if strength is None else strength, "without": without}
+    return [Event("agot.wildlings.attack", strength=_w(state)["attack"]["strength"])]
+
+
+def threat_after(state: dict, ctx: Ctx, won: bool) -> int:
+    """The threat after an attack: the track's start (1e, and 2e after a Night's Watch win), or in 2e two
+    spaces back after a wildling win (data ``wildlings.after_*``; RULES.md R4.7)."""
+    wild = ctx.gd.setup.wildlings
+    if won:
+        return wild.track[0] if wild.after_nights_watch_win is None else wild.after_nights_watch_win
+    if wild.after_wildlings_win is None:
+        return wild.track[0]
+    return max(wild.track[0], state["wildlings"] + wild.after_wildlings_win)
 
 
 def resolve_wildlings(state: dict, ctx: Ctx, force: bool) -> tuple[list[Event], bool]:
     w = _w(state)
-    threat = state["wildlings"]
+    threat = w["attack"]["strength"] if w.get("attack") else state["wildlings"]
     bids, events = _collect(state, ctx, WILDLINGS)
     total = sum(bids.values())
     won = total >= threat
     w["bids"] = {**w.get("bids", {}), WILDLINGS: bids}
     w["nights_watch"] = {"threat": threat, "total": total, "result": "won" if won else "lost"}
-    state["wildlings"] = ctx.gd.setup.wildlings.track[0]
+    state["wildlings"] = threat_after(state, ctx, won)
+    cards_decide = bool(ctx.gd.wildling_cards)  # 2e: a card, still unknown, decides what the bidders get
     if won:
         events.append(Event("agot.wildlings.held", total=total, threat=threat, after=state["wildlings"]))
         best = max(bids.values())
-        group = [h for h in pos.turn_order(state) if bids[h] == best]
-        relevant = any(state["discards"][h] for h in group)
+        group = [h for h in pos.turn_order(state) if h in bids and bids[h] == best]
+        relevant = cards_decide or any(state["discards"][h] for h in group)
     else:
         events.append(Event("agot.wildlings.overrun", total=total, threat=threat, after=state["wildlings"]))
         low = min(bids.values())
-        group = [h for h in pos.turn_order(state) if bids[h] == low]
-        relevant = any(pos.house_units(state, h) for h in group)
+        group = [h for h in pos.turn_order(state) if h in bids and bids[h] == low]
+        relevant = cards_decide or any(pos.house_units(state, h) for h in group)
     if len(group) > 1 and relevant:
         w["tie"] = {"slot": WILDLINGS, "groups": [sorted(group)], "result": w["nights_watch"]["result"]}
         state["step"] = "tiebreak"
         return events, False
     pick = group[0] if won else group[-1]
-    return _after_nights_watch(state, ctx, w["nights_watch"]["result"], pick, events)
+    return ctx.rules.wildlings.after_attack(state, ctx, w["nights_watch"]["result"], pick, events)
 
 
-def _after_nights_watch(state: dict, ctx: Ctx, result: str, pick: str, events=None) -> tuple[list[Event], bool]:
+def after_attack(state: dict, ctx: Ctx, result: str, pick: str, events=None) -> tuple[list[Event], bool]:
+    """What follows the bids in agot1e (``ctx.rules.wildlings`` of agot1e): the highest bidder may take
+    back a card (CZ p.13), or every house loses units worth the data's mustering points."""
     w = _w(state)
     events = list(events or [])
     every = ctx.gd.setup.wildlings.every_house_loss

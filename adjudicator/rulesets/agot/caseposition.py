@@ -15,6 +15,10 @@ cards of a deck, the rest following in the seeded order; ``restrictions`` ([Rain
 order kinds) a Westeros card's restriction already in force this round (for a case that starts
 after the Westeros phase). As expectations, ``westeros_cards`` and ``decks`` are compared by card
 name and ``restrictions`` as the state holds it.
+
+2nd-edition keys: ``garrisons`` ({Winterfell: 2}) the garrison tokens standing (default: every playing
+house's); ``wildling_deck`` ([Crow Killers, ...]) the top wildling cards in order; ``impassable`` (an
+expectation only: the closed areas).
 """
 
 from __future__ import annotations
@@ -140,10 +144,13 @@ def case_state(rules: Edition, position: dict) -> dict:
             rest.remove(card)
             top.append(card)
         state["decks"][deck] = top + rest
+    if "wildling_deck" in position:  # 2e: these wildling cards on top, in this order, the rest after
+        top = [_wildling_card(gd, text) for text in position["wildling_deck"] or []]
+        state["wildling_deck"] = top + [c for c in state["wildling_deck"] if c not in top]
     for text in position.get("restrictions") or []:
-        kind = _restriction(gd, text)
-        if kind not in state["restrictions"]:
-            state["restrictions"].append(kind)
+        for kind in _restriction(gd, text):
+            if kind not in state["restrictions"]:
+                state["restrictions"].append(kind)
     given = position.get("westeros_cards")
     if given is not None and step != "westeros":
         raise RulesetError("westeros_cards needs step: westeros")
@@ -154,9 +161,9 @@ def case_state(rules: Edition, position: dict) -> dict:
             given = {_deck(d): _westeros_card(gd, _deck(d), c) for d, c in given.items()}
         westeros.reveal(state, ctx, given)
         for text in position.get("restrictions") or []:
-            kind = _restriction(gd, text)
-            if kind not in state["restrictions"]:
-                state["restrictions"].append(kind)
+            for kind in _restriction(gd, text):
+                if kind not in state["restrictions"]:
+                    state["restrictions"].append(kind)
     return state
 
 
@@ -179,13 +186,27 @@ def _westeros_card(gd, deck: str, text) -> str:
     raise RulesetError(f"unknown Westeros card {text!r} (cards: {names})")
 
 
-def _restriction(gd, text) -> str:
-    """A restriction written as a Westeros card's name or as what the state holds (an order kind)."""
+def _wildling_card(gd, text) -> str:
     folded = " ".join(str(text).replace("-", " ").split()).casefold()
-    for card_id, kind in westeros.RESTRICTS.items():
-        if folded in (gd.westeros_cards[card_id].name.casefold(), card_id.replace("-", " "), kind.replace("-", " ")):
-            return kind
-    raise RulesetError(f"unknown restriction {text!r} (Sea of Storms, Storm of Swords, Feast for Crows, Rains of Autumn)")
+    for card_id, card in gd.wildling_cards.items():
+        if folded in (card.name.casefold(), card_id.replace("-", " ")):
+            return card_id
+    names = ", ".join(c.name for c in gd.wildling_cards.values()) or "none in this edition"
+    raise RulesetError(f"unknown wildling card {text!r} (cards: {names})")
+
+
+def _restriction(gd, text) -> list[str]:
+    """A restriction written as a Westeros card's name or as what the state holds (an order kind, or
+    in 2e an order token): the entries it puts in ``state['restrictions']``."""
+    folded = " ".join(str(text).replace("-", " ").split()).casefold()
+    named = []
+    for card_id, card in gd.westeros_cards.items():
+        kinds = westeros.restrictions_of(gd, card_id)
+        if kinds:
+            named.append(card.name)
+            if folded in (card.name.casefold(), card_id.replace("-", " "), *(k.replace("-", " ") for k in kinds)):
+                return kinds
+    raise RulesetError(f"unknown restriction {text!r} ({', '.join(named)})")
 
 
 def case_done(start: dict, state: dict, until: str) -> bool:
@@ -228,6 +249,8 @@ def _public(state: dict, key: str):
         return {d: ctx.gd.westeros_cards[c].name for d, c in cards.items()} if cards else None
     if key == "decks":
         return {d: [ctx.gd.westeros_cards[c].name for c in cards] for d, cards in state["decks"].items()}
+    if key == "wildling_deck":
+        return [ctx.gd.wildling_cards[c].name for c in state.get("wildling_deck") or []]
     return state.get(key)
 
 

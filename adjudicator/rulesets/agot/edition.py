@@ -9,6 +9,8 @@ handed to the engine as this one object (``ctx.rules``) instead of ``if edition 
 * ``cards``: the house cards' abilities, a module with the names :mod:`.battle` and :mod:`.aftermath`
   read (``ATTACK_UNIT_BONUS`` ... ``ALL_ABILITIES``, ``choice_options``, ``parse_choice``,
   ``apply_choice``);
+* ``wildlings``: what follows the bids of a wildling attack, a module with ``after_attack`` (1e: the
+  shared fixed losses and reclaim of :mod:`.bidding`; 2e: its wildling cards);
 * ``absent_units_neutral``: whether an absent house's start units stay on the board as neutral
   forces (1e, CZ p.13) or nothing of it is placed (2e, RULES.md R3.2).
 
@@ -37,6 +39,7 @@ class Edition:
     shape: Shape
     data_version: str  # the data version new games are created with
     cards: ModuleType
+    wildlings: ModuleType
     absent_units_neutral: bool
 
     def gamedata(self, version: str | None = None) -> GameData:

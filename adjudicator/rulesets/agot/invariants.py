@@ -73,6 +73,8 @@ def leaks(view: dict, state: dict, viewer: str) -> list[str]:
         out.append("the seed")
     if any(isinstance(cards, list) for cards in (view.get("decks") or {}).values()):
         out.append("the order of the Westeros decks")
+    if isinstance(view.get("wildling_deck"), list):
+        out.append("the order of the wildling deck")
     for house in state["houses"]:
         if house == viewer:
             continue

@@ -60,6 +60,7 @@ def initial_state(rules: Edition, houses: list[str], seed: int) -> dict:
         "decks": westeros.new_decks(seed, gd),
         "reshuffles": {deck: 0 for deck in westeros.DECKS},
         "westeros": None,
+        **({"wildling_deck": westeros.new_wildling_deck(seed, gd)} if gd.wildling_cards else {}),  # 2e: SECRET
     }
 
 

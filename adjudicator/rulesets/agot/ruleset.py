@@ -74,15 +74,18 @@ class AgotRuleset:
 
         Secret: other houses' plans (orders before the reveal, instructions sent ahead, card
         choices, bids until they are resolved), other houses' hands (their size is public), the
-        seed and the order of the Westeros decks (only their sizes are public).
+        seed and the order of the Westeros decks and (2e) of the wildling deck (only their sizes are public).
         """
         if player is None:
             return copy.deepcopy(state)
         # The battle dict holds only what is public (cards are set there when both are revealed);
         # so does state['westeros'] (bids are copied there once resolved).
-        view = {k: copy.deepcopy(v) for k, v in state.items() if k not in ("plans", "hands", "seed", "decks")}
+        view = {k: copy.deepcopy(v) for k, v in state.items()
+                if k not in ("plans", "hands", "seed", "decks", "wildling_deck")}
         if "decks" in state:
             view["decks"] = {deck: len(cards) for deck, cards in state["decks"].items()}
+        if "wildling_deck" in state:  # 2e: its order is secret, its size public
+            view["wildling_deck"] = len(state["wildling_deck"])
         view["hands"] = {h: (list(cards) if h == player else len(cards)) for h, cards in state["hands"].items()}
         view["plan"] = copy.deepcopy(state["plans"].get(player))
         return view

@@ -213,7 +213,7 @@ def _check(state: dict, ctx: Ctx, house: str, stretch: list, index: dict, broken
                 problem, example = Msg("agot.error.not_planning"), "ORDERS?"
             else:
                 for i, message in planning.check_orders(state, ctx, house, list(command.lines)).items():
-                    message = westeros.restriction_text(state, ctx, command.lines[i].kind, message)
+                    message = westeros.restriction_text(state, ctx, command.lines[i], message)
                     errors[index[id(command.lines[i])]] = (message, None)
         elif isinstance(command, (Raid, March)):
             kind = "raid" if isinstance(command, Raid) else "march"
@@ -242,7 +242,7 @@ def _check(state: dict, ctx: Ctx, house: str, stretch: list, index: dict, broken
             problem = planning.check_raven(state, ctx, house, command) if (
                 state["step"] == "raven" or command.is_pass or house != pos.holder(state, "messenger_raven")) else None
             if problem and command.order is not None:
-                problem = westeros.restriction_text(state, ctx, command.order.kind, problem)
+                problem = westeros.restriction_text(state, ctx, command.order, problem)
         elif isinstance(command, WESTEROS_ONLY):
             problem, example = westeros_errors.get(id(command), (None, None))
         if problem is None and state["step"] == "battle" and isinstance(command, (Support, Card, Ability, Casualties, Retreat)):

@@ -39,7 +39,7 @@ from collections import Counter
 
 from ...messages import Msg
 from ...ruleset import Event, Owed
-from . import battle, bidding, planning
+from . import battle, bidding, planning, say
 from . import position as pos
 from .commands import UNIT_PLURALS, units_text, Bid, BidAll, Muster, MusterItem, OrderLine, Reclaim, Remove, Tiebreak
 from .context import Ctx
@@ -52,7 +52,24 @@ SUPPLY, MUSTERING, CLASH, THRONES, WILDLING_ATTACK = (
     "supply", "mustering", "clash-of-kings", "game-of-thrones", "wildling-attack")
 RESTRICTS = {"sea-of-storms": "raid", "storm-of-swords": "defense", "feast-for-crows": "consolidate",
              "rains-of-autumn": battle.RAINS_OF_AUTUMN}
-"""Card -> the entry it puts in ``state['restrictions']`` for the round (order kinds; CZ p.13)."""
+"""agot1e card -> the entry it puts in ``state['restrictions']`` for the round (order kinds; CZ p.13)."""
+RESHUFFLE = "reshuffle-deck"  # 2e's effect_key of Winter Is Coming
+FORBID, HOLDER_CHOOSES = "forbid-orders", "holder-chooses"  # 2e effect keys
+
+
+def effect(gd: GameData, card: str) -> str:
+    """What a Westeros card does: its ``effect_key`` (2e data), else its id (agot1e's cards are named
+    by their effects: supply, mustering, clash-of-kings, game-of-thrones, wildling-attack ...)."""
+    return gd.westeros_cards[card].effect_key or card
+
+
+def restrictions_of(gd: GameData, card: str) -> list[str]:
+    """What ``card`` puts in ``state['restrictions']``: order kinds (agot1e) or the texts of the order
+    tokens it forbids (2e ``forbid-orders``, data ``params.orders``)."""
+    if effect(gd, card) == FORBID:
+        texts = {t.id: t.text for t in gd.setup.order_tokens}
+        return [texts[token] for token in gd.westeros_cards[card].params["orders"]]
+    return [RESTRICTS[card]] if card in RESTRICTS and effect(gd, card) == card else []
 COMMANDS = (Bid, BidAll, Tiebreak, Muster, Remove, Reclaim)
 
 
@@ -73,6 +90,13 @@ def shuffled(seed, deck: str, gd: GameData, shuffle: int = 0, cards: list[str] |
 
 def new_decks(seed, gd: GameData) -> dict[str, list[str]]:
     return {deck: shuffled(seed, deck, gd) for deck in DECKS}
+
+
+def new_wildling_deck(seed, gd: GameData) -> list[str]:
+    """2e: the wildling deck, top first, shuffled from the game's seed (agot2e RULES.md R4.7)."""
+    cards = list(gd.wildling_cards)
+    random.Random(f"{seed}-wildlings").shuffle(cards)
+    return cards
 
 
 def mammoth(gd: GameData, deck: str, card: str) -> bool:
@@ -109,7 +133,7 @@ def reveal(state: dict, ctx: Ctx, given: dict[str, str] | None = None) -> list[E
         card = given[deck] if given else _draw(state, ctx, deck)
         mammoths += mammoth(ctx.gd, deck, card)
         for _ in range(1000):
-            if card != WINTER:
+            if effect(ctx.gd, card) not in (WINTER, RESHUFFLE):
                 break
             events.append(Event("agot.westeros.winter", deck=deck))
             card = _winter(state, ctx, deck)
@@ -118,7 +142,10 @@ def reveal(state: dict, ctx: Ctx, given: dict[str, str] | None = None) -> list[E
             raise ValueError(f"Westeros deck {deck} holds nothing but Winter Is Coming")
         cards[deck] = card
     state["westeros"] = {"cards": cards, "mammoths": mammoths, "deck": None}
-    state["restrictions"] = [RESTRICTS[c] for c in cards.values() if c in RESTRICTS]
+    at = ctx.gd.setup.wildlings.attack_at
+    if at is not None and _threat_after_mammoths(state, ctx, mammoths) >= at:
+        state["westeros"]["attack_first"] = True  # 2e, B1: the wildlings attack before card I
+    state["restrictions"] = [kind for c in cards.values() for kind in restrictions_of(ctx.gd, c)]
     shown = [Msg("agot.westeros.drawn", deck=deck, card=c) for deck, c in cards.items()]
     events.append(Event("agot.westeros.cards", cards=shown))
     return events
@@ -168,7 +195,11 @@ def advance(state: dict, ctx: Ctx, force: bool) -> list[Event]:
 def _resolve(state: dict, ctx: Ctx, force: bool) -> list[Event]:
     step = state["step"]
     if step == "westeros":
-        return _mammoths(state, ctx) + _start(state, ctx, DECKS[0])
+        events = _mammoths(state, ctx)
+        if _w(state).pop("attack_first", False):  # 2e: the wildlings attack at once, before card I (B1)
+            return events + [Event("agot.wildlings.threat_reached", threat=state["wildlings"])] + \
+                bidding.start_wildlings(state, ctx)
+        return events + _start(state, ctx, DECKS[0])
     resolver = {"supply": _resolve_supply, "muster": _resolve_muster, "bid": bidding.resolve_bid,
                 "tiebreak": bidding.resolve_tiebreak, "wildlings": bidding.resolve_wildlings,
                 "losses": bidding.resolve_losses, "reclaim": bidding.resolve_reclaim}.get(step)
@@ -185,39 +216,57 @@ def _mammoths(state: dict, ctx: Ctx) -> list[Event]:
     n = _w(state)["mammoths"]
     if not n:
         return []
-    track = ctx.gd.setup.wildlings.track
     before = state["wildlings"]
-    at = max((i for i, v in enumerate(track) if v <= before), default=0)
-    state["wildlings"] = track[min(at + n, len(track) - 1)]
+    state["wildlings"] = _threat_after_mammoths(state, ctx, n)
     return [Event("agot.westeros.mammoths", before=before, after=state["wildlings"], n=n)]
+
+
+def _threat_after_mammoths(state: dict, ctx: Ctx, n: int) -> int:
+    track = ctx.gd.setup.wildlings.track
+    at = max((i for i, v in enumerate(track) if v <= state["wildlings"]), default=0)
+    return track[min(at + n, len(track) - 1)]
 
 
 def _start(state: dict, ctx: Ctx, deck: str) -> list[Event]:
     w = _w(state)
     w["deck"] = deck
     card = w["cards"][deck]
-    if card == SUPPLY:
+    kind = effect(ctx.gd, card)
+    if kind == SUPPLY:
         return _start_supply(state, ctx)
-    if card == MUSTERING:
+    if kind == MUSTERING:
         state["step"] = "muster"
         return [Event("agot.westeros.mustering")]
-    if card == CLASH:
+    if kind == CLASH:
         return bidding.start_clash(state, ctx)
-    if card == WILDLING_ATTACK:
+    if kind == WILDLING_ATTACK:
         return bidding.start_wildlings(state, ctx)
-    if card == THRONES:
-        events = _game_of_thrones(state, ctx)
-    elif card in RESTRICTS:
+    if kind == THRONES:
+        events = _game_of_thrones(state, ctx, card)
+    elif kind == FORBID:
+        events = [Event("agot.westeros.forbids", card=card,
+                        tokens=[say.token(t) for t in restrictions_of(ctx.gd, card)])]
+    elif restrictions_of(ctx.gd, card):
         events = [Event("agot.westeros.effect", card=card)]
+    elif kind == HOLDER_CHOOSES:
+        events = _holder_chooses(state, ctx, card)
     else:
         events = [Event("agot.westeros.nothing", card=card)]
     return events + _next(state, ctx)
 
 
+def _holder_chooses(state: dict, ctx: Ctx, card: str) -> list[Event]:
+    """2e: A Throne of Blades, Dark Wings Dark Words, Put to the Sword: the token's holder chooses an
+    effect. The CHOOSE command is still to come (agot2e RULES.md section 0), so the holder takes the
+    deadline default: nothing happens (B28)."""
+    holder = pos.holder(state, ctx.gd.westeros_cards[card].params["token"])
+    return [Event("agot.westeros.holder_default", card=card, house=holder)]
+
+
 def _next(state: dict, ctx: Ctx) -> list[Event]:
     w = _w(state)
-    i = DECKS.index(w["deck"])
-    for key in ("over", "tie", "reclaimer", "losses", "lowest", "track"):
+    i = DECKS.index(w["deck"]) if w["deck"] is not None else -1  # None: after the attack at 12 (2e, B1)
+    for key in ("over", "tie", "reclaimer", "losses", "lowest", "track", "attack"):
         w.pop(key, None)
     if i + 1 < len(DECKS):
         return _start(state, ctx, DECKS[i + 1])
@@ -443,10 +492,24 @@ def crowns(state: dict, gd: GameData, house: str) -> int:
     return sum(gd.board.area(a).power for a in gd.board.land_areas if pos.controller(state, gd, a) == house)
 
 
-def _game_of_thrones(state: dict, ctx: Ctx) -> list[Event]:
+def paying_ports(state: dict, gd: GameData, house: str) -> int:
+    """2e: the ports ``house`` owns that hold one of its ships while no enemy ship is in the port's sea
+    (agot2e RULES.md R4.6); 0 on a board without ports."""
+    count = 0
+    for port in gd.board.port_areas:
+        area = gd.board.area(port)
+        if pos.controller(state, gd, area.port_of) == house and pos.units_in(state, port, house) \
+                and pos.owner(state, area.sea) in (None, house):
+            count += 1
+    return count
+
+
+def _game_of_thrones(state: dict, ctx: Ctx, card: str) -> list[Event]:
+    """Power per crown (CZ p.13), and per paying port where the card says so (2e ``params.port_power``)."""
+    ports = bool(ctx.gd.westeros_cards[card].params.get("port_power"))
     parts = []
     for house in pos.turn_order(state):
-        want = crowns(state, ctx.gd, house)
+        want = crowns(state, ctx.gd, house) + (paying_ports(state, ctx.gd, house) if ports else 0)
         got = pos.gain_power(state, house, want, ctx.gd.setup.power_limit)
         parts.append(Msg("agot.westeros.crowns_got", house=house, got=got, want=want, limit=ctx.gd.setup.power_limit))
     return [Event("agot.westeros.game_of_thrones", gains=parts)]
@@ -497,6 +560,9 @@ def bid_slots(state: dict) -> list[str]:
     slots: list[str] = []
     step = state["step"]
     w = state.get("westeros") or {}
+    if state["phase"] == "westeros" and w.get("deck") is None and (
+            w.get("attack_first") or (step in ("wildlings", "tiebreak") and w.get("attack"))):
+        slots.append(bidding.WILDLINGS)  # 2e: the attack at 12, before card I (B1)
     for deck, card, started in _remaining(state):
         if card == CLASH:
             if not started:
@@ -745,11 +811,13 @@ def on_file(state: dict, ctx: Ctx, house: str) -> list[str]:
     return out
 
 
-def restriction_text(state: dict, ctx: Ctx, kind: str, message: Msg) -> Msg:
-    """Name the Westeros card in a planning error about an order kind it forbids."""
+def restriction_text(state: dict, ctx: Ctx, line: OrderLine, message: Msg) -> Msg:
+    """Name the Westeros card in a planning error about an order (its kind in agot1e, its token in 2e)
+    the card forbids."""
     if message.key != "agot.error.token_forbidden":
         return message
     for card in ((state.get("westeros") or {}).get("cards") or {}).values():
-        if RESTRICTS.get(card) == kind:
+        forbidden = restrictions_of(ctx.gd, card)
+        if line.kind in forbidden or line.token.canonical() in forbidden:
             return Msg(message.key, {**message.params, "card": card})
     return message

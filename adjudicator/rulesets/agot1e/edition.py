@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..agot import bidding
 from ..agot.edition import Edition, register
 from ..agot.gamedata import Shape
 from . import cards
@@ -17,6 +18,7 @@ SHAPE = Shape(
 DATA_VERSION = "v1"  # the version new games are created with
 
 EDITION = register(Edition(name="agot1e", shape=SHAPE, data_version=DATA_VERSION, cards=cards,
+                           wildlings=bidding,  # the fixed wildling losses and the reclaim (CZ p.13)
                            absent_units_neutral=True))  # CZ p.13
 
 

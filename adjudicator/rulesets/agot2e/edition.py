@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..agot.edition import Edition, register
 from ..agot.gamedata import Shape
-from . import cards
+from . import cards, wildlings
 
 SHAPE = Shape(
     edition="agot2e",
@@ -24,7 +24,7 @@ SHAPE = Shape(
 DATA_VERSION = "v1"
 
 EDITION = register(Edition(name="agot2e", shape=SHAPE, data_version=DATA_VERSION,
-                           cards=cards,
+                           cards=cards, wildlings=wildlings,
                            absent_units_neutral=False))  # R3.2
 
 
