@@ -518,22 +518,34 @@ def _game_of_thrones(state: dict, ctx: Ctx, card: str) -> list[Event]:
 # -- the end of the game (CZ p.12) ----------------------------------------------------------------------------
 
 
+_METRICS = {
+    "castles": lambda state, gd, h: pos.castles_controlled(state, gd, h),
+    "land_areas": lambda state, gd, h: sum(1 for a in gd.board.land_areas if pos.controller(state, gd, a) == h),
+    "supply": lambda state, gd, h: state["supply"][h],
+    "power": lambda state, gd, h: state["power"][h],
+    "iron_throne": lambda state, gd, h: -(state["tracks"]["iron_throne"].index(h) + 1),  # position 1 best
+}
+"""The final tie-breaks the data may name (``victory.final_tiebreak``), each bigger-is-better."""
+
+
 def standings(state: dict, gd: GameData) -> list[tuple[str, tuple[int, ...]]]:
-    """Houses with their ranking key (``setup.final_tiebreak``: castles, supply, power), best first."""
-    metric = {"castles": lambda h: pos.castles_controlled(state, gd, h), "supply": lambda h: state["supply"][h],
-              "power": lambda h: state["power"][h]}
-    rows = [(h, tuple(metric[m](h) for m in gd.setup.final_tiebreak)) for h in pos.turn_order(state)]
+    """Houses with their ranking key (``setup.final_tiebreak``: agot1e castles, supply, power; 2e castles,
+    land areas, supply, Iron Throne position), best first."""
+    rows = [(h, tuple(_METRICS[m](state, gd, h) for m in gd.setup.final_tiebreak)) for h in pos.turn_order(state)]
     return sorted(rows, key=lambda row: row[1], reverse=True)
 
 
 def end_game(state: dict, ctx: Ctx) -> list[Event]:
-    """After the last round: the most cities and strongholds win; ties by supply, then available power;
-    a tie on all three is a draw (RULES.md R10.2, A43: the same cascade for three or more)."""
+    """After the last round: the most cities and strongholds win; ties by the data's tie-breaks (agot1e:
+    supply, then available power, a tie on all three is a draw, RULES.md R10.2, A43; 2e: land areas,
+    supply, then the Iron Throne, which always decides, agot2e RULES.md R9.2)."""
     rows = standings(state, ctx.gd)
     best = [h for h, key in rows if key == rows[0][1]]
     state["winner"] = best[0] if len(best) == 1 else "draw"
     state.update(phase="over", step="over", turn=0)
-    table = [Msg("agot.end.standing", house=h, castles=c, supply=s, power=p) for h, (c, s, p) in rows]
+    metrics = ctx.gd.setup.final_tiebreak
+    table = [Msg("agot.end.standing", house=h, **{m: (-v if m == "iron_throne" else v) for m, v in zip(metrics, key)})
+             for h, key in rows]
     events = [Event("agot.end.standings", rounds=ctx.gd.setup.rounds, table=table)]
     if state["winner"] == "draw":
         events.append(Event("agot.end.draw", houses=list(best)))
