@@ -50,11 +50,13 @@ def raid_targets(state: dict, ctx: Ctx, area: str) -> list[str]:
     """Areas whose orders the raid in ``area`` may remove (adjacent enemy support/raid/consolidate)."""
     house = pos.owner(state, area)
     board = ctx.gd.board
+    star_defense = ctx.rules.orders.star_raid_defense and pos.order_star(state, area)
+    kinds = RAID_TARGETS + ("defense",) if star_defense else RAID_TARGETS  # 2e: raid* may remove a Defense order
     out = []
     for n in board.neighbours(area):
         if not board.raid_reaches(area, n):
             continue
-        if n in state["orders"] and pos.owner(state, n) not in (None, house) and pos.order_kind(state, n) in RAID_TARGETS:
+        if n in state["orders"] and pos.owner(state, n) not in (None, house) and pos.order_kind(state, n) in kinds:
             out.append(n)
     return sorted(out)
 
@@ -76,7 +78,7 @@ def check_raid(state: dict, ctx: Ctx, house: str, raid: Raid) -> str | None:
     if raid.none:
         return None
     legal = raid_targets(state, ctx, raid.src)
-    most = 2 if pos.order_star(state, raid.src) else 1
+    most = ctx.rules.orders.star_raid_targets if pos.order_star(state, raid.src) else 1
     if len(raid.targets) > most:
         return Msg("agot.error.raid_at_most", area=where, n=most)
     if len(set(raid.targets)) != len(raid.targets):
@@ -104,7 +106,7 @@ def raid_never_legal(state: dict, ctx: Ctx, house: str, raid: Raid, *, star: boo
     if raid.none:
         return None
     where = ctx.area(raid.src)
-    most = 1 if star is False else 2
+    most = 1 if star is False else ctx.rules.orders.star_raid_targets
     if len(raid.targets) > most:
         return Msg("agot.error.raid_at_most", area=where, n=most)
     if len(set(raid.targets)) != len(raid.targets):
@@ -169,6 +171,10 @@ def resolve_raid(state: dict, ctx: Ctx, force: bool) -> list[Event]:
             got = pos.gain_power(state, house, 1, ctx.gd.setup.power_limit)
         events.append(Event("agot.raid.done", house=house, src=ctx.area(raid.src), target=ctx.area(target),
                             victim=victim, kind=kind, plunder=got))
+        lost = min(ctx.rules.orders.pillage_loss, state["power"][victim]) if kind == "consolidate" else 0
+        if lost:  # 2e: the victim of a pillage discards available Power (agot2e RULES.md R8.1)
+            state["power"][victim] -= lost
+            events.append(Event("agot.raid.pillaged", house=victim, n=lost))
     return events + drop_hopeless_raids(state, ctx)
 
 
@@ -337,6 +343,7 @@ def check_march(state: dict, ctx: Ctx, house: str, march: March, *, mail_time: b
             battles += 1  # CZ p.8: only one destination held by another house's units
             changes[move.dest] = units  # the attackers form an army there too (CZ p.9 "Zlaté pravidlo")
         elif move.dest in state["neutral"]:  # CZ p.12: entering a neutral area is no battle
+            battles += ctx.rules.orders.neutral_is_the_attack  # 2e: but it is the march's one attack (R7.3)
             need = state["neutral"][move.dest]
             have = _strength(ctx, units, move.dest) + pos.order_bonus(state, march.src) + \
                 neutral_support(state, ctx, house, move.dest, only=house if mail_time else None)
@@ -425,6 +432,18 @@ def _counts(units) -> dict[str, int]:
 # -- consolidate power ---------------------------------------------------------------------------------
 
 
+def consolidate_value(state: dict, ctx: Ctx, house: str, area: str) -> int:
+    """The Power a Consolidate Power order in ``area`` gives: 1e 1, and 1 more if a crown is printed
+    there; 2e 1 plus 1 per crown (R8.4), on a port 1 while no enemy ship is in its sea, on a sea nothing
+    (B19)."""
+    place = ctx.gd.board.area(area)
+    if place.kind == "sea":
+        return 0
+    if place.kind == "port":
+        return int(pos.owner(state, place.sea) in (None, house))
+    return 1 + (place.power if ctx.rules.orders.consolidate_per_crown else place.power > 0)
+
+
 def resolve_consolidate(state: dict, ctx: Ctx) -> list[Event]:
     """Every consolidate order still on the board: 1 power, and 1 more if a crown is printed there
     (CZ p.12 "navíc získá 1 žeton moci také za každé území, které společně s rozkazem konsolidace
@@ -435,7 +454,7 @@ def resolve_consolidate(state: dict, ctx: Ctx) -> list[Event]:
         areas = pos.orders_of(state, house, "consolidate")
         if not areas:
             continue
-        want = sum(1 + (ctx.gd.board.area(a).power > 0) for a in areas)
+        want = sum(consolidate_value(state, ctx, house, a) for a in areas)
         got = pos.gain_power(state, house, want, ctx.gd.setup.power_limit)
         for a in areas:
             pos.remove_order(state, a)

@@ -11,6 +11,7 @@ handed to the engine as this one object (``ctx.rules``) instead of ``if edition 
   ``apply_choice``);
 * ``wildlings``: what follows the bids of a wildling attack, a module with ``after_attack`` (1e: the
   shared fixed losses and reclaim of :mod:`.bidding`; 2e: its wildling cards);
+* ``orders``: how the orders differ (:class:`OrderRules`);
 * ``absent_units_neutral``: whether an absent house's start units stay on the board as neutral
   forces (1e, CZ p.13) or nothing of it is placed (2e, RULES.md R3.2).
 
@@ -34,12 +35,25 @@ EDITIONS = (FIRST_EDITION, "agot2e")
 
 
 @dataclass(frozen=True)
+class OrderRules:
+    """How the editions' orders differ (1e: CZ p.7, p.12, RULES.md A6; 2e: agot2e RULES.md R7.3, R8.1, R8.4, B19)."""
+
+    star_raid_targets: int  # orders a starred raid removes: 1e two, 2e one
+    star_raid_defense: bool  # a starred raid may remove a Defense order (2e)
+    pillage_loss: int  # Power the owner of a raided Consolidate Power order discards (2e: 1)
+    consolidate_per_crown: bool  # 2e: 1 Power + 1 per crown; 1e: + 1 if the area has a crown (V7)
+    consolidate_on_water: bool  # 2e: on a port (1 Power without enemy ships in its sea) or a sea (nothing)
+    neutral_is_the_attack: bool  # 2e: a march into a neutral force is its one attack (1e A6: it is not)
+
+
+@dataclass(frozen=True)
 class Edition:
     name: str  # the ruleset name and the directory under games/
     shape: Shape
     data_version: str  # the data version new games are created with
     cards: ModuleType
     wildlings: ModuleType
+    orders: OrderRules
     absent_units_neutral: bool
 
     def gamedata(self, version: str | None = None) -> GameData:

@@ -36,7 +36,7 @@ def check_order(state: dict, ctx: Ctx, house: str, line: OrderLine) -> str | Non
         return Msg("agot.error.order_no_units", area=where)
     if held != house:
         return Msg("agot.error.held_by", area=where, house=held)
-    if line.kind == "consolidate" and ctx.gd.board.is_sea(line.area):
+    if line.kind == "consolidate" and not ctx.gd.board.is_land(line.area) and not ctx.rules.orders.consolidate_on_water:
         return Msg("agot.error.consolidate_at_sea", area=where)
     if _token_id(ctx, line.kind, line.bonus, line.star) is None:
         return Msg("agot.error.no_such_token", token=say.token(line.token.canonical()))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..agot import bidding
-from ..agot.edition import Edition, register
+from ..agot.edition import Edition, OrderRules, register
 from ..agot.gamedata import Shape
 from . import cards
 
@@ -19,6 +19,9 @@ DATA_VERSION = "v1"  # the version new games are created with
 
 EDITION = register(Edition(name="agot1e", shape=SHAPE, data_version=DATA_VERSION, cards=cards,
                            wildlings=bidding,  # the fixed wildling losses and the reclaim (CZ p.13)
+                           orders=OrderRules(star_raid_targets=2, star_raid_defense=False, pillage_loss=0,
+                                             consolidate_per_crown=False, consolidate_on_water=False,
+                                             neutral_is_the_attack=False),
                            absent_units_neutral=True))  # CZ p.13
 
 

@@ -7,7 +7,7 @@ module is the rules digest the engine implements (R…, decisions B1-B37).
 
 from __future__ import annotations
 
-from ..agot.edition import Edition, register
+from ..agot.edition import Edition, OrderRules, register
 from ..agot.gamedata import Shape
 from . import cards, wildlings
 
@@ -25,6 +25,9 @@ DATA_VERSION = "v1"
 
 EDITION = register(Edition(name="agot2e", shape=SHAPE, data_version=DATA_VERSION,
                            cards=cards, wildlings=wildlings,
+                           orders=OrderRules(star_raid_targets=1, star_raid_defense=True, pillage_loss=1,  # R8.1, B17
+                                             consolidate_per_crown=True, consolidate_on_water=True,  # R8.4, B19
+                                             neutral_is_the_attack=True),  # R7.3
                            absent_units_neutral=False))  # R3.2
 
 
