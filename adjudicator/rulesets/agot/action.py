@@ -13,7 +13,7 @@ from collections import Counter
 
 from ...messages import Msg
 from ...ruleset import Event, Owed
-from . import battle, bidding
+from . import aftermath, battle, bidding
 from . import position as pos
 from .commands import ALL, March, Raid
 from .context import Ctx
@@ -401,6 +401,7 @@ def execute_march(state: dict, ctx: Ctx, house: str, march: March) -> list[Event
         pos.add_units(state, move.dest, house, units)
         events.append(Event("agot.march.done", house=house, units=_counts(units), src=ctx.area(src),
                             dest=ctx.area(move.dest), neutral=neutral, token=token))
+        events += aftermath.port_taken(state, ctx, house, move.dest)
     if battle_move:
         pos.remove_units(state, src, battle_move[1])
     events += _leave_power(state, ctx, house, march)

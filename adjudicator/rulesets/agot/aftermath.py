@@ -268,7 +268,20 @@ def conquer(state: dict, ctx: Ctx, b: dict) -> list[Event]:
     events.append(Event("agot.battle.takes", house=attacker, area=ctx.area(area), units=units_list(b["units"]),
                         defender=defender, order=order, token=token))
     b["units"] = []
-    return events
+    return events + port_taken(state, ctx, attacker, area)
+
+
+def port_taken(state: dict, ctx: Ctx, house: str, castle: str) -> list[Event]:
+    """2e: the port of a castle area taken by ``house`` (after the retreat, R6.5): the old owner's ships
+    and their order go, ``house``'s replace them (B10: the most allowed)."""
+    taken = pos.take_port(state, ctx.gd, house, castle)
+    if taken is None:
+        return []
+    old, ships, replaced = taken
+    port = ctx.gd.board.port(castle)
+    if port in state["orders"]:
+        pos.remove_order(state, port)
+    return [Event("agot.port.taken", house=house, port=ctx.area(port), old=old, ships=ships, replaced=replaced)]
 
 
 def discard_cards(state: dict, ctx: Ctx, b: dict) -> list[Event]:

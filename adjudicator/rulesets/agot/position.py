@@ -145,6 +145,28 @@ def port_room(state: dict, gd: GameData, house: str, area: str, ships: int) -> b
     return len(state["areas"].get(area, {}).get(house, [])) + ships <= gd.setup.port_max_ships
 
 
+def take_port(state: dict, gd: GameData, house: str, castle: str) -> tuple[str, int, int] | None:
+    """2e: ``house`` has just taken ``castle``; another house's ships in its port are destroyed and
+    ``house`` replaces as many as its unused ships and its supply allow (agot2e RULES.md R6.5; B10: the
+    new owner's default is the most). Returns (the old ships' owner, how many ships were there, how many
+    are replaced) or None when there was nothing to take."""
+    port = gd.board.port(castle)
+    held = owner(state, port) if port else None
+    if held in (None, house):
+        return None
+    ships = len(units_in(state, port, held))
+    set_units(state, port, held, [])
+    room = gd.setup.unit_limits["ship"] - house_units(state, house)["ship"]
+    replaced = 0
+    for k in range(min(ships, room), 0, -1):
+        if supply_after(state, gd, house, {port: ["ship"] * k}):
+            replaced = k
+            break
+    if replaced:
+        set_units(state, port, house, ["ship"] * replaced)
+    return held, ships, replaced
+
+
 def ship_seas(state: dict, gd: GameData, house: str, *, unrouted: bool = False) -> set[str]:
     """Sea areas holding ``house``'s ships: the links of its ship transport (CZ p.9); with
     ``unrouted`` only those with a ship that is not routed (routed units take no part in a march)."""
