@@ -338,7 +338,7 @@ def check_march(state: dict, ctx: Ctx, house: str, march: March, *, mail_time: b
                        by_then=False)
         if not pos.port_room(state, ctx.gd, house, move.dest, len(units)):
             return Msg("agot.error.port_full", dest=dest, most=ctx.gd.setup.port_max_ships)
-        enemy = pos.owner(state, move.dest)
+        enemy = pos.occupier(state, ctx.gd, move.dest)
         if enemy and enemy != house:
             battles += 1  # CZ p.8: only one destination held by another house's units
             changes[move.dest] = units  # the attackers form an army there too (CZ p.9 "Zlaté pravidlo")
@@ -387,7 +387,7 @@ def execute_march(state: dict, ctx: Ctx, house: str, march: March) -> list[Event
     events = []
     battle_move = None
     for move, units in zip(march.moves, _march_units(state, src, march)):
-        enemy = pos.owner(state, move.dest)
+        enemy = pos.occupier(state, ctx.gd, move.dest)
         if enemy and enemy != house:
             battle_move = (move.dest, units)
             continue

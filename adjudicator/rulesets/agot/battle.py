@@ -234,7 +234,7 @@ def start(state: dict, ctx: Ctx, *, area: str, attacker: str, origin: str, units
     """Open the battle of ``attacker``'s march of ``units`` (already off the board) from ``origin``
     into ``area``, held by another house; the march order is already removed (its modifier is
     ``march_bonus``)."""
-    defender = pos.owner(state, area)
+    defender = pos.occupier(state, ctx.gd, area)
     if defender is None or defender == attacker:
         raise ValueError(f"no battle at {area}: it holds no units of a house other than {attacker}")
     if not units:

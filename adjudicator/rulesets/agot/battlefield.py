@@ -40,7 +40,10 @@ def fighting_units(state: dict, b: dict, house: str) -> list[str]:
 
 
 def has_units(state: dict, b: dict, house: str) -> bool:
-    return bool(b["units"]) if house == b["attacker"] else bool(pos.units_in(state, b["area"], house))
+    """Whether ``house``'s side still fights: its units, or the defender's garrison (2e, B14)."""
+    if house == b["attacker"]:
+        return bool(b["units"])
+    return bool(pos.units_in(state, b["area"], house)) or bool((state.get("garrisons") or {}).get(b["area"]))
 
 
 def ability_active(b: dict, house: str, ids) -> bool:

@@ -145,6 +145,15 @@ def port_room(state: dict, gd: GameData, house: str, area: str, ships: int) -> b
     return len(state["areas"].get(area, {}).get(house, [])) + ships <= gd.setup.port_max_ships
 
 
+def occupier(state: dict, gd: GameData, area: str) -> str | None:
+    """Whom a march into ``area`` attacks: the house with units there or, in 2e, the house whose garrison
+    stands alone in its home area (agot2e RULES.md B14); None for an empty area."""
+    held = owner(state, area)
+    if held is None and (state.get("garrisons") or {}).get(area):
+        return gd.board.area(area).home_of
+    return held
+
+
 def take_port(state: dict, gd: GameData, house: str, castle: str) -> tuple[str, int, int] | None:
     """2e: ``house`` has just taken ``castle``; another house's ships in its port are destroyed and
     ``house`` replaces as many as its unused ships and its supply allow (agot2e RULES.md R6.5; B10: the
