@@ -349,10 +349,15 @@ def muster_castles(state: dict, ctx: Ctx, house: str) -> list[str]:
 
 def ship_seas(state: dict, ctx: Ctx, house: str, castle: str) -> list[str]:
     """Seas next to ``castle`` where a ship may be mustered: none of another house's ships ("Pokud je
-    takové mořské území obsazeno loděmi jiného rodu, nemůžete tu shromažďovat"), no neutral force."""
+    takové mořské území obsazeno loděmi jiného rodu, nemůžete tu shromažďovat"), no neutral force; in
+    2e also the castle's own port while it has room."""
     board = ctx.gd.board
-    return [s for s in board.neighbours(castle) if board.is_sea(s) and pos.owner(state, s) in (None, house)
+    seas = [s for s in board.neighbours(castle) if board.is_sea(s) and pos.owner(state, s) in (None, house)
             and s not in state["neutral"]]
+    port = board.port(castle)  # 2e: the castle's own port, even past enemy ships in its sea (R4.5)
+    if port is not None and pos.port_room(state, ctx.gd, house, port, 1):
+        seas.append(port)
+    return seas
 
 
 def _cost(ctx: Ctx, items) -> int:
@@ -392,8 +397,11 @@ def _placed(state: dict, ctx: Ctx, house: str, muster: Muster) -> tuple[dict[str
                     return None, (Msg("agot.error.no_sea_for_ship", area=name) if not seas else
                                   Msg("agot.error.say_which_sea", seas=[ctx.area(s) for s in seas]))
                 sea = seas[0]
-            elif not gd.board.is_sea(sea) or not gd.board.adjacent(sea, area):
+            elif not (gd.board.is_sea(sea) or sea == gd.board.port(area)) or not gd.board.adjacent(sea, area):
                 return None, Msg("agot.error.not_sea_next_to", sea=ctx.area(sea), area=name)
+            elif sea == gd.board.port(area) and len(changes.get(sea, pos.units_in(state, sea, house))) \
+                    >= gd.setup.port_max_ships:
+                return None, Msg("agot.error.port_full", dest=ctx.area(sea), most=gd.setup.port_max_ships)
             elif sea not in seas:
                 who = pos.owner(state, sea)
                 return None, (Msg("agot.error.sea_holds_ships", sea=ctx.area(sea), house=who) if who
