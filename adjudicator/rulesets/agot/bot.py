@@ -50,9 +50,10 @@ def orders_mail(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str:
     areas = sorted(a for a in state["areas"] if pos.owner(state, a) == house)
     rng.shuffle(areas)
     for area in areas:
-        if rng.random() < 0.15:
-            continue  # not every area must get an order
-        usable = [t for t in tokens if (t.kind != "consolidate" or ctx.gd.board.is_land(area)) and (not t.star or stars > 0)]
+        if rng.random() < 0.15 and not ctx.rules.orders.orders_everywhere:
+            continue  # not every area must get an order (1e A2; 2e: every area, B8)
+        usable = [t for t in tokens if (t.kind != "consolidate" or ctx.gd.board.is_land(area)
+                                        or ctx.rules.orders.consolidate_on_water) and (not t.star or stars > 0)]
         if not usable:
             continue
         marches = [t for t in usable if t.kind == "march"]

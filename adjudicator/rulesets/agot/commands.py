@@ -22,10 +22,16 @@ from ...mailcommands import Help, OrdersQuery, Press, Status  # noqa: F401  (re-
 
 # --- vocabulary shared by the grammar and the commands ------------------------------------------
 
-UNIT_TYPES: Final = ("footman", "knight", "ship")
-"""Unit types in their canonical order (weakest land unit first, as the rulebook lists them)."""
+UNIT_TYPES: Final = ("footman", "knight", "ship", "siege_engine")
+"""Unit types in their canonical order (weakest land unit first, as the rulebook lists them; siege
+engines: the 2nd edition's only)."""
 
-UNIT_PLURALS: Final = {"footman": "footmen", "knight": "knights", "ship": "ships"}
+BASIC_UNITS: Final = ("footman", "knight", "ship")
+"""The units of both editions: what an error about an unknown unit word lists (the grammar reads
+mail without knowing the game's edition)."""
+
+UNIT_SINGULARS: Final = {"footman": "footman", "knight": "knight", "ship": "ship", "siege_engine": "siege engine"}
+UNIT_PLURALS: Final = {"footman": "footmen", "knight": "knights", "ship": "ships", "siege_engine": "siege engines"}
 
 ALL: Final = "all"
 """``MARCH ...: ALL`` (every unit in the source area) and ``PRESS ALL:`` (every player)."""
@@ -65,7 +71,7 @@ def units_text(units: tuple[str, ...] | str) -> str:
         return "ALL"
     counts = Counter(units)
     return ", ".join(
-        f"{counts[u]} {u if counts[u] == 1 else UNIT_PLURALS[u]}" for u in UNIT_TYPES if counts[u]
+        f"{counts[u]} {UNIT_SINGULARS[u] if counts[u] == 1 else UNIT_PLURALS[u]}" for u in UNIT_TYPES if counts[u]
     )
 
 
@@ -326,7 +332,7 @@ class MusterItem:
     def canonical(self, names: Labels | None = None) -> str:
         if self.upgrade:
             return "upgrade"
-        return self.unit + (f" -> {_area(names, self.sea)}" if self.sea is not None else "")
+        return UNIT_SINGULARS[self.unit] + (f" -> {_area(names, self.sea)}" if self.sea is not None else "")
 
 
 UPGRADE: Final = MusterItem("knight", None, True)

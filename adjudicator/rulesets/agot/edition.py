@@ -44,6 +44,7 @@ class OrderRules:
     consolidate_per_crown: bool  # 2e: 1 Power + 1 per crown; 1e: + 1 if the area has a crown (V7)
     consolidate_on_water: bool  # 2e: on a port (1 Power without enemy ships in its sea) or a sea (nothing)
     neutral_is_the_attack: bool  # 2e: a march into a neutral force is its one attack (1e A6: it is not)
+    orders_everywhere: bool  # 2e: an order in every area with units while a token fits (R5.1, B8; 1e A2: optional)
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,7 @@ from .commands import (
     CLEAR_KINDS,
     ORDER_TOKENS,
     SHORT_FORMS,
-    UNIT_TYPES,
+    BASIC_UNITS,
     UPGRADE,
     Ability,
     Bid,
@@ -145,6 +145,9 @@ UNIT_WORDS: Final[dict[str, str]] = {
     "knight": "knight", "knights": "knight", "rytir": "knight", "rytiri": "knight", "rytire": "knight",
     "rytiru": "knight",
     "ship": "ship", "ships": "ship", "lod": "ship", "lode": "ship", "lodi": "ship",
+    # 2nd edition; two words joined by _counted: "siege engine", "obléhací stroj"
+    "siege": "siege_engine", "siegeengine": "siege_engine", "siegeengines": "siege_engine",
+    "oblehacistroj": "siege_engine", "oblehacistroje": "siege_engine", "oblehacichstroju": "siege_engine",
 }
 """Unit word, English or Czech, singular or plural -> unit type."""
 
@@ -653,6 +656,7 @@ article "a knight" starts an item, so it never has whitespace before it)."""
 def _counted(item: str) -> tuple[int, str]:
     """``"2 footmen"``, ``"2x knight"``, ``"a ship"``, ``"loď"`` -> (count, unit type)."""
     f = re.sub(r"^([+-]?\d+)\s*x\s*", r"\1 ", fold(item).strip())
+    f = re.sub(r"\b(siege|oblehac\w*)\s+(engines?|stroj\w*)$", r"\1\2", f)  # the two-word unit (2e)
     m = re.fullmatch(r"([+-]?\d+)\s*([^\W\d_]+)", f) or re.fullmatch(r"(\S+)\s+(\S+)", f)
     if m:
         count_text, unit_text = m.groups()
@@ -664,7 +668,7 @@ def _counted(item: str) -> tuple[int, str]:
     if unit is None:
         close = difflib.get_close_matches(unit_text, UNIT_WORDS, 1, 0.7)
         raise LineError(Msg("agot.error.unknown_unit", text=unit_text, hint=UNIT_WORDS[close[0]] if close else None,
-                            units=list(UNIT_TYPES)))
+                            units=list(BASIC_UNITS)))
     if re.fullmatch(r"[+-]?\d+", count_text):
         n = int(count_text)
     elif count_text in COUNT_WORDS:

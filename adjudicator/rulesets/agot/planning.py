@@ -68,7 +68,24 @@ def check_orders(state: dict, ctx: Ctx, house: str, lines: list[OrderLine]) -> d
         if problem:
             errors[i] = problem
         seen.setdefault(line.area, i)
+    if not errors and lines and ctx.rules.orders.orders_everywhere:
+        missing = _uncovered(state, ctx, house, set(seen), used, limit - stars)
+        if missing:
+            errors[len(lines) - 1] = Msg("agot.error.order_missing", area=ctx.area(missing))
     return errors
+
+
+def _uncovered(state: dict, ctx: Ctx, house: str, placed: set[str], used: Counter, stars_left: int) -> str | None:
+    """2e (R5.1, B8): the first area, by name, holding ``house``'s units without an order while one of its
+    unused tokens could legally go there; None when every such area has one."""
+    free = [t for t in ctx.gd.setup.order_tokens if used[t.id] < t.count and (not t.star or stars_left > 0)]
+    empty = sorted((a for a in state["areas"] if pos.owner(state, a) == house and a not in placed), key=ctx.area)
+    for area in empty:
+        for token in free:
+            line = OrderLine(area, token.kind, token.bonus, token.star)
+            if check_order(state, ctx, house, line) is None:
+                return area
+    return None
 
 
 def store_orders(state: dict, house: str, lines: list[OrderLine]) -> None:

@@ -21,7 +21,7 @@ EDITION = register(Edition(name="agot1e", shape=SHAPE, data_version=DATA_VERSION
                            wildlings=bidding,  # the fixed wildling losses and the reclaim (CZ p.13)
                            orders=OrderRules(star_raid_targets=2, star_raid_defense=False, pillage_loss=0,
                                              consolidate_per_crown=False, consolidate_on_water=False,
-                                             neutral_is_the_attack=False),
+                                             neutral_is_the_attack=False, orders_everywhere=False),
                            absent_units_neutral=True))  # CZ p.13
 
 
