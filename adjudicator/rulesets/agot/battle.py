@@ -47,7 +47,7 @@ from . import aftermath, say
 from . import position as pos
 from .board import UnknownName
 from .commands import Ability, Blade, Card, Casualties, Retreat, Support
-from .battlefield import NO_WORDS, YES_WORDS, ability_active, default_card, consume_instruction, fighting_units, find_instruction, has_units, opponent, stage_at_or_before, units_list
+from .battlefield import NO_WORDS, YES_WORDS, ability_active, card_icons, default_card, consume_instruction, fighting_units, find_instruction, has_units, opponent, stage_at_or_before, units_list
 from .context import Ctx
 
 RAINS_OF_AUTUMN = "rains-of-autumn"
@@ -172,6 +172,10 @@ def strength(state: dict, ctx: Ctx, b: dict, house: str, *, with_cards: bool = T
             value = 0
         parts.append(Msg("agot.part.card", card=card, n=value))
         total += value
+        extra = ctx.rules.cards.bonus(state, ctx, b, house)[0]
+        if extra:  # 2e: a static ability of the card (agot2e RULES.md R8.5)
+            parts.append(Msg("agot.part.ability", card=card, n=extra))
+            total += extra
     if b["blade"] == house:
         parts.append(Msg("agot.part.blade"))
         total += 1
@@ -478,8 +482,7 @@ def _resolve_cards(state: dict, ctx: Ctx, b: dict) -> list[Event]:
             events.append(Event("agot.battle.tie", attacker=a, defender=d, total=totals[a], winner=winner))
         events.append(Event("agot.battle.wins", house=winner, area=ctx.area(b["area"])))
     b["winner"], b["loser"] = winner, loser
-    win_card, lose_card = ctx.gd.card(b["cards"][winner]), ctx.gd.card(b["cards"][loser])
-    b["casualties"] = max(0, win_card.swords - lose_card.fortifications)
+    b["casualties"] = max(0, card_icons(state, ctx, b, winner)[0] - card_icons(state, ctx, b, loser)[1])
     b["stage"] = "casualties"
     if emptied:  # nothing is left to decide: no casualties, nobody to retreat (and no area left empty mid-battle)
         return events + aftermath.resolve_retreat(state, ctx, b)

@@ -72,3 +72,10 @@ def consume_instruction(state: dict, house: str, key: str, index: int) -> None:
 def default_card(state: dict, ctx: Ctx, house: str) -> str:
     """PBEM.md: the lowest-strength card in hand, ties by name."""
     return min(state["hands"][house], key=lambda c: (ctx.gd.card(c).strength, ctx.card(c)))
+
+
+def card_icons(state: dict, ctx: Ctx, b: dict, house: str) -> tuple[int, int]:
+    """(swords, fortifications) of ``house``'s card in this battle: printed, plus its static bonus (2e)."""
+    card = ctx.gd.card(b["cards"][house])
+    _, swords, forts = ctx.rules.cards.bonus(state, ctx, b, house)
+    return card.swords + swords, card.fortifications + forts

@@ -155,3 +155,9 @@ def apply_choice(state: dict, ctx: Ctx, b: dict, card_id: str, value: str) -> li
         return [Event("agot.ability.removes_order", card=card_id, house=winner, owner=owner, order=say.token(kind),
                       area=ctx.area(value))]
     raise ValueError(f"{card_id} has no ability with a choice")
+
+
+def bonus(state: dict, ctx: Ctx, b: dict, house: str) -> tuple[int, int, int]:
+    """(strength, swords, fortifications) a card adds to itself: no 1st-edition card does (its strength
+    changes are the tables above)."""
+    return 0, 0, 0

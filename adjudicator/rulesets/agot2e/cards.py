@@ -7,9 +7,11 @@ kinds the shared battle already resolves as the 2e cards say (data ``ability_key
 * ``double-defense-order`` (Catelyn Stark): her Defense order's bonus doubled;
 * ``opponent-printed-strength-zero`` (Balon Greyjoy): the opponent's printed strength counts 0;
 * ``destroy-opponent-footman`` (Mace Tyrell): one of the opponent's fighting footmen dies at once;
-* ``gain-power-on-win`` (Tywin Lannister): +2 Power if he wins.
+* ``gain-power-on-win`` (Tywin Lannister): +2 Power if he wins;
+* the static bonuses to the card's own strength and icons (:func:`bonus`): Stannis Baratheon, Ser
+  Davos Seaworth, Theon Greyjoy, Asha Greyjoy, Nymeria Sand.
 
-The other 21 ability keys need the battle to resolve abilities by their printed timing (cancel,
+The other 16 ability keys need the battle to resolve abilities by their printed timing (cancel,
 immediately, static, on_win, on_loss, after_combat) and are not resolved yet: those cards fight with
 their strength and icons only (RULES.md section 0). ``tests/agot2e`` checks these tables against the
 data's ability keys.
@@ -31,11 +33,38 @@ CANCEL_OPPOSING_ABILITY: frozenset[str] = frozenset()  # Tyrion cancels the card
 WIN_POWER = {"tywin-lannister": 2}
 WIN_CHOICE: tuple[str, ...] = ()
 
-ALL_ABILITIES = frozenset(DEFENSE_DOUBLED | KILL_FOOTMAN | ZERO_OPPOSING_CARD | set(WIN_POWER))
+BONUS_KEYS = ("bonus-if-below-on-iron-throne", "bonus-if-card-discarded", "bonus-defending-castle",
+              "bonus-if-unsupported", "fortification-defending-sword-attacking")
+"""The ability keys :func:`bonus` resolves (their numbers are the data's ``params``)."""
+BONUS_CARDS = frozenset({"stannis-baratheon", "davos-seaworth", "theon-greyjoy", "asha-greyjoy", "nymeria-sand"})
+
+ALL_ABILITIES = frozenset(DEFENSE_DOUBLED | KILL_FOOTMAN | ZERO_OPPOSING_CARD | set(WIN_POWER) | BONUS_CARDS)
 """The cards whose abilities the battle resolves."""
 
 KEYS = {"double-defense-order": DEFENSE_DOUBLED, "destroy-opponent-footman": KILL_FOOTMAN,
-        "opponent-printed-strength-zero": ZERO_OPPOSING_CARD, "gain-power-on-win": frozenset(WIN_POWER)}
+        "opponent-printed-strength-zero": ZERO_OPPOSING_CARD, "gain-power-on-win": frozenset(WIN_POWER),
+        **{key: None for key in BONUS_KEYS}}
+"""ability_key -> the cards of that kind (None: every card with that key; the test compares it with the data)."""
+
+
+def bonus(state: dict, ctx: Ctx, b: dict, house: str) -> tuple[int, int, int]:
+    """(strength, swords, fortifications) that ``house``'s card adds to itself now (static abilities, R8.5)."""
+    card = ctx.gd.card(b["cards"][house])
+    if card.ability_key not in BONUS_KEYS or house in b["cancelled"]:
+        return 0, 0, 0
+    params, other = card.params, b["defender"] if house == b["attacker"] else b["attacker"]
+    own = (params.get("strength", 0), params.get("swords", 0), params.get("fortifications", 0))
+    key = card.ability_key
+    if key == "bonus-if-below-on-iron-throne":
+        track = state["tracks"]["iron_throne"]
+        return own if track.index(other) < track.index(house) else (0, 0, 0)
+    if key == "bonus-if-card-discarded":
+        return own if params["card"] in state["discards"][house] else (0, 0, 0)
+    if key == "bonus-defending-castle":
+        return own if house == b["defender"] and ctx.gd.board.area(b["area"]).castle != "none" else (0, 0, 0)
+    if key == "bonus-if-unsupported":
+        return own if house not in (b.get("supports") or {}).values() else (0, 0, 0)
+    return (0, 0, 1) if house == b["defender"] else (0, 1, 0)  # fortification-defending-sword-attacking
 """ability_key -> the cards of that kind (the test compares it with the data)."""
 
 
