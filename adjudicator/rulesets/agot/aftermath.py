@@ -296,4 +296,8 @@ def discard_cards(state: dict, ctx: Ctx, b: dict) -> list[Event]:
             events.append(Event("agot.battle.seventh_card", house=house))
         else:
             state["discards"][house].append(card)
+        if house == b["loser"] and ability_active(b, house, ctx.rules.cards.RECLAIM_ON_LOSS) and state["discards"][house]:
+            state["hands"][house] += state["discards"][house]  # 2e Roose Bolton: the whole pile, Roose with it
+            state["discards"][house] = []
+            events.append(Event("agot.ability.reclaims_discards", card=card, house=house))
     return events

@@ -94,7 +94,14 @@ def support_value(state: dict, ctx: Ctx, b: dict, src: str) -> tuple[int, list[s
     "protivníkových podpůrných lodí": the opponent's own supporting ships)."""
     side = b["supports"][src]
     no_ships = pos.owner(state, src) == side and ability_active(b, opponent(b, side), ctx.rules.cards.ZERO_OPPOSING_SUPPORT_SHIPS)
-    return support_strength(state, ctx, src, area=b["area"], attacking=side == b["attacker"], no_ships=no_ships)
+    value, notes = support_strength(state, ctx, src, area=b["area"], attacking=side == b["attacker"], no_ships=no_ships)
+    kind = ctx.rules.cards.ATTACK_UNIT_BONUS.get(b["cards"].get(side)) if ctx.rules.cards.ATTACK_BONUS_SUPPORTERS else None
+    if kind and side == b["attacker"] and pos.owner(state, src) == side and ability_active(b, side, {b["cards"][side]}):
+        extra = (Counter(pos.units_in(state, src, side)) - Counter(pos.routed_in(state, src)))[kind]
+        if extra and "rains" not in notes:  # 2e Kevan, Victarion: supporting units of the kind count double too
+            value += extra
+            notes = [*notes, "doubled"]
+    return value, notes
 
 
 def unit_value(ctx: Ctx, unit: str, area: str, attacking: bool) -> int:
@@ -483,6 +490,9 @@ def _resolve_cards(state: dict, ctx: Ctx, b: dict) -> list[Event]:
         events.append(Event("agot.battle.wins", house=winner, area=ctx.area(b["area"])))
     b["winner"], b["loser"] = winner, loser
     b["casualties"] = max(0, card_icons(state, ctx, b, winner)[0] - card_icons(state, ctx, b, loser)[1])
+    if b["casualties"] and ability_active(b, loser, ctx.rules.cards.NO_CASUALTIES):  # 2e The Blackfish
+        b["casualties"] = 0
+        events.append(Event("agot.ability.no_casualties", card=b["cards"][loser], house=loser))
     b["stage"] = "casualties"
     if emptied:  # nothing is left to decide: no casualties, nobody to retreat (and no area left empty mid-battle)
         return events + aftermath.resolve_retreat(state, ctx, b)
@@ -510,7 +520,10 @@ def _immediate_abilities(state: dict, ctx: Ctx, b: dict) -> list[Event]:
             else:
                 events.append(Event("agot.ability.no_defense", card=card, house=other, area=ctx.area(area)))
         if ability_active(b, house, ctx.rules.cards.KILL_FOOTMAN):
-            events.append(_kill_footman(state, ctx, b, other, card))
+            if ability_active(b, other, ctx.rules.cards.NO_CASUALTIES):  # 2e: The Blackfish prevents it (R8.5)
+                events.append(Event("agot.ability.no_casualties", card=b["cards"][other], house=other))
+            else:
+                events.append(_kill_footman(state, ctx, b, other, card))
         if ability_active(b, house, ctx.rules.cards.ZERO_OPPOSING_CARD):
             events.append(Event("agot.ability.card_counts_0", card=card, other=b["cards"][other]))
         if ability_active(b, house, ctx.rules.cards.ZERO_OPPOSING_SUPPORT_SHIPS):

@@ -46,6 +46,10 @@ CANCEL_OPPOSING_ABILITY = frozenset({"queen-of-thorns"})
 WIN_POWER = {"jaime-lannister": 2}
 WIN_CHOICE = ("maester-luwin", "melisandre", "renly-baratheon", "cersei-lannister", "asha-greyjoy")
 
+ATTACK_BONUS_SUPPORTERS = False  # the bonus counts the attacking units in the battle area only
+NO_CASUALTIES: frozenset[str] = frozenset()  # no 1st-edition card prevents casualties
+RECLAIM_ON_LOSS: frozenset[str] = frozenset()  # nor takes the discards back on a loss
+
 ALL_ABILITIES = frozenset(
     set(ATTACK_UNIT_BONUS) | DEFENSE_DOUBLED | KILL_FOOTMAN | DISCARD_DEFENSE | ZERO_OPPOSING_SUPPORT_SHIPS
     | ZERO_OPPOSING_CARD | CANCEL_OPPOSING_ABILITY | set(WIN_POWER) | set(WIN_CHOICE))

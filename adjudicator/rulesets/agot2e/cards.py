@@ -9,9 +9,13 @@ kinds the shared battle already resolves as the 2e cards say (data ``ability_key
 * ``destroy-opponent-footman`` (Mace Tyrell): one of the opponent's fighting footmen dies at once;
 * ``gain-power-on-win`` (Tywin Lannister): +2 Power if he wins;
 * the static bonuses to the card's own strength and icons (:func:`bonus`): Stannis Baratheon, Ser
-  Davos Seaworth, Theon Greyjoy, Asha Greyjoy, Nymeria Sand.
+  Davos Seaworth, Theon Greyjoy, Asha Greyjoy, Nymeria Sand;
+* ``own-footmen-double-when-attacking``, ``own-ships-double-when-attacking`` (Ser Kevan Lannister,
+  Victarion Greyjoy): those units count 2 when attacking, in the army and among its own supporters;
+* ``no-casualties`` (The Blackfish): no casualties from swords or abilities (Mace Tyrell's included);
+* ``reclaim-discards-on-loss`` (Roose Bolton): on a loss the whole discard pile returns to hand.
 
-The other 16 ability keys need the battle to resolve abilities by their printed timing (cancel,
+The other 12 ability keys need the battle to resolve abilities by their printed timing (cancel,
 immediately, static, on_win, on_loss, after_combat) and are not resolved yet: those cards fight with
 their strength and icons only (RULES.md section 0). ``tests/agot2e`` checks these tables against the
 data's ability keys.
@@ -23,7 +27,10 @@ from ...messages import Msg
 from ...ruleset import Event
 from ..agot.context import Ctx
 
-ATTACK_UNIT_BONUS: dict[str, str] = {}  # Kevan, Victarion double units, supporters too: not this 1e kind
+ATTACK_UNIT_BONUS = {"kevan-lannister": "footman", "victarion-greyjoy": "ship"}  # each counts 2 when attacking
+ATTACK_BONUS_SUPPORTERS = True  # ... in the attacking army and among its own supporters (SR + RM)
+NO_CASUALTIES = frozenset({"the-blackfish"})  # no casualties from swords or abilities (B24: other losses stay)
+RECLAIM_ON_LOSS = frozenset({"roose-bolton"})  # on a loss the whole discard pile returns, Roose with it
 DEFENSE_DOUBLED = frozenset({"catelyn-stark"})
 KILL_FOOTMAN = frozenset({"mace-tyrell"})
 DISCARD_DEFENSE: frozenset[str] = frozenset()
@@ -38,11 +45,14 @@ BONUS_KEYS = ("bonus-if-below-on-iron-throne", "bonus-if-card-discarded", "bonus
 """The ability keys :func:`bonus` resolves (their numbers are the data's ``params``)."""
 BONUS_CARDS = frozenset({"stannis-baratheon", "davos-seaworth", "theon-greyjoy", "asha-greyjoy", "nymeria-sand"})
 
-ALL_ABILITIES = frozenset(DEFENSE_DOUBLED | KILL_FOOTMAN | ZERO_OPPOSING_CARD | set(WIN_POWER) | BONUS_CARDS)
+ALL_ABILITIES = frozenset(DEFENSE_DOUBLED | KILL_FOOTMAN | ZERO_OPPOSING_CARD | set(WIN_POWER) | BONUS_CARDS
+                          | set(ATTACK_UNIT_BONUS) | NO_CASUALTIES | RECLAIM_ON_LOSS)
 """The cards whose abilities the battle resolves."""
 
 KEYS = {"double-defense-order": DEFENSE_DOUBLED, "destroy-opponent-footman": KILL_FOOTMAN,
         "opponent-printed-strength-zero": ZERO_OPPOSING_CARD, "gain-power-on-win": frozenset(WIN_POWER),
+        "own-footmen-double-when-attacking": {"kevan-lannister"}, "own-ships-double-when-attacking": {"victarion-greyjoy"},
+        "no-casualties": NO_CASUALTIES, "reclaim-discards-on-loss": RECLAIM_ON_LOSS,
         **{key: None for key in BONUS_KEYS}}
 """ability_key -> the cards of that kind (None: every card with that key; the test compares it with the data)."""
 
