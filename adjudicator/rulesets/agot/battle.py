@@ -539,7 +539,48 @@ def _immediate_abilities(state: dict, ctx: Ctx, b: dict) -> list[Event]:
                 events.append(Event("agot.ability.attack_bonus", card=card, unit=kind))
             else:
                 events.append(Event("agot.ability.not_attacking", card=card, house=house))
+        if ability_active(b, house, ctx.rules.cards.OPPONENT_TO_BOTTOM):
+            events.append(_to_bottom(state, b, other, card))
+        if ability_active(b, house, ctx.rules.cards.REMOVE_ADJACENT_ORDER):
+            events += _remove_adjacent_order(state, ctx, b, house, other, card)
     return events
+
+
+TRACK_FALL_TIES = ("fiefdoms", "iron_throne", "kings_court")
+"""2e Doran Martell's default track, among equal falls (B26: Fiefdoms decides combat ties)."""
+
+
+def _to_bottom(state: dict, b: dict, victim: str, card: str) -> Event:
+    """2e Doran Martell (mandatory): the opponent drops to the bottom of a track; the deadline default is
+    the track where it falls most (B26). Dominance tokens and turn order follow the tracks at once."""
+    last = len(state["houses"]) - 1
+    track = max(TRACK_FALL_TIES, key=lambda t: last - state["tracks"][t].index(victim))
+    state["tracks"][track] = [h for h in state["tracks"][track] if h != victim] + [victim]
+    return Event("agot.ability.to_bottom", card=card, house=victim, track=track)
+
+
+ORDER_PREFERENCE = ("support", "march", "consolidate", "raid", "defense")
+"""2e Queen of Thorns' default among the opponent's other orders (B26)."""
+
+
+def _remove_adjacent_order(state: dict, ctx: Ctx, b: dict, house: str, victim: str, card: str) -> list[Event]:
+    """2e Queen of Thorns (mandatory): one of the opponent's orders next to the combat goes; a removed
+    Support order stops supporting it. Default (B26): the opponent's support of this combat that adds the
+    most, else the first by kind (support, march, consolidate, raid, defense), then by area name."""
+    area = b["area"]
+    orders = [n for n in ctx.gd.board.neighbours(area) if n in state["orders"] and pos.owner(state, n) == victim]
+    if not orders:
+        return []
+    backing = [n for n in orders if b["supports"].get(n) == victim]
+    if backing:
+        target = max(sorted(backing, key=ctx.area), key=lambda n: support_value(state, ctx, b, n)[0])
+    else:
+        target = min(orders, key=lambda n: (ORDER_PREFERENCE.index(pos.order_kind(state, n)), ctx.area(n)))
+    kind = state["orders"][target]
+    pos.remove_order(state, target)
+    b["supports"].pop(target, None)
+    return [Event("agot.ability.removes_order", card=card, house=house, owner=victim, order=say.token(kind),
+                  area=ctx.area(target))]
 
 
 def _kill_footman(state: dict, ctx: Ctx, b: dict, victim: str, card: str) -> Event:

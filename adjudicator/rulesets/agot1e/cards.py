@@ -49,6 +49,8 @@ WIN_CHOICE = ("maester-luwin", "melisandre", "renly-baratheon", "cersei-lanniste
 ATTACK_BONUS_SUPPORTERS = False  # the bonus counts the attacking units in the battle area only
 NO_CASUALTIES: frozenset[str] = frozenset()  # no 1st-edition card prevents casualties
 RECLAIM_ON_LOSS: frozenset[str] = frozenset()  # nor takes the discards back on a loss
+OPPONENT_TO_BOTTOM: frozenset[str] = frozenset()  # nor moves the opponent on a track
+REMOVE_ADJACENT_ORDER: frozenset[str] = frozenset()  # nor removes an order next to the battle
 
 ALL_ABILITIES = frozenset(
     set(ATTACK_UNIT_BONUS) | DEFENSE_DOUBLED | KILL_FOOTMAN | DISCARD_DEFENSE | ZERO_OPPOSING_SUPPORT_SHIPS

@@ -13,11 +13,14 @@ kinds the shared battle already resolves as the 2e cards say (data ``ability_key
 * ``own-footmen-double-when-attacking``, ``own-ships-double-when-attacking`` (Ser Kevan Lannister,
   Victarion Greyjoy): those units count 2 when attacking, in the army and among its own supporters;
 * ``no-casualties`` (The Blackfish): no casualties from swords or abilities (Mace Tyrell's included);
-* ``reclaim-discards-on-loss`` (Roose Bolton): on a loss the whole discard pile returns to hand.
+* ``reclaim-discards-on-loss`` (Roose Bolton): on a loss the whole discard pile returns to hand;
+* ``opponent-to-bottom-of-track`` (Doran Martell) and ``remove-adjacent-opponent-order`` (Queen of
+  Thorns), mandatory, by their deadline defaults (B26) until the ABILITY choices exist.
 
-The other 12 ability keys need the battle to resolve abilities by their printed timing (cancel,
-immediately, static, on_win, on_loss, after_combat) and are not resolved yet: those cards fight with
-their strength and icons only (RULES.md section 0). ``tests/agot2e`` checks these tables against the
+Of the other 10, the optional ones (Tyrion, Aeron, Robb, Renly, Cersei, Patchface) resolve as their
+deadline default, not used, until their ABILITY choices exist; Salladhor Saan, Ser Loras Tyrell and
+Arianne Martell are not resolved yet: those cards fight with their strength and icons only (RULES.md
+section 0). ``tests/agot2e`` checks these tables against the
 data's ability keys.
 """
 
@@ -31,6 +34,8 @@ ATTACK_UNIT_BONUS = {"kevan-lannister": "footman", "victarion-greyjoy": "ship"} 
 ATTACK_BONUS_SUPPORTERS = True  # ... in the attacking army and among its own supporters (SR + RM)
 NO_CASUALTIES = frozenset({"the-blackfish"})  # no casualties from swords or abilities (B24: other losses stay)
 RECLAIM_ON_LOSS = frozenset({"roose-bolton"})  # on a loss the whole discard pile returns, Roose with it
+OPPONENT_TO_BOTTOM = frozenset({"doran-martell"})  # mandatory; default track: B26 (battle._to_bottom)
+REMOVE_ADJACENT_ORDER = frozenset({"queen-of-thorns"})  # mandatory; default order: B26 (battle._remove_adjacent_order)
 DEFENSE_DOUBLED = frozenset({"catelyn-stark"})
 KILL_FOOTMAN = frozenset({"mace-tyrell"})
 DISCARD_DEFENSE: frozenset[str] = frozenset()
@@ -46,13 +51,15 @@ BONUS_KEYS = ("bonus-if-below-on-iron-throne", "bonus-if-card-discarded", "bonus
 BONUS_CARDS = frozenset({"stannis-baratheon", "davos-seaworth", "theon-greyjoy", "asha-greyjoy", "nymeria-sand"})
 
 ALL_ABILITIES = frozenset(DEFENSE_DOUBLED | KILL_FOOTMAN | ZERO_OPPOSING_CARD | set(WIN_POWER) | BONUS_CARDS
-                          | set(ATTACK_UNIT_BONUS) | NO_CASUALTIES | RECLAIM_ON_LOSS)
+                          | set(ATTACK_UNIT_BONUS) | NO_CASUALTIES | RECLAIM_ON_LOSS | OPPONENT_TO_BOTTOM
+                          | REMOVE_ADJACENT_ORDER)
 """The cards whose abilities the battle resolves."""
 
 KEYS = {"double-defense-order": DEFENSE_DOUBLED, "destroy-opponent-footman": KILL_FOOTMAN,
         "opponent-printed-strength-zero": ZERO_OPPOSING_CARD, "gain-power-on-win": frozenset(WIN_POWER),
         "own-footmen-double-when-attacking": {"kevan-lannister"}, "own-ships-double-when-attacking": {"victarion-greyjoy"},
         "no-casualties": NO_CASUALTIES, "reclaim-discards-on-loss": RECLAIM_ON_LOSS,
+        "opponent-to-bottom-of-track": OPPONENT_TO_BOTTOM, "remove-adjacent-opponent-order": REMOVE_ADJACENT_ORDER,
         **{key: None for key in BONUS_KEYS}}
 """ability_key -> the cards of that kind (None: every card with that key; the test compares it with the data)."""
 
