@@ -67,7 +67,7 @@ def test_a_whole_six_house_game_by_mail(tmp_path):
             postmaster.sweep_reports()
     state = judge.present("six").state
     assert state["winner"] in HOUSES and state["round"] == 11 and state["phase"] == "over"
-    assert sent > 100
+    assert sent > 50  # most decisions came by mail, the rest by the deadline
 
     outbox = postmaster.outbox
     czech = []
