@@ -1,6 +1,6 @@
 """The agot2e self-play campaign: N seeded whole games per house count (3 to 6), invariants checked.
 
-Run: ``python bench/agot2e_selfplay.py [--games 1000] [--houses 3,4,5,6]``. Seeded bots decide everything
+Run: ``python bench/agot2e_selfplay.py [--games 1000] [--houses 3,4,5,6] [--tides]``. Seeded bots decide everything
 through the mail grammar, as in ``judge selfplay --ruleset agot2e --option preview=yes``; the
 invariants are checked after every step. Exits 1 at the first violation, printing the seed and step
 that reproduce it, and prints per house count the games, their time and the winners. Not a test (the
@@ -23,6 +23,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--houses", default="3,4,5,6")
+    parser.add_argument("--tides", action="store_true", help="with the Tides of Battle option")
     args = parser.parse_args()
     ruleset = get("agot2e")
     for count in (int(n) for n in args.houses.split(",")):
@@ -33,7 +34,8 @@ def main() -> int:
         for i in range(args.games):
             seed = 1000 * count + i
             try:
-                played = play(ruleset, houses, seed, options={"preview": "yes"})
+                options = {"preview": "yes", **({"tides-of-battle": "yes"} if args.tides else {})}
+                played = play(ruleset, houses, seed, options=options)
             except InvariantViolation as exc:
                 print(f"VIOLATION with {count} houses: {exc}")
                 return 1

@@ -20,6 +20,11 @@ def test_rules_case(path):
 
 def test_no_game_is_created_before_the_edition_is_complete_unless_the_gm_asks_for_the_preview():
     """agot2e RULES.md section 0: most abilities and the mail commands of the 2nd-edition choices are missing."""
+    agot2e, three = get("agot2e"), ["stark", "lannister", "baratheon"]
     with pytest.raises(RulesetError, match="agot2e is not complete yet.*--option preview=yes"):
-        get("agot2e").new_game(["stark", "lannister", "baratheon"], {}, 1)
-    assert get("agot2e").new_game(["stark", "lannister", "baratheon"], {"preview": "yes"}, 1)["edition"] == "agot2e"
+        agot2e.new_game(three, {}, 1)
+    assert agot2e.new_game(three, {"preview": "yes"}, 1)["edition"] == "agot2e"
+    assert "tides_of_battle" not in agot2e.new_game(three, {"preview": "yes"}, 1)
+    assert agot2e.new_game(three, {"preview": "yes", "tides-of-battle": "yes"}, 1)["tides_of_battle"] is True
+    with pytest.raises(RulesetError):
+        agot2e.new_game(three, {"preview": "yes", "tides-of-battle": "maybe"}, 1)

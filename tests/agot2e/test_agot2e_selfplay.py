@@ -24,6 +24,14 @@ def test_seeded_games_per_house_count_run_without_a_violation(cli, houses):
     assert all(re.match(rf"game \d+ seed \d+: winner ({names}), round 10, \d+ battles", line) for line in lines), lines
 
 
+@pytest.mark.parametrize("houses", [3, 6])
+def test_seeded_games_with_tides_of_battle_run_without_a_violation(cli, houses):
+    result = cli("selfplay", "--ruleset", "agot2e", "--houses", str(houses), "--games", "1", "--seed", str(500 + houses),
+                 "--option", "preview=yes", "--option", "tides-of-battle=yes")
+    assert result.exit_code == 0, result.output[-3000:]
+    assert re.match(r"game 1 seed \d+: winner \w+, round 10, \d+ battles", result.output), result.output
+
+
 def test_a_stored_preview_game_replays_from_its_journal(cli):
     result = cli("selfplay", "--ruleset", "agot2e", "--houses", "6", "--games", "1", "--seed", "7", "--store",
                  "--option", "preview=yes")

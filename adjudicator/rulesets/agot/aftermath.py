@@ -13,7 +13,7 @@ from . import say
 from .battlefield import ability_active, card_icons, consume_instruction, fighting_units, find_instruction, units_list
 from .context import Ctx
 
-CASUALTY_ORDER = ("footman", "ship", "knight")  # PBEM.md default casualties: weakest first
+CASUALTY_ORDER = ("footman", "ship", "knight")  # PBEM.md default casualties: weakest first (never a siege engine)
 KEEP_ORDER = ("knight", "ship", "footman")  # units kept first when supply forces some out
 
 
@@ -66,7 +66,27 @@ def beaten(state: dict, ctx: Ctx, b: dict) -> list[Event]:
 
 
 def resolve_casualties(state: dict, ctx: Ctx, b: dict) -> list[Event]:
-    return beaten(state, ctx, b) + _casualties(state, ctx, b)
+    return beaten(state, ctx, b) + _winner_losses(state, ctx, b) + _casualties(state, ctx, b)
+
+
+def _winner_losses(state: dict, ctx: Ctx, b: dict) -> list[Event]:
+    """2e Tides of Battle: the units the winner loses to the loser's skulls (R8.6), the weakest first
+    (B30; the choice by mail is still to come), never a siege engine; The Blackfish prevents it."""
+    n, winner = b.pop("winner_losses", 0), b["winner"]
+    if not n or ability_active(b, winner, ctx.rules.cards.NO_CASUALTIES):
+        return []
+    army = b["units"] if winner == b["attacker"] else fighting_units(state, b, winner)
+    lost = sorted((u for u in army if u not in ctx.gd.setup.castle_only_units), key=CASUALTY_ORDER.index)[:n]
+    if not lost:
+        return []
+    left = Counter(b["units"] if winner == b["attacker"] else pos.units_in(state, b["area"], winner)) - Counter(lost)
+    if winner == b["attacker"]:
+        b["units"] = pos.sort_units(left.elements())
+    else:
+        pos.set_units(state, b["area"], winner, left.elements())
+        if not pos.occupant(state, b["area"]) and b["area"] in state["orders"]:
+            pos.remove_order(state, b["area"])  # FAQ2: no order stays where no unit is (R8.8)
+    return [Event("agot.tides.winner_loses", house=winner, units=units_list(lost), area=ctx.area(b["area"]))]
 
 
 def _casualties(state: dict, ctx: Ctx, b: dict) -> list[Event]:

@@ -39,6 +39,7 @@ it has).
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 from ...messages import Msg
@@ -183,6 +184,11 @@ def strength(state: dict, ctx: Ctx, b: dict, house: str, *, with_cards: bool = T
         if extra:  # 2e: a static ability of the card (agot2e RULES.md R8.5)
             parts.append(Msg("agot.part.ability", card=card, n=extra))
             total += extra
+    tides = (b.get("tides") or {}).get(house)
+    if with_cards and tides is not None:  # 2e option Tides of Battle (agot2e RULES.md section 10)
+        value = ctx.gd.tides_of_battle[tides].strength
+        parts.append(Msg("agot.part.tides", n=value))
+        total += value
     if b["blade"] == house:
         parts.append(Msg("agot.part.blade"))
         total += 1
@@ -467,6 +473,7 @@ def _resolve_cards(state: dict, ctx: Ctx, b: dict) -> list[Event]:
         events.append(Event("agot.battle.plays", house=house, card=card.id, strength=card.strength, swords=card.swords,
                             fortifications=card.fortifications))
     events += _immediate_abilities(state, ctx, b)
+    events += _tides(state, ctx, b)
     # Ser Loras may kill the last unit of a side: that side loses at once (see the report; not in CZ).
     emptied = [h for h in (a, d) if not has_units(state, b, h)]
     if emptied:
@@ -490,6 +497,7 @@ def _resolve_cards(state: dict, ctx: Ctx, b: dict) -> list[Event]:
         events.append(Event("agot.battle.wins", house=winner, area=ctx.area(b["area"])))
     b["winner"], b["loser"] = winner, loser
     b["casualties"] = max(0, card_icons(state, ctx, b, winner)[0] - card_icons(state, ctx, b, loser)[1])
+    events += _skulls(state, ctx, b, winner, loser)
     if b["casualties"] and ability_active(b, loser, ctx.rules.cards.NO_CASUALTIES):  # 2e The Blackfish
         b["casualties"] = 0
         events.append(Event("agot.ability.no_casualties", card=b["cards"][loser], house=loser))
@@ -543,6 +551,39 @@ def _immediate_abilities(state: dict, ctx: Ctx, b: dict) -> list[Event]:
             events.append(_to_bottom(state, b, other, card))
         if ability_active(b, house, ctx.rules.cards.REMOVE_ADJACENT_ORDER):
             events += _remove_adjacent_order(state, ctx, b, house, other, card)
+    return events
+
+
+def _tides(state: dict, ctx: Ctx, b: dict) -> list[Event]:
+    """2e option Tides of Battle (section 10, R10.2): the whole deck shuffled for this combat from the
+    game's seed and the count of combats so far; attacker and defender each draw one, revealed
+    together. (The Blade holder's redraw takes its default, keep, until BLADE REDRAW exists: B29.)"""
+    if not state.get("tides_of_battle"):
+        return []
+    state["tides_drawn"] = state.get("tides_drawn", 0) + 1
+    deck = [card for card, spec in ctx.gd.tides_of_battle.items() for _ in range(spec.count)]
+    random.Random(f"{state['seed']}-tides-{state['tides_drawn']}").shuffle(deck)
+    deck = state.pop("tides_next", []) + deck  # a rules case's cards, attacker's first (caseposition.py)
+    b["tides"] = {b["attacker"]: deck[0], b["defender"]: deck[1]}
+    return [Event("agot.tides.drawn", cards=[Msg("agot.tides.card", house=h, card=c) for h, c in b["tides"].items()])]
+
+
+def _skulls(state: dict, ctx: Ctx, b: dict, winner: str, loser: str) -> list[Event]:
+    """Each skull on a Tides of Battle card costs its owner's opponent one more unit, whoever won,
+    fortifications or not (RB p.29; R8.6): the loser's casualties grow, the winner's loss is taken in
+    the casualties step (``b['winner_losses']``)."""
+    events = []
+    for house in (winner, loser):
+        card = (b.get("tides") or {}).get(house)
+        skulls = ctx.gd.tides_of_battle[card].skulls if card else 0
+        if not skulls:
+            continue
+        victim = opponent(b, house)
+        events.append(Event("agot.tides.skull", house=house, victim=victim, n=skulls))
+        if victim == loser:
+            b["casualties"] += skulls
+        else:
+            b["winner_losses"] = b.get("winner_losses", 0) + skulls
     return events
 
 

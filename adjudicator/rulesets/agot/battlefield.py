@@ -75,7 +75,12 @@ def default_card(state: dict, ctx: Ctx, house: str) -> str:
 
 
 def card_icons(state: dict, ctx: Ctx, b: dict, house: str) -> tuple[int, int]:
-    """(swords, fortifications) of ``house``'s card in this battle: printed, plus its static bonus (2e)."""
+    """(swords, fortifications) of ``house``'s card in this battle: printed, plus its static bonus and its
+    Tides of Battle card (2e)."""
     card = ctx.gd.card(b["cards"][house])
     _, swords, forts = ctx.rules.cards.bonus(state, ctx, b, house)
+    tides = (b.get("tides") or {}).get(house)  # 2e option Tides of Battle: its icons add to the card's
+    if tides is not None:
+        swords += ctx.gd.tides_of_battle[tides].swords
+        forts += ctx.gd.tides_of_battle[tides].fortifications
     return card.swords + swords, card.fortifications + forts

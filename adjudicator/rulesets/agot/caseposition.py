@@ -17,8 +17,9 @@ after the Westeros phase). As expectations, ``westeros_cards`` and ``decks`` are
 name and ``restrictions`` as the state holds it.
 
 2nd-edition keys: ``garrisons`` ({Winterfell: 2}) the garrison tokens standing (default: every playing
-house's); ``wildling_deck`` ([Crow Killers, ...]) the top wildling cards in order; ``impassable`` (an
-expectation only: the closed areas).
+house's); ``wildling_deck`` ([Crow Killers, ...]) the top wildling cards in order; ``tides_of_battle``
+(true: the option is on) with ``tides_next`` ([skull, plus-three]) the next combat's Tides of Battle
+cards, the attacker's first; ``impassable`` (an expectation only: the closed areas).
 """
 
 from __future__ import annotations
@@ -144,6 +145,9 @@ def case_state(rules: Edition, position: dict) -> dict:
             rest.remove(card)
             top.append(card)
         state["decks"][deck] = top + rest
+    if position.get("tides_of_battle"):  # 2e option: on, and the next combat's cards (attacker's first)
+        state["tides_of_battle"] = True
+        state["tides_next"] = [_tides_card(gd, text) for text in position.get("tides_next") or []]
     if "wildling_deck" in position:  # 2e: these wildling cards on top, in this order, the rest after
         top = [_wildling_card(gd, text) for text in position["wildling_deck"] or []]
         state["wildling_deck"] = top + [c for c in state["wildling_deck"] if c not in top]
@@ -184,6 +188,14 @@ def _westeros_card(gd, deck: str, text) -> str:
             return card_id
     names = ", ".join(c.name for c in gd.westeros_cards.values())
     raise RulesetError(f"unknown Westeros card {text!r} (cards: {names})")
+
+
+def _tides_card(gd, text) -> str:
+    folded = " ".join(str(text).replace("-", " ").split()).casefold()
+    for card_id, card in gd.tides_of_battle.items():
+        if folded in (card.name.casefold().replace("-", " "), card_id.replace("-", " ")):
+            return card_id
+    raise RulesetError(f"unknown Tides of Battle card {text!r} (cards: {', '.join(gd.tides_of_battle)})")
 
 
 def _wildling_card(gd, text) -> str:

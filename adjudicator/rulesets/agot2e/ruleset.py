@@ -20,12 +20,16 @@ class Agot2e(AgotRuleset):
     rules = EDITION
 
     def new_game(self, players: list[str], options: dict[str, str], seed: int) -> dict:
-        if options != {"preview": "yes"}:
-            raise RulesetError("agot2e is not complete yet: its mail commands for the 2nd-edition choices, most"
-                               " house-card abilities and Tides of Battle are still to come (adjudicator/rulesets/"
-                               "agot2e/RULES.md, section 0); to play the preview by the rules done so far:"
-                               " --option preview=yes")
-        return initial_state(self.rules, players, seed)
+        tides = options.get("tides-of-battle", "no")
+        if options.get("preview") != "yes" or set(options) - {"preview", "tides-of-battle"} or tides not in ("yes", "no"):
+            raise RulesetError("agot2e is not complete yet: its mail commands for the 2nd-edition choices and three"
+                               " house-card abilities are still to come (adjudicator/rulesets/agot2e/RULES.md,"
+                               " section 0); to play the preview by the rules done so far: --option preview=yes"
+                               " (and --option tides-of-battle=yes for the Tides of Battle cards)")
+        state = initial_state(self.rules, players, seed)
+        if tides == "yes":  # B27: fixed at creation, for the game's life
+            state["tides_of_battle"] = True
+        return state
 
 
 AGOT2E = register(Agot2e())
