@@ -641,6 +641,8 @@ def _kill_footman(state: dict, ctx: Ctx, b: dict, victim: str, card: str) -> Eve
             return Event("agot.ability.no_footman", card=card, house=victim, attacking=False)
         present.remove("footman")  # a fighting footman: the routed marks stay as they are
         pos.set_units(state, area, victim, present)
+        if not present and area in state["orders"] and (state.get("garrisons") or {}).get(area):
+            pos.remove_order(state, area)  # 2e: the garrison fights on alone (B15); no order stays where no unit is
     return Event("agot.ability.kills_footman", card=card, house=victim, area=ctx.area(area))
 
 
