@@ -271,10 +271,21 @@ def defender_retreats(state: dict, ctx: Ctx, b: dict) -> list[Event]:
 
 
 def conquer(state: dict, ctx: Ctx, b: dict) -> list[Event]:
-    """The attacker takes the area (CZ p.12): the defender's orders there and its power token go."""
+    """The attacker takes the area (CZ p.12): the defender's orders there and its power token go.
+    2e Arianne Martell, beaten defending: her orders and token go too, but the attackers go back to the
+    area they came from and the area stays empty (agot2e RULES.md R8.5, FFGF)."""
     area, attacker, defender = b["area"], b["attacker"], b["defender"]
     events = []
     state["routed"].pop(area, None)
+    if ability_active(b, defender, ctx.rules.cards.ATTACKERS_STAY_OUT):
+        if area in state["orders"]:
+            pos.remove_order(state, area)
+        state["control"].pop(area, None)
+        pos.add_units(state, b["origin"], attacker, b["units"])
+        events.append(Event("agot.ability.attackers_stay_out", card=b["cards"][defender], house=attacker,
+                            area=ctx.area(area), origin=ctx.area(b["origin"])))
+        b["units"] = []
+        return events
     pos.set_units(state, area, attacker, b["units"])
     order = None
     if area in state["orders"]:

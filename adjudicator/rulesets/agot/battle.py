@@ -95,6 +95,8 @@ def support_value(state: dict, ctx: Ctx, b: dict, src: str) -> tuple[int, list[s
     "protivníkových podpůrných lodí": the opponent's own supporting ships)."""
     side = b["supports"][src]
     no_ships = pos.owner(state, src) == side and ability_active(b, opponent(b, side), ctx.rules.cards.ZERO_OPPOSING_SUPPORT_SHIPS)
+    sole = _only_own_ships(ctx, b)
+    no_ships = no_ships or sole not in (None, pos.owner(state, src))
     value, notes = support_strength(state, ctx, src, area=b["area"], attacking=side == b["attacker"], no_ships=no_ships)
     kind = ctx.rules.cards.ATTACK_UNIT_BONUS.get(b["cards"].get(side)) if ctx.rules.cards.ATTACK_BONUS_SUPPORTERS else None
     if kind and side == b["attacker"] and pos.owner(state, src) == side and ability_active(b, side, {b["cards"][side]}):
@@ -103,6 +105,15 @@ def support_value(state: dict, ctx: Ctx, b: dict, src: str) -> tuple[int, list[s
             value += extra
             notes = [*notes, "doubled"]
     return value, notes
+
+
+def _only_own_ships(ctx: Ctx, b: dict) -> str | None:
+    """2e Salladhor Saan: when any house supports his owner, every other house's ship in the combat
+    counts 0, on either side (agot2e RULES.md R8.5); that owner, else None."""
+    for house in (b["attacker"], b["defender"]):
+        if ability_active(b, house, ctx.rules.cards.FOREIGN_SHIPS_ZERO) and house in b["supports"].values():
+            return house
+    return None
 
 
 def unit_value(ctx: Ctx, unit: str, area: str, attacking: bool) -> int:
@@ -146,14 +157,17 @@ def strength(state: dict, ctx: Ctx, b: dict, house: str, *, with_cards: bool = T
         extra = next((kind for card, kind in ctx.rules.cards.ATTACK_UNIT_BONUS.items() if ability_active(b, house, {card})), None) \
             if with_cards else None
         units = b["units"]
-        total = sum(unit_value(ctx, u, area, True) + (u == extra) for u in units)
+        sole = _only_own_ships(ctx, b) if with_cards else None
+        total = sum(0 if u == "ship" and sole not in (None, house) else unit_value(ctx, u, area, True) + (u == extra)
+                    for u in units)
         parts.append(Msg("agot.part.army", units=units_list(units), n=total))
         if b["march_bonus"]:
             parts.append(Msg("agot.part.march", n=b["march_bonus"]))
             total += b["march_bonus"]
     else:
         units = fighting_units(state, b, house)
-        total = sum(unit_value(ctx, u, area, False) for u in units)
+        sole = _only_own_ships(ctx, b) if with_cards else None
+        total = sum(0 if u == "ship" and sole not in (None, house) else unit_value(ctx, u, area, False) for u in units)
         parts.append(Msg("agot.part.army", units=units_list(units), n=total))
         garrison = garrison_of(state, ctx, area, house)
         if garrison:

@@ -50,6 +50,8 @@ ATTACK_BONUS_SUPPORTERS = False  # the bonus counts the attacking units in the b
 NO_CASUALTIES: frozenset[str] = frozenset()  # no 1st-edition card prevents casualties
 RECLAIM_ON_LOSS: frozenset[str] = frozenset()  # nor takes the discards back on a loss
 OPPONENT_TO_BOTTOM: frozenset[str] = frozenset()  # nor moves the opponent on a track
+FOREIGN_SHIPS_ZERO: frozenset[str] = frozenset()  # (Salladhor's 1e ability is ZERO_OPPOSING_SUPPORT_SHIPS)
+ATTACKERS_STAY_OUT: frozenset[str] = frozenset()  # no card keeps a winning attacker out
 REMOVE_ADJACENT_ORDER: frozenset[str] = frozenset()  # nor removes an order next to the battle
 
 ALL_ABILITIES = frozenset(

@@ -17,10 +17,12 @@ kinds the shared battle already resolves as the 2e cards say (data ``ability_key
 * ``opponent-to-bottom-of-track`` (Doran Martell) and ``remove-adjacent-opponent-order`` (Queen of
   Thorns), mandatory, by their deadline defaults (B26) until the ABILITY choices exist.
 
-Of the other 10, the optional ones (Tyrion, Aeron, Robb, Renly, Cersei, Patchface) resolve as their
-deadline default, not used, until their ABILITY choices exist; Salladhor Saan, Ser Loras Tyrell and
-Arianne Martell are not resolved yet: those cards fight with their strength and icons only (RULES.md
-section 0). ``tests/agot2e`` checks these tables against the
+* ``foreign-ships-zero-if-supported`` (Salladhor Saan) and ``attackers-stay-out-on-loss`` (Arianne
+  Martell).
+
+Of the other 8, the optional ones (Tyrion, Aeron, Robb, Renly, Cersei, Patchface) resolve as their
+deadline default, not used, until their ABILITY choices exist; Ser Loras Tyrell is not resolved yet:
+he fights with his strength and icons only (RULES.md section 0). ``tests/agot2e`` checks these tables against the
 data's ability keys.
 """
 
@@ -34,6 +36,8 @@ ATTACK_UNIT_BONUS = {"kevan-lannister": "footman", "victarion-greyjoy": "ship"} 
 ATTACK_BONUS_SUPPORTERS = True  # ... in the attacking army and among its own supporters (SR + RM)
 NO_CASUALTIES = frozenset({"the-blackfish"})  # no casualties from swords or abilities (B24: other losses stay)
 RECLAIM_ON_LOSS = frozenset({"roose-bolton"})  # on a loss the whole discard pile returns, Roose with it
+FOREIGN_SHIPS_ZERO = frozenset({"salladhor-saan"})  # supported: every other house's ship in the combat counts 0
+ATTACKERS_STAY_OUT = frozenset({"arianne-martell"})  # beaten defending: the attackers go back where they came from
 OPPONENT_TO_BOTTOM = frozenset({"doran-martell"})  # mandatory; default track: B26 (battle._to_bottom)
 REMOVE_ADJACENT_ORDER = frozenset({"queen-of-thorns"})  # mandatory; default order: B26 (battle._remove_adjacent_order)
 DEFENSE_DOUBLED = frozenset({"catelyn-stark"})
@@ -52,7 +56,7 @@ BONUS_CARDS = frozenset({"stannis-baratheon", "davos-seaworth", "theon-greyjoy",
 
 ALL_ABILITIES = frozenset(DEFENSE_DOUBLED | KILL_FOOTMAN | ZERO_OPPOSING_CARD | set(WIN_POWER) | BONUS_CARDS
                           | set(ATTACK_UNIT_BONUS) | NO_CASUALTIES | RECLAIM_ON_LOSS | OPPONENT_TO_BOTTOM
-                          | REMOVE_ADJACENT_ORDER)
+                          | REMOVE_ADJACENT_ORDER | FOREIGN_SHIPS_ZERO | ATTACKERS_STAY_OUT)
 """The cards whose abilities the battle resolves."""
 
 KEYS = {"double-defense-order": DEFENSE_DOUBLED, "destroy-opponent-footman": KILL_FOOTMAN,
@@ -60,6 +64,7 @@ KEYS = {"double-defense-order": DEFENSE_DOUBLED, "destroy-opponent-footman": KIL
         "own-footmen-double-when-attacking": {"kevan-lannister"}, "own-ships-double-when-attacking": {"victarion-greyjoy"},
         "no-casualties": NO_CASUALTIES, "reclaim-discards-on-loss": RECLAIM_ON_LOSS,
         "opponent-to-bottom-of-track": OPPONENT_TO_BOTTOM, "remove-adjacent-opponent-order": REMOVE_ADJACENT_ORDER,
+        "foreign-ships-zero-if-supported": FOREIGN_SHIPS_ZERO, "attackers-stay-out-on-loss": ATTACKERS_STAY_OUT,
         **{key: None for key in BONUS_KEYS}}
 """ability_key -> the cards of that kind (None: every card with that key; the test compares it with the data)."""
 
