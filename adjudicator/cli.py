@@ -537,9 +537,11 @@ def replay(ctx, game):
 @click.option("--games", type=click.IntRange(1), default=1, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True, help="Game i plays with seed SEED+i.")
 @click.option("--store", is_flag=True, help="Play through the judge into the data directory (journals for `judge replay`).")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE", callback=_key_value("--option", "preview=yes"),
+              help="A ruleset option for every game. Repeatable.")
 @click.pass_context
 @_errors_as_messages
-def selfplay(ctx, ruleset_name, players, games, seed, store):
+def selfplay(ctx, ruleset_name, players, games, seed, store, options):
     """Bots play whole games with random legal mails; invariants checked after every step.
 
     Prints one line per game; exits 1 at the first invariant violation (with its seed and
@@ -566,9 +568,10 @@ def selfplay(ctx, ruleset_name, players, games, seed, store):
         game_seed = seed + i
         try:
             if store:
-                played = sp.play_stored(judge, f"selfplay-{game_seed}", ruleset_name, houses, game_seed, tick=tick)
+                played = sp.play_stored(judge, f"selfplay-{game_seed}", ruleset_name, houses, game_seed,
+                                        options=options, tick=tick)
             else:
-                played = sp.play(rs, houses, game_seed)
+                played = sp.play(rs, houses, game_seed, options=options)
         except sp.InvariantViolation as exc:
             click.echo(f"VIOLATION in game {i + 1}: {exc}")
             ctx.exit(1)

@@ -84,11 +84,12 @@ def play(ruleset: Ruleset, players: list[str], seed: int, *, options: dict | Non
 
 
 def play_stored(judge: Judge, game_id: str, ruleset_name: str, players: list[str], seed: int, *,
-                tick=None, max_steps: int = 5000, silence: float = 0.1) -> Played:
+                options: dict | None = None, tick=None, max_steps: int = 5000, silence: float = 0.1) -> Played:
     """Play one game through ``judge``: every bot mail is a journaled submission, every missing
     decision a forced adjudication; ``tick(delta)`` moves the judge's clock (a fake clock)."""
     rng = random.Random(seed)
-    judge.new_game(game_id, ruleset_name, {p: {"address": f"{p}@selfplay.invalid"} for p in players}, seed=seed)
+    judge.new_game(game_id, ruleset_name, {p: {"address": f"{p}@selfplay.invalid"} for p in players}, seed=seed,
+                   options=dict(options or {}))
     present = judge.present(game_id)
     ruleset = present.ruleset
     played = Played(seed, present.state)

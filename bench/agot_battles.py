@@ -11,10 +11,11 @@ import random
 import statistics
 import time
 
-from adjudicator.rulesets.agot1e import bot
-from adjudicator.rulesets.agot1e.caseposition import case_state
-from adjudicator.rulesets.agot1e.context import ctx_of
+from adjudicator.rulesets.agot import bot
+from adjudicator.rulesets.agot.context import ctx_of
 from adjudicator.rulesets.agot1e.ruleset import AGOT1E
+
+case_state = AGOT1E.case_state
 
 BATTLE = {  # the rulebook's support example (CZ p.10): three supporters, both cards chosen
     "players": ["stark", "lannister", "baratheon", "greyjoy", "tyrell"],

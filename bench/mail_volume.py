@@ -27,8 +27,8 @@ sys.path.insert(0, str(ROOT))
 from adjudicator.judge import Judge  # noqa: E402
 from adjudicator.mail.process import Postmaster  # noqa: E402
 from adjudicator.mail.settings import MailSettings  # noqa: E402
-from adjudicator.rulesets.agot1e import bot  # noqa: E402
-from adjudicator.rulesets.agot1e.context import ctx_of  # noqa: E402
+from adjudicator.rulesets.agot import bot  # noqa: E402
+from adjudicator.rulesets.agot.context import ctx_of  # noqa: E402
 from adjudicator.store import Store  # noqa: E402
 
 HOUSES = ("stark", "lannister", "baratheon")

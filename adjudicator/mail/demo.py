@@ -9,7 +9,7 @@ What it does, in the judge's data directory (``--data``, default ``./judge-data`
 2. starts ``judge serve`` as a subprocess on a free loopback port, with the address ``serve``
    uses on this data (stored with it, else ``judge@localhost``), delivering into ``DATA/maildir``;
 3. plays ROUNDS rounds by mail alone: for whatever each house owes, the seeded bot of
-   ``rulesets/agot1e/bot.py`` writes the mail, and :class:`MailClient` sends it with smtplib
+   ``rulesets/agot/bot.py`` writes the mail, and :class:`MailClient` sends it with smtplib
    (one connection, reused); the first mails also carry ``PRESS``, ``PRESS ANON``, ``STATUS``,
    ``ORDERS?`` and ``HELP``. What is owed is read with ``Judge.present``. A step whose owing
    house has nothing to say (a bot without a legal choice) is forced by the GM
@@ -211,8 +211,8 @@ def play_by_mail(judge: Judge, client: MailClient, game: str, passwords: dict[st
                  timeout: float = 45.0, on_step=None) -> Played:
     """Bots play ``game`` by mail until round ``rounds`` is over (or the game is): one mail per
     owing house and step, sent through ``client``; a step nobody can answer is forced."""
-    from ..rulesets.agot1e import bot
-    from ..rulesets.agot1e.context import ctx_of
+    from ..rulesets.agot import bot
+    from ..rulesets.agot.context import ctx_of
 
     rng = random.Random(seed)
     extras = dict(extras or {})

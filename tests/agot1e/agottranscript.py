@@ -162,7 +162,7 @@ def board_text(ruleset, state: dict, player: str | None, language: str) -> list[
 
 def game_transcript(houses: int, seed: int, language: str = "en") -> list[str]:
     """A seeded bot game on the engine, with probes, as the lines a player of ``language`` reads."""
-    from adjudicator.rulesets.agot1e.context import ctx_of
+    from adjudicator.rulesets.agot.context import ctx_of
 
     ruleset = rulesets.get("agot1e")
     rng = random.Random(seed)

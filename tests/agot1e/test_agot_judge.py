@@ -97,10 +97,9 @@ def test_orders_are_secret_until_all_are_in(game):
 
 
 def test_a_rejection_during_a_battle_names_the_problem_and_gives_an_example():
-    from adjudicator.rulesets.agot1e.caseposition import case_state
     from adjudicator.rulesets.agot1e.ruleset import AGOT1E
 
-    state = case_state({"step": "action", "neutral": {},
+    state = AGOT1E.case_state({"step": "action", "neutral": {},
                         "areas": {"The Reach": {"tyrell": ["knight", "knight"]}, "Blackwater": {"lannister": ["footman"]}},
                         "orders": {"The Reach": "march 0"}, "discards": {"lannister": ["Tywin Lannister"]}})
     state = AGOT1E.submit(state, "tyrell", "MARCH The Reach -> Blackwater: 2 knight").state
@@ -112,3 +111,15 @@ def test_a_rejection_during_a_battle_names_the_problem_and_gives_an_example():
     assert str(lines[1].error) == "you have no support order in Blackwater"
     assert "not in your hand" in str(lines[2].error)
     assert lines[2].example == "CARD Ser Jaime Lannister IN Blackwater"
+
+
+def test_a_game_stored_before_the_editions_split_still_plays():
+    """agot1e states on disk have no "edition" key (the shared AGoT engine came later): they are agot1e's."""
+    from adjudicator.rulesets.agot1e.ruleset import AGOT1E
+    from adjudicator.selfplay import play
+
+    new = play(AGOT1E, ["stark", "lannister", "baratheon"], 4, stop=lambda s: s["round"] > 2).state
+    old = {k: v for k, v in new.items() if k != "edition"}
+    assert [o.player for o in AGOT1E.pending(old)] == [o.player for o in AGOT1E.pending(new)]
+    assert AGOT1E.advance(old, force=True)[1] == AGOT1E.advance(new, force=True)[1]
+    assert "edition" not in old

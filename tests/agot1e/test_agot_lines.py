@@ -12,11 +12,12 @@ import pytest
 
 from adjudicator import messages
 from adjudicator import ruleset as rulesets
-from adjudicator.rulesets.agot1e import grammar, lines
+from adjudicator.rulesets.agot import grammar, lines
+from adjudicator.rulesets.agot1e.edition import load_gamedata
 from tests.agot1e import agottranscript
 
 RULESET = rulesets.get("agot1e")
-NAMES = grammar.GameDataNames()
+NAMES = grammar.GameDataNames(load_gamedata())
 
 FORMS = [
     "ORDERS\nWinterfell: march -1\nWhite Harbor: march 0\nKarhold: march +1*\nThe Shivering Sea: support\n"
@@ -76,7 +77,7 @@ def test_czech_lines_use_the_rulebook_words():
 @pytest.mark.parametrize("text", [t for t in FORMS if "\n" not in t and not t.startswith(("PRESS", "BID 0", "BID 2"))])
 def test_the_english_catalogue_writes_the_canonical_notation(text):
     single = grammar._parse_any(text, NAMES, True)
-    assert messages.render(lines.message(single), "en") == text
+    assert messages.render(lines.message(single, NAMES), "en") == text
 
 
 def test_every_line_of_the_transcript_reads_back_in_czech():

@@ -1,4 +1,4 @@
-"""The battle step (adjudicator/rulesets/agot1e/battle.py): the rulebook's examples (CZ p.10-11),
+"""The battle step (adjudicator/rulesets/agot/battle.py): the rulebook's examples (CZ p.10-11),
 supports, the 15 house-card abilities (CZ p.14), the Valyrian Steel Blade, ties, casualties,
 retreats, routed units, the seventh card, instructions sent ahead and the PBEM.md defaults."""
 
@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.rulesets.agot1e import battle, cards, invariants
-from adjudicator.rulesets.agot1e import position as pos
-from adjudicator.rulesets.agot1e.commands import Blade
-from adjudicator.rulesets.agot1e.context import ctx_for
+from adjudicator.rulesets.agot import battle, invariants
+from adjudicator.rulesets.agot1e import cards
+from adjudicator.rulesets.agot import position as pos
+from adjudicator.rulesets.agot.commands import Blade
+from adjudicator.rulesets.agot.context import ctx_for
 
 HOUSES = ("stark", "lannister", "baratheon", "greyjoy", "tyrell")
-CTX = ctx_for("v1", HOUSES)
+CTX = ctx_for("agot1e", "v1", HOUSES)
 PLAN_KEY = {"SUPPORT": "supports", "CARD": "cards", "ABILITY": "abilities", "CASUALTIES": "casualties",
             "RETREAT": "retreats"}
 

@@ -16,12 +16,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adjudicator.rulesets.agot1e import position as pos
-from adjudicator.rulesets.agot1e.caseposition import case_state
-from adjudicator.rulesets.agot1e.commands import ORDER_TOKENS
-from adjudicator.rulesets.agot1e.context import ctx_of
+from adjudicator.rulesets.agot import position as pos
+from adjudicator.rulesets.agot.commands import ORDER_TOKENS
+from adjudicator.rulesets.agot.context import ctx_of
 from adjudicator.rulesets.agot1e.ruleset import AGOT1E
 from adjudicator.selfplay import play
+
+case_state = AGOT1E.case_state
 
 HOUSES = {3: ["stark", "lannister", "baratheon"], 5: ["stark", "lannister", "baratheon", "greyjoy", "tyrell"]}
 
@@ -185,7 +186,7 @@ def test_westeros_examples_are_valid(card, text):
 
 def test_a_mail_of_many_wrong_lines_gets_help_once_the_example_budget_is_spent(monkeypatch):
     """Choosing an example judges the mail again: bounded per mail (no time is measured)."""
-    from adjudicator.rulesets.agot1e import submission
+    from adjudicator.rulesets.agot import submission
 
     state = case_state({"step": "action", "neutral": {}, "areas": {"Winterfell": {"stark": ["footman", "knight"]}},
                         "orders": {"Winterfell": "march 0"}})

@@ -10,15 +10,10 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-from adjudicator.rulesets.agot1e.board import Board, UnknownName
-from adjudicator.rulesets.agot1e.gamedata import (
-    DATA_DIR,
-    DATA_VERSION,
-    GameData,
-    load_gamedata,
-    load_gamedata_from,
-    resolve_card,
-)
+from adjudicator.rulesets.agot.board import Board, UnknownName
+from adjudicator.rulesets.agot.gamedata import GameData
+from adjudicator.rulesets.agot.gamedata import load_gamedata_from as load_with_shape
+from adjudicator.rulesets.agot1e.edition import DATA_VERSION, SHAPE, load_gamedata
 from adjudicator.yamlio import YamlFileError
 
 
@@ -334,17 +329,13 @@ def test_misspelt_card_suggests(data: GameData) -> None:
     assert "did you mean Tywin Lannister" in str(caught.value)
 
 
-def test_module_level_resolve_card() -> None:
-    assert resolve_card("Mace").id == "mace-tyrell"
-
-
 # --- broken data files ---------------------------------------------------------------------------
 
 
 def _broken(tmp_path: Path, filename: str, old: str, new: str, *more: tuple[str, str]) -> YamlFileError:
     """Load a copy of v1 with text edits in ``filename``; return the error it must raise."""
     directory = tmp_path / "v1"
-    shutil.copytree(DATA_DIR / DATA_VERSION, directory)
+    shutil.copytree(SHAPE.directory / DATA_VERSION, directory)
     path = directory / filename
     text = path.read_text(encoding="utf-8")
     for before, after in ((old, new), *more):
@@ -352,14 +343,14 @@ def _broken(tmp_path: Path, filename: str, old: str, new: str, *more: tuple[str,
         text = text.replace(before, after, 1)
     path.write_text(text, encoding="utf-8")
     with pytest.raises(YamlFileError) as caught:
-        load_gamedata_from(directory)
+        load_with_shape(SHAPE, directory)
     assert caught.value.path == path and filename in str(caught.value)
     return caught.value
 
 
 def test_unbroken_copy_loads(tmp_path: Path) -> None:
-    shutil.copytree(DATA_DIR / DATA_VERSION, tmp_path / "v1")
-    assert load_gamedata_from(tmp_path / "v1").version == "v1"
+    shutil.copytree(SHAPE.directory / DATA_VERSION, tmp_path / "v1")
+    assert load_with_shape(SHAPE, tmp_path / "v1").version == "v1"
 
 
 @pytest.mark.parametrize("old, new, problem", [
@@ -413,8 +404,8 @@ def test_broken_other_files(tmp_path: Path, filename: str, old: str, new: str, p
 
 def test_missing_file_is_named(tmp_path: Path) -> None:
     directory = tmp_path / "v1"
-    shutil.copytree(DATA_DIR / DATA_VERSION, directory)
+    shutil.copytree(SHAPE.directory / DATA_VERSION, directory)
     (directory / "westeros_decks.yaml").unlink()
     with pytest.raises(YamlFileError) as caught:
-        load_gamedata_from(directory)
+        load_with_shape(SHAPE, directory)
     assert caught.value.path == directory / "westeros_decks.yaml"

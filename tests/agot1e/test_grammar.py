@@ -10,9 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjudicator.rulesets.agot1e import grammar
+from adjudicator.rulesets.agot import grammar
+from adjudicator.rulesets.agot1e.edition import load_gamedata
 from adjudicator.mailcommands import ALL as PRESS_ALL
-from adjudicator.rulesets.agot1e.commands import (
+from adjudicator.rulesets.agot.commands import (
     ALL,
     ORDER_TOKENS,
     UPGRADE,
@@ -43,7 +44,7 @@ from adjudicator.rulesets.agot1e.commands import (
     Tiebreak,
     sort_units,
 )
-from adjudicator.rulesets.agot1e.grammar import (
+from adjudicator.rulesets.agot.grammar import (
     EXAMPLES,
     MAX_LINE_CHARS,
     GameDataNames,
@@ -57,7 +58,7 @@ from adjudicator.rulesets.agot1e.grammar import (
 
 @pytest.fixture(scope="module")
 def names() -> GameDataNames:
-    return GameDataNames()
+    return GameDataNames(load_gamedata())
 
 
 _NAMES: GameDataNames | None = None
@@ -67,7 +68,7 @@ def real_names() -> GameDataNames:
     """The resolver for hypothesis tests (function-scoped fixtures do not mix with @given)."""
     global _NAMES
     if _NAMES is None:
-        _NAMES = GameDataNames()
+        _NAMES = GameDataNames(load_gamedata())
     return _NAMES
 
 
@@ -490,7 +491,7 @@ def test_unknown_house(names: GameDataNames) -> None:
 
 
 def test_house_not_in_a_smaller_game() -> None:
-    three = GameDataNames(houses=("stark", "lannister", "baratheon"))
+    three = GameDataNames(load_gamedata(), houses=("stark", "lannister", "baratheon"))
     rejected("SUPPORT Stoney Sept -> Tyrell", three, 1, 'unknown house "Tyrell"')
 
 
@@ -738,7 +739,7 @@ def test_no_area_name_starts_with_a_command_word(names: GameDataNames) -> None:
 
 
 def test_cards_of_the_senders_house_only(names: GameDataNames) -> None:
-    stark = GameDataNames(house="stark")
+    stark = GameDataNames(load_gamedata(), house="stark")
     assert one("CARD Eddard", stark) == Card("eddard-stark")
     rejected("CARD Tywin", stark, 1, "Tywin Lannister, a Lannister card, not a Stark card")
     assert rejected("CARD", stark, 1, "missing house card").example == "CARD Eddard Stark"
@@ -747,7 +748,7 @@ def test_cards_of_the_senders_house_only(names: GameDataNames) -> None:
 
 @pytest.mark.parametrize("house", ["stark", "lannister", "baratheon", "greyjoy", "tyrell"])
 def test_examples_are_valid_for_every_sender(house: str) -> None:
-    sender = GameDataNames(house=house)
+    sender = GameDataNames(load_gamedata(), house=house)
     for key in EXAMPLES:
         if key in grammar.COMMAND_WORDS.values() and key not in ("JUDGE", "ORDERS?"):
             assert parse_mail(grammar.example(key, sender), sender).ok, (house, key)

@@ -1,6 +1,6 @@
 """Property tests: random legal positions and random legal decisions never break the invariants.
 
-Invariants (adjudicator/rulesets/agot1e/invariants.py) are checked after every step: unit and
+Invariants (adjudicator/rulesets/agot/invariants.py) are checked after every step: unit and
 supply limits, one house per area, power within 0..20, tracks are permutations, hand + discards
 (+ the card on the table) = the house's 7 cards, and no house's view holds another's secrets.
 """
@@ -13,10 +13,11 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adjudicator.rulesets.agot1e import bot, invariants
-from adjudicator.rulesets.agot1e import position as pos
-from adjudicator.rulesets.agot1e.context import ctx_for
-from adjudicator.rulesets.agot1e.newgame import initial_state
+from adjudicator.rulesets.agot import bot, invariants
+from adjudicator.rulesets.agot import position as pos
+from adjudicator.rulesets.agot.context import ctx_of
+from adjudicator.rulesets.agot.newgame import initial_state
+from adjudicator.rulesets.agot1e.edition import EDITION
 from adjudicator.rulesets.agot1e.ruleset import AGOT1E
 from adjudicator.selfplay import play
 
@@ -27,8 +28,8 @@ HOUSES = {3: ["stark", "lannister", "baratheon"], 4: ["stark", "lannister", "bar
 def random_position(rng: random.Random, players: int) -> dict:
     """A legal mid-game planning position: units scattered within unit and supply limits,
     random tracks, power, control tokens and discards."""
-    state = initial_state(HOUSES[players], seed=rng.randrange(1000))
-    ctx = ctx_for(state["data_version"], tuple(state["houses"]))
+    state = initial_state(EDITION, HOUSES[players], seed=rng.randrange(1000))
+    ctx = ctx_of(state)
     gd = ctx.gd
     state["areas"] = {}
     state["neutral"] = {a: s for a, s in state["neutral"].items() if rng.random() < 0.5}
@@ -64,7 +65,7 @@ def random_position(rng: random.Random, players: int) -> dict:
 
 def play_round(state: dict, rng: random.Random) -> None:
     """Bots decide (sometimes nothing: defaults) through one whole round; invariants after each step."""
-    ctx = ctx_for(state["data_version"], tuple(state["houses"]))
+    ctx = ctx_of(state)
     start = state["round"]
     for _ in range(500):
         if state["round"] > start or state["winner"]:
@@ -87,7 +88,7 @@ def play_round(state: dict, rng: random.Random) -> None:
 def test_random_positions_keep_the_invariants_through_a_round(seed, players):
     rng = random.Random(seed)
     state = random_position(rng, players)
-    ctx = ctx_for(state["data_version"], tuple(state["houses"]))
+    ctx = ctx_of(state)
     assert invariants.violations(state, ctx) == []  # the generator makes legal positions
     play_round(state, rng)
 

@@ -11,14 +11,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adjudicator.ruleset import Event
-from adjudicator.rulesets.agot1e import bot, invariants
-from adjudicator.rulesets.agot1e import position as pos
-from adjudicator.rulesets.agot1e.caseposition import case_state
-from adjudicator.rulesets.agot1e.context import ctx_of
-from adjudicator.rulesets.agot1e.newgame import initial_state
+from adjudicator.rulesets.agot import bot, invariants
+from adjudicator.rulesets.agot import position as pos
+from adjudicator.rulesets.agot.context import ctx_of
+from adjudicator.rulesets.agot.newgame import initial_state
+from adjudicator.rulesets.agot1e.edition import EDITION
 from adjudicator.rulesets.agot1e.ruleset import AGOT1E
 
 from test_properties import HOUSES, random_position  # tests/agot1e is on sys.path (rootdir-less test modules)
+
+case_state = AGOT1E.case_state
 
 THREE = {h: {"address": f"{h}@example.org"} for h in ("stark", "lannister", "baratheon")}
 
@@ -152,7 +154,7 @@ def test_the_lines_sent_ahead_do_get_skipped_and_used():
     skipped = marches = 0
     for seed in range(6):
         rng = random.Random(seed)
-        events = play_with_lines_sent_ahead(initial_state(HOUSES[5], seed), rng)
+        events = play_with_lines_sent_ahead(initial_state(EDITION, HOUSES[5], seed), rng)
         skipped += sum(1 for e in events if e.text.startswith("Skipped your instruction"))
         marches += sum(1 for e in events if " marches " in e.text)
     assert skipped >= 5 and marches >= 10
@@ -162,7 +164,7 @@ def test_the_lines_sent_ahead_do_get_skipped_and_used():
 
 
 def fresh(players=("stark", "lannister", "baratheon", "greyjoy", "tyrell"), seed=3) -> dict:
-    return initial_state(list(players), seed)
+    return initial_state(EDITION, list(players), seed)
 
 
 def test_clear_forgets_everything_on_file_and_the_house_owes_its_orders_again():

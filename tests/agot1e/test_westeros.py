@@ -9,14 +9,15 @@ from collections import Counter
 
 import pytest
 
-from adjudicator.rulesets.agot1e import bidding, engine, invariants, westeros
-from adjudicator.rulesets.agot1e import position as pos
-from adjudicator.rulesets.agot1e.caseposition import case_state
-from adjudicator.rulesets.agot1e.context import ctx_of
-from adjudicator.rulesets.agot1e.gamedata import load_gamedata
-from adjudicator.rulesets.agot1e.newgame import initial_state
+from adjudicator.rulesets.agot import bidding, engine, invariants, westeros
+from adjudicator.rulesets.agot import position as pos
+from adjudicator.rulesets.agot.context import ctx_of
+from adjudicator.rulesets.agot1e.edition import EDITION, load_gamedata
+from adjudicator.rulesets.agot.newgame import initial_state
 from adjudicator.rulesets.agot1e.ruleset import AGOT1E
 from adjudicator.selfplay import play
+
+case_state = AGOT1E.case_state
 
 HOUSES = {3: ["stark", "lannister", "baratheon"], 4: ["stark", "lannister", "baratheon", "tyrell"],
           5: ["stark", "lannister", "baratheon", "greyjoy", "tyrell"]}
@@ -54,7 +55,7 @@ def errors(sub) -> list[str]:
 
 
 def test_decks_are_seeded_shuffles_of_the_data():
-    first, again, other = (initial_state(HOUSES[5], seed)["decks"] for seed in (7, 7, 8))
+    first, again, other = (initial_state(EDITION, HOUSES[5], seed)["decks"] for seed in (7, 7, 8))
     assert first == again
     assert first != other
     for deck in westeros.DECKS:
@@ -62,7 +63,7 @@ def test_decks_are_seeded_shuffles_of_the_data():
 
 
 def test_revealed_cards_go_to_the_bottom_and_the_decks_cycle():
-    state = initial_state(HOUSES[5], 11)
+    state = initial_state(EDITION, HOUSES[5], 11)
     ctx = ctx_of(state)
     state["decks"] = {d: [c for c in cards if c != westeros.WINTER] + [westeros.WINTER]
                       for d, cards in state["decks"].items()}  # no reshuffle for a whole cycle
@@ -77,7 +78,7 @@ def test_revealed_cards_go_to_the_bottom_and_the_decks_cycle():
 
 
 def test_winter_is_coming_reshuffles_its_deck_and_reveals_again_deterministically():
-    state = initial_state(HOUSES[5], 5)
+    state = initial_state(EDITION, HOUSES[5], 5)
     ctx = ctx_of(state)
     deck = state["decks"]["II"]
     deck.remove(westeros.WINTER)
@@ -105,7 +106,7 @@ def test_mammoths_raise_the_threat_one_space_each_and_stop_at_12():
 
 
 def test_a_deck_that_is_not_a_permutation_is_an_invariant_violation_and_the_order_is_secret():
-    state = initial_state(HOUSES[5], 1)
+    state = initial_state(EDITION, HOUSES[5], 1)
     ctx = ctx_of(state)
     assert invariants.violations(state, ctx) == []
     view = AGOT1E.view(state, "stark")
@@ -121,7 +122,7 @@ def test_a_deck_that_is_not_a_permutation_is_an_invariant_violation_and_the_orde
 
 
 def test_round_one_has_no_westeros_phase_and_round_two_has_one():
-    state = initial_state(HOUSES[5], 2)
+    state = initial_state(EDITION, HOUSES[5], 2)
     ctx = ctx_of(state)
     assert (state["round"], state["phase"], state["westeros"]) == (1, "planning", None)
     engine.end_round(state, ctx)
@@ -191,7 +192,7 @@ def test_min_cut_is_the_fewest_removals():
 def test_the_default_supply_cut_is_minimal_and_legal():
     rng = random.Random(9)
     for _ in range(100):
-        state = initial_state(HOUSES[5], 1)
+        state = initial_state(EDITION, HOUSES[5], 1)
         ctx = ctx_of(state)
         state["areas"] = {}
         land = [a for a in GD.board.land_areas if a not in state["neutral"]]
@@ -227,7 +228,7 @@ def test_a_supply_cut_sent_ahead_is_checked_against_the_coming_recount():
 
 
 def test_mustering_needs_a_mustering_card_and_legal_lines():
-    state = initial_state(HOUSES[5], 1)
+    state = initial_state(EDITION, HOUSES[5], 1)
     sub = submit(state, "stark", "MUSTER Winterfell: footman")
     assert not sub.applied and "Westeros phase" in errors(sub)[0]
     state = westeros_position(westeros_cards={"I": "Mustering", "II": "Last Days of Summer", "III": "Last Days of Summer"})
@@ -279,7 +280,7 @@ def test_bids_are_secret_until_resolved_and_then_public():
 
 
 def test_a_bid_outside_the_westeros_phase_or_over_power_is_refused():
-    state = initial_state(HOUSES[5], 1)
+    state = initial_state(EDITION, HOUSES[5], 1)
     assert "Westeros phase" in errors(submit(state, "stark", "BID 3"))[0]
     state = westeros_position(westeros_cards={"I": "Last Days of Summer", "II": "Clash of Kings", "III": "Last Days of Summer"})
     assert "power" in errors(submit(state, "stark", "BID THRONE 6 FIEFDOMS 0 COURT 0"))[0]
@@ -322,7 +323,7 @@ def test_wildling_losses_sent_ahead_are_used_in_the_order_written_after_a_supply
 
 
 def test_wildling_loss_defaults_take_the_exact_worth_with_the_weakest_units():
-    state = initial_state(HOUSES[5], 1)
+    state = initial_state(EDITION, HOUSES[5], 1)
     ctx = ctx_of(state)
     state["areas"] = {"winterfell": {"stark": ["footman", "knight"]}, "the-shivering-sea": {"stark": ["ship"]},
                       "karhold": {"stark": ["knight"]}}

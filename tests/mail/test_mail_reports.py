@@ -18,7 +18,7 @@ from adjudicator.mail.process import Postmaster
 from adjudicator.mail.settings import MailSettings
 from adjudicator.paths import TEMPLATES_DIR
 from adjudicator.ruleset import LineResult, get
-from adjudicator.rulesets.agot1e.context import ctx_of
+from adjudicator.rulesets.agot.context import ctx_of
 from adjudicator.selfplay import play
 from adjudicator.store import Store
 

@@ -30,8 +30,8 @@ from adjudicator.mail.outbox import Outbox
 from adjudicator.mail import process
 from adjudicator.mail.process import Postmaster
 from adjudicator.mail.settings import MailSettings
-from adjudicator.rulesets.agot1e import bot
-from adjudicator.rulesets.agot1e.context import ctx_of
+from adjudicator.rulesets.agot import bot
+from adjudicator.rulesets.agot.context import ctx_of
 from adjudicator.store import Store
 
 from conftest import FakeClock

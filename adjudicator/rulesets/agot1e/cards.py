@@ -1,4 +1,4 @@
-"""The special abilities of the 15 House cards that have one (CZ p.14), for :mod:`.battle`.
+"""The special abilities of the 15 House cards that have one (CZ p.14), for the shared battle (``rulesets/agot/battle.py``, as ``ctx.rules.cards``).
 
 The abilities fall into a few kinds, kept here as data so that the battle reads them by kind:
 
@@ -26,10 +26,11 @@ from collections import Counter
 
 from ...messages import Msg
 from ...ruleset import Event
-from . import position as pos
-from . import say
-from .board import UnknownName
-from .context import Ctx
+from ..agot import position as pos
+from ..agot import say
+from ..agot.battlefield import NO_WORDS, YES_WORDS
+from ..agot.board import UnknownName
+from ..agot.context import Ctx
 
 # -- the ability table ------------------------------------------------------------------------------
 
@@ -45,13 +46,18 @@ CANCEL_OPPOSING_ABILITY = frozenset({"queen-of-thorns"})
 WIN_POWER = {"jaime-lannister": 2}
 WIN_CHOICE = ("maester-luwin", "melisandre", "renly-baratheon", "cersei-lannister", "asha-greyjoy")
 
+ATTACK_BONUS_SUPPORTERS = False  # the bonus counts the attacking units in the battle area only
+NO_CASUALTIES: frozenset[str] = frozenset()  # no 1st-edition card prevents casualties
+RECLAIM_ON_LOSS: frozenset[str] = frozenset()  # nor takes the discards back on a loss
+OPPONENT_TO_BOTTOM: frozenset[str] = frozenset()  # nor moves the opponent on a track
+FOREIGN_SHIPS_ZERO: frozenset[str] = frozenset()  # (Salladhor's 1e ability is ZERO_OPPOSING_SUPPORT_SHIPS)
+ATTACKERS_STAY_OUT: frozenset[str] = frozenset()  # no card keeps a winning attacker out
+REMOVE_ADJACENT_ORDER: frozenset[str] = frozenset()  # nor removes an order next to the battle
+
 ALL_ABILITIES = frozenset(
     set(ATTACK_UNIT_BONUS) | DEFENSE_DOUBLED | KILL_FOOTMAN | DISCARD_DEFENSE | ZERO_OPPOSING_SUPPORT_SHIPS
     | ZERO_OPPOSING_CARD | CANCEL_OPPOSING_ABILITY | set(WIN_POWER) | set(WIN_CHOICE))
 """Every card with an ability (the game data's cards with ``ability`` must be exactly these)."""
-
-NO_WORDS = frozenset({"no", "none", "pass", "skip", "-", "nothing", "ne", "nic"})
-YES_WORDS = frozenset({"yes", "upgrade", "ano"})
 
 # What the winner chooses with each of WIN_CHOICE: the catalogues' names.card_choice (templates/*/agot/).
 
@@ -159,6 +165,7 @@ def apply_choice(state: dict, ctx: Ctx, b: dict, card_id: str, value: str) -> li
     raise ValueError(f"{card_id} has no ability with a choice")
 
 
-def default_card(state: dict, ctx: Ctx, house: str) -> str:
-    """PBEM.md: the lowest-strength card in hand, ties by name."""
-    return min(state["hands"][house], key=lambda c: (ctx.gd.card(c).strength, ctx.card(c)))
+def bonus(state: dict, ctx: Ctx, b: dict, house: str) -> tuple[int, int, int]:
+    """(strength, swords, fortifications) a card adds to itself: no 1st-edition card does (its strength
+    changes are the tables above)."""
+    return 0, 0, 0

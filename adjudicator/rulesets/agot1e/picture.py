@@ -24,9 +24,9 @@ from ... import layered, yamlio
 from ...picture import template
 from ...ruleset import OBSERVER
 from ...paths import TEMPLATES_DIR
-from . import position as pos
-from .context import ctx_for
-from .gamedata import load_gamedata
+from ..agot import position as pos
+from ..agot.context import ctx_of
+from .edition import load_gamedata
 from .mapshapes import FRAME, Shapes, shapes_for
 
 PANEL_WIDTH = 300
@@ -75,7 +75,7 @@ def model(view: dict, player: str | None, language: str = "en", *, caption: str 
     """Everything the template draws: ``S``, what never changes in a game (:func:`static_model`),
     and ``D``, what ``view`` holds, from ``view`` only."""
     data_version = view["data_version"]
-    ctx = ctx_for(data_version, tuple(view["houses"]))
+    ctx = ctx_of(view)
     gd = ctx.gd
     static = static_model(data_version, language, len(view["houses"]))
     shapes = shapes_for(data_version)

@@ -1,108 +1,15 @@
-"""``agot1e``: A Game of Thrones: The Board Game, 1st edition, as a judge ruleset.
-
-This module is the glue between the judge's interface (``adjudicator/ruleset.py``) and the
-pure step modules: ``planning``, ``action``, ``battle`` through ``engine``; mails through
-``submission``; rules-case positions through ``caseposition``.
-"""
+"""``agot1e``: A Game of Thrones: The Board Game, 1st edition, as a judge ruleset: the shared AGoT
+engine (``rulesets/agot``) with the 1st edition's data and rules (:mod:`.edition`)."""
 
 from __future__ import annotations
 
-import copy
-
-from ...messages import Msg
-from ...ruleset import Event, Owed, RulesetError, Submission, register
-from . import bot, caseposition, engine, grammar, invariants, lines, submission
-from .context import ctx_of
-from .gamedata import DATA_VERSION, load_gamedata
-from .newgame import initial_state
+from ...ruleset import register
+from ..agot.ruleset import AgotRuleset
+from .edition import EDITION
 
 
-class Agot1e:
-    name = "agot1e"
-    data_version = DATA_VERSION
-    keywords = frozenset(grammar.COMMAND_WORDS)  # first words of a command line (mailbody.not_orders)
-
-    def new_game(self, players: list[str], options: dict[str, str], seed: int) -> dict:
-        if options:
-            raise RulesetError(f"agot1e has no options (got {', '.join(options)})")
-        return initial_state(players, seed)
-
-    def pending(self, state: dict) -> list[Owed]:
-        return engine.pending(state, ctx_of(state))
-
-    def submit(self, state: dict, player: str, text: str) -> Submission:
-        return submission.submit(state, ctx_of(state), player, text)
-
-    def advance(self, state: dict, *, force: bool) -> tuple[dict, list[Event]]:
-        events = engine.advance(state, ctx_of(state), force)
-        return state, events
-
-    def result(self, state: dict) -> str | None:
-        return state["winner"]
-
-    def phase(self, state: dict) -> str:
-        """A round's Westeros, planning or action phase: reports come as one digest per phase."""
-        return f"{state['round']} {state['phase']}"
-
-    def summary(self, state: dict) -> Msg:
-        if state["winner"] is not None:
-            return Msg("agot.summary.over", round=min(state["round"], 10), winner=state["winner"])
-        cards = (state.get("westeros") or {}).get("cards")
-        drawn = [Msg("agot.westeros.drawn", deck=d, card=c) for d, c in cards.items()] \
-            if cards and state["phase"] == "westeros" else []
-        return Msg("agot.summary", round=state["round"], phase=state["phase"], step=state["step"], cards=drawn)
-
-    def line(self, text: str, language: str) -> str:
-        """A canonical line in ``language``'s command words (``MARCH Winterfell -> Karhold: 1 footman`` ->
-        ``POCHOD Winterfell -> Karhold: 1 pěšák``), which the grammar reads back as the same command."""
-        return lines.in_language(text, language)
-
-    def on_file(self, state: dict, player: str) -> list[str]:
-        return submission.on_file(state, ctx_of(state), player)
-
-    def view(self, state: dict, player: str | None) -> dict:
-        """What ``player`` may see (None: the GM sees everything).
-
-        Secret: other houses' plans (orders before the reveal, instructions sent ahead, card
-        choices, bids until they are resolved), other houses' hands (their size is public), the
-        seed and the order of the Westeros decks (only their sizes are public).
-        """
-        if player is None:
-            return copy.deepcopy(state)
-        # The battle dict holds only what is public (cards are set there when both are revealed);
-        # so does state['westeros'] (bids are copied there once resolved).
-        view = {k: copy.deepcopy(v) for k, v in state.items() if k not in ("plans", "hands", "seed", "decks")}
-        if "decks" in state:
-            view["decks"] = {deck: len(cards) for deck, cards in state["decks"].items()}
-        view["hands"] = {h: (list(cards) if h == player else len(cards)) for h, cards in state["hands"].items()}
-        view["plan"] = copy.deepcopy(state["plans"].get(player))
-        return view
-
-    # self-play (adjudicator/selfplay.py)
-    def default_players(self, count: int) -> list[str]:
-        try:
-            return list(load_gamedata(DATA_VERSION).setup.game(count).houses)
-        except (KeyError, ValueError):
-            raise RulesetError(f"agot1e is played by 3, 4 or 5 houses, not {count}") from None
-
-    def bot_mail(self, state: dict, player: str, rng) -> str | None:
-        return bot.mail_for(state, ctx_of(state), player, rng)
-
-    def violations(self, state: dict) -> list[str]:
-        ctx = ctx_of(state)
-        problems = invariants.violations(state, ctx)
-        for house in state["houses"]:
-            problems += [f"{house} sees {leak}" for leak in invariants.leaks(self.view(state, house), state, house)]
-        return problems
-
-    def selfplay_summary(self, state: dict, events: list[Event]) -> str:
-        battles = sum(1 for e in events if e.text.startswith("Battle at "))
-        return f"winner {state['winner'] or 'none'}, round {min(state['round'], 10)}, {battles} battles"
-
-    # rules cases (adjudicator/cases.py)
-    case_state = staticmethod(caseposition.case_state)
-    case_done = staticmethod(caseposition.case_done)
-    case_compare = staticmethod(caseposition.case_compare)
+class Agot1e(AgotRuleset):
+    rules = EDITION
 
 
 AGOT1E = register(Agot1e())

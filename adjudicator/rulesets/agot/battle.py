@@ -1,0 +1,711 @@
+"""The battle of the action phase (CZ p.9-12 and the house cards of p.14): a pure step module.
+
+The march step calls :func:`start` when a march enters an area held by another house; the
+engine then alternates :func:`pending` (who owes what in the current sub-step) and
+:func:`advance` (resolve that sub-step) until the battle is over, when ``state['battle']`` is
+None again and ``state['step']`` is back to ``march``. Mails answering the battle's question
+are checked by :func:`check_instruction`.
+
+Sub-steps (``state['battle']['stage']``), in the rulebook's order (CZ p.9 "Bitvy se řeší
+následujícími kroky"):
+
+``supports``    CZ p.10 step 1: every adjacent support order declares for a side or none (all
+                at once); then both strengths are announced (step 2).
+``cards``       step 3: both cards at once. Then, in the same sub-step, what needs nobody: the
+                abilities that act at once (CZ p.11 "first resolve any special ability, then add
+                the card's strength"; RULES.md A17 order), the Valyrian Steel Blade (step 4: sent
+                ahead only, BLADE AUTO/NEVER/AT) and the result (step 5).
+``casualties``  the loser's casualties (winner's swords - loser's fortifications, CZ p.11).
+``retreat``     the loser's retreat (CZ p.11), then the conquest (CZ p.12), then Ser Jaime's power.
+``ability``     the winner's "if you win" ability that gives a choice (Luwin, Melisandre, Renly,
+                Cersei, Asha; RULES.md R8.10/A17: after casualties and retreat); skipped when the
+                winner has none or nothing to choose.
+Then the played cards are discarded (CZ p.12) and the battle is over. A side left without units
+(Ser Loras, or casualties that wipe the defender out) ends the battle at once: nothing is left to
+decide and no area is left empty in between.
+
+The battle dict (YAML-serialisable, ``state['battle']``):
+
+``area``, ``attacker``, ``defender``, ``origin``  ids;  ``units``: the attacker's units, off the
+board until the end;  ``march_bonus``: the march order's modifier;  ``stage``: see above;
+``supporters``: adjacent areas whose support order may join;  ``supports``: area -> house
+supported or None (after ``supports``);  ``cards``: house -> card played (after ``cards``; held
+out of hand and discards until the end);  ``seventh``: houses that played their last card;
+``cancelled``: houses whose card's ability the Queen of Thorns cancelled;  ``strength``: house
+-> final combat strength;  ``blade``: the house that used the Valyrian Steel Blade, or None;
+``winner``, ``loser``;  ``casualties``: how many units the loser loses (before capping at what
+it has).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from ...messages import Msg
+from ...ruleset import Event, Owed
+from . import aftermath, say
+from . import position as pos
+from .board import UnknownName
+from .commands import Ability, Blade, Card, Casualties, Retreat, Support
+from .battlefield import NO_WORDS, YES_WORDS, ability_active, card_icons, default_card, consume_instruction, fighting_units, find_instruction, has_units, opponent, stage_at_or_before, units_list
+from .context import Ctx
+
+RAINS_OF_AUTUMN = "rains-of-autumn"
+"""In ``state['restrictions']`` for a round of Rains of Autumn: supporting footmen add nothing (CZ p.13)."""
+
+
+# -- supports ---------------------------------------------------------------------------------------------
+
+
+def supporters(state: dict, ctx: Ctx, area: str) -> list[str]:
+    """Adjacent areas with a support order that may join the battle at ``area`` (CZ p.10: adjacent only,
+    never through ships; ships support land battles too; land units never support a sea battle)."""
+    board = ctx.gd.board
+    out = []
+    for n in board.neighbours(area):
+        if pos.order_kind(state, n) != "support" or pos.owner(state, n) is None:
+            continue
+        if not board.supports_into(n, area):
+            continue
+        out.append(n)
+    return sorted(out, key=ctx.area)
+
+
+def _support_problem(state: dict, ctx: Ctx, area: str, src: str) -> Msg:
+    board = ctx.gd.board
+    if not board.adjacent(src, area):
+        return Msg("agot.support_no.not_adjacent", src=ctx.area(src), area=ctx.area(area))
+    if not board.supports_into(src, area):
+        if board.area(src).kind == "port":  # 2e (agot2e RULES.md R6.4)
+            return Msg("agot.support_no.port", src=ctx.area(src), sea=ctx.area(board.area(src).sea))
+        return Msg("agot.support_no.land_at_sea", area=ctx.area(area))
+    return Msg("agot.support_no.no_order", src=ctx.area(src))
+
+
+def _support_line(state: dict, ctx: Ctx, b: dict, house: str, src: str):
+    sides = (b["attacker"], b["defender"], None)
+    return find_instruction(state, ctx, house, "supports", b["area"],
+                 lambda c: c.src == src and c.house in sides)
+
+
+def support_value(state: dict, ctx: Ctx, b: dict, src: str) -> tuple[int, list[str]]:
+    """The strength a declared support adds in this battle: :func:`support_strength`, with ships
+    0 when they belong to and support the opponent of an active Salladhor Saan (CZ p.14
+    "protivníkových podpůrných lodí": the opponent's own supporting ships)."""
+    side = b["supports"][src]
+    no_ships = pos.owner(state, src) == side and ability_active(b, opponent(b, side), ctx.rules.cards.ZERO_OPPOSING_SUPPORT_SHIPS)
+    sole = _only_own_ships(ctx, b)
+    no_ships = no_ships or sole not in (None, pos.owner(state, src))
+    value, notes = support_strength(state, ctx, src, area=b["area"], attacking=side == b["attacker"], no_ships=no_ships)
+    kind = ctx.rules.cards.ATTACK_UNIT_BONUS.get(b["cards"].get(side)) if ctx.rules.cards.ATTACK_BONUS_SUPPORTERS else None
+    if kind and side == b["attacker"] and pos.owner(state, src) == side and ability_active(b, side, {b["cards"][side]}):
+        extra = (Counter(pos.units_in(state, src, side)) - Counter(pos.routed_in(state, src)))[kind]
+        if extra and "rains" not in notes:  # 2e Kevan, Victarion: supporting units of the kind count double too
+            value += extra
+            notes = [*notes, "doubled"]
+    return value, notes
+
+
+def _only_own_ships(ctx: Ctx, b: dict) -> str | None:
+    """2e Salladhor Saan: when any house supports his owner, every other house's ship in the combat
+    counts 0, on either side (agot2e RULES.md R8.5); that owner, else None."""
+    for house in (b["attacker"], b["defender"]):
+        if ability_active(b, house, ctx.rules.cards.FOREIGN_SHIPS_ZERO) and house in b["supports"].values():
+            return house
+    return None
+
+
+def unit_value(ctx: Ctx, unit: str, area: str, attacking: bool) -> int:
+    """A unit's strength in a combat in ``area``: the data's, except that a siege engine (2e,
+    ``units.strength_only_against_castles``) counts only when attacking, or supporting an attack on,
+    an area with a castle (agot2e RULES.md R2.2, R7.1)."""
+    if unit in ctx.gd.setup.castle_only_units and not (attacking and ctx.gd.board.area(area).castle != "none"):
+        return 0
+    return ctx.gd.setup.unit_strength[unit]
+
+
+def support_strength(state: dict, ctx: Ctx, src: str, *, area: str, attacking: bool,
+                     no_ships: bool = False) -> tuple[int, list[str]]:
+    """What the support order in ``src`` adds to a combat in ``area`` (CZ p.10): its units + the
+    order's bonus; ``attacking``: it supports the attacker. Routed units count 0 (CZ p.11); footmen 0
+    under Rains of Autumn (CZ p.13). Also used for a march into a neutral force (action.py), which is
+    no battle but takes supports all the same."""
+    units = Counter(pos.units_in(state, src, pos.owner(state, src))) - Counter(pos.routed_in(state, src))
+    notes = []
+    total = 0
+    for unit, n in units.items():
+        if unit == "footman" and RAINS_OF_AUTUMN in (state.get("restrictions") or []):
+            notes.append("rains")
+            continue
+        if unit == "ship" and no_ships:
+            notes.append("salladhor")
+            continue
+        total += unit_value(ctx, unit, area, attacking) * n
+    total += pos.order_bonus(state, src)
+    return total, notes  # why parts count 0: "rains" (Rains of Autumn), "salladhor" (Salladhor Saan)
+
+
+# -- strength and result --------------------------------------------------------------------------------------
+
+
+def strength(state: dict, ctx: Ctx, b: dict, house: str, *, with_cards: bool = True) -> tuple[int, list[Msg]]:
+    """Combat strength of ``house``'s side and its parts, for the reports (CZ p.10-11 step 5 list)."""
+    parts: list[Msg] = []
+    area = b["area"]
+    if house == b["attacker"]:
+        extra = next((kind for card, kind in ctx.rules.cards.ATTACK_UNIT_BONUS.items() if ability_active(b, house, {card})), None) \
+            if with_cards else None
+        units = b["units"]
+        sole = _only_own_ships(ctx, b) if with_cards else None
+        total = sum(0 if u == "ship" and sole not in (None, house) else unit_value(ctx, u, area, True) + (u == extra)
+                    for u in units)
+        parts.append(Msg("agot.part.army", units=units_list(units), n=total))
+        if b["march_bonus"]:
+            parts.append(Msg("agot.part.march", n=b["march_bonus"]))
+            total += b["march_bonus"]
+    else:
+        units = fighting_units(state, b, house)
+        sole = _only_own_ships(ctx, b) if with_cards else None
+        total = sum(0 if u == "ship" and sole not in (None, house) else unit_value(ctx, u, area, False) for u in units)
+        parts.append(Msg("agot.part.army", units=units_list(units), n=total))
+        garrison = garrison_of(state, ctx, area, house)
+        if garrison:
+            parts.append(Msg("agot.part.garrison", n=garrison))
+            total += garrison
+        routed = pos.routed_in(state, b["area"])
+        if routed:
+            parts.append(Msg("agot.part.routed", units=units_list(routed)))
+        if pos.order_kind(state, b["area"]) == "defense":
+            bonus = pos.order_bonus(state, b["area"])
+            if with_cards and ability_active(b, house, ctx.rules.cards.DEFENSE_DOUBLED):
+                bonus *= 2
+            parts.append(Msg("agot.part.defense", n=bonus))
+            total += bonus
+    for src in b["supporters"]:
+        if b["supports"].get(src) == house:
+            value, note = support_value(state, ctx, b, src)
+            parts.append(Msg("agot.part.support", area=ctx.area(src), n=value, notes=note))
+            total += value
+    if with_cards and house in b["cards"]:
+        card = b["cards"][house]
+        value = ctx.gd.card(card).strength
+        if ability_active(b, opponent(b, house), ctx.rules.cards.ZERO_OPPOSING_CARD):
+            value = 0
+        parts.append(Msg("agot.part.card", card=card, n=value))
+        total += value
+        extra = ctx.rules.cards.bonus(state, ctx, b, house)[0]
+        if extra:  # 2e: a static ability of the card (agot2e RULES.md R8.5)
+            parts.append(Msg("agot.part.ability", card=card, n=extra))
+            total += extra
+    tides = (b.get("tides") or {}).get(house)
+    if with_cards and tides is not None:  # 2e option Tides of Battle (agot2e RULES.md section 10)
+        value = ctx.gd.tides_of_battle[tides].strength
+        parts.append(Msg("agot.part.tides", n=value))
+        total += value
+    if b["blade"] == house:
+        parts.append(Msg("agot.part.blade"))
+        total += 1
+    return total, parts
+
+
+def garrison_of(state: dict, ctx: Ctx, area: str, house: str) -> int:
+    """2e: the garrison that defends ``house``'s home ``area`` with it (RULES.md R7.2), else 0."""
+    if ctx.gd.board.area(area).home_of != house:
+        return 0
+    return (state.get("garrisons") or {}).get(area, 0)
+
+
+def _decide(state: dict, b: dict, totals: dict) -> str:
+    a, d = b["attacker"], b["defender"]
+    if totals[a] != totals[d]:
+        return a if totals[a] > totals[d] else d
+    return min((a, d), key=lambda h: pos.fiefdoms_rank(state, h))  # CZ p.11: higher on Fiefdoms
+
+
+def _strength_text(ctx: Ctx, house: str, total: int, parts: list[Msg]) -> Msg:
+    return Msg("agot.strength", house=house, total=total, parts=parts)
+
+
+def _blade(state: dict, ctx: Ctx, b: dict) -> list[Event]:
+    """CZ p.11 step 4: the holder (position 1 on Fiefdoms) may add +1, once per round. Decided only by
+    the BLADE line sent ahead (PBEM.md): AUTO uses it when the +1 turns a loss into a win."""
+    holder = pos.holder(state, "valyrian_steel_blade")
+    if holder not in (b["attacker"], b["defender"]) or state["blade_used"]:
+        return []
+    mode, _, where = str(pos.plan(state, holder).get("blade") or "auto").strip().partition(" ")
+    mode = mode.lower()
+    if mode == "at":
+        where = where.strip()
+        if where not in ctx.gd.board:
+            try:
+                where = ctx.gd.board.resolve(where)
+            except UnknownName:
+                where = None
+        use = where == b["area"]
+    elif mode == "auto":
+        totals = {h: strength(state, ctx, b, h)[0] for h in (b["attacker"], b["defender"])}
+        without = _decide(state, b, totals)
+        totals[holder] += 1
+        use = without != holder and _decide(state, b, totals) == holder
+    else:
+        use = False
+    if not use:
+        return []
+    b["blade"] = holder
+    state["blade_used"] = True
+    return [Event("agot.battle.blade", house=holder)]
+
+
+# -- the API ------------------------------------------------------------------------------------------------------
+
+
+def start(state: dict, ctx: Ctx, *, area: str, attacker: str, origin: str, units: list[str],
+          march_bonus: int = 0) -> list[Event]:
+    """Open the battle of ``attacker``'s march of ``units`` (already off the board) from ``origin``
+    into ``area``, held by another house; the march order is already removed (its modifier is
+    ``march_bonus``)."""
+    defender = pos.occupier(state, ctx.gd, area)
+    if defender is None or defender == attacker:
+        raise ValueError(f"no battle at {area}: it holds no units of a house other than {attacker}")
+    if not units:
+        raise ValueError("a battle needs attacking units")
+    b = {
+        "area": area, "attacker": attacker, "defender": defender, "origin": origin,
+        "units": pos.sort_units(units), "march_bonus": int(march_bonus), "stage": "supports",
+        "supporters": supporters(state, ctx, area), "supports": {}, "cards": {}, "seventh": [],
+        "cancelled": [], "strength": {}, "blade": None, "winner": None, "loser": None, "casualties": 0,
+    }
+    state["battle"] = b
+    state["step"] = "battle"
+    routed = pos.routed_in(state, area)
+    events = [Event("agot.battle.begins", area=ctx.area(area), attacker=attacker, defender=defender,
+                    units=units_list(b["units"]), origin=ctx.area(origin), bonus=int(march_bonus),
+                    defending=units_list(fighting_units(state, b, defender)), routed=units_list(routed))]
+    if b["supporters"]:
+        listed = [Msg("agot.area_of", area=ctx.area(s), house=pos.owner(state, s)) for s in b["supporters"]]
+        events.append(Event("agot.battle.supporters", area=ctx.area(area), supporters=listed))
+    return events
+
+
+def pending(state: dict, ctx: Ctx) -> list[Owed]:
+    b = state.get("battle")
+    if not b:
+        return []
+    where = ctx.area(b["area"])
+    stage = b["stage"]
+    if stage == "supports":
+        return [Owed(helper, Msg("agot.owed.support", src=ctx.area(src), area=where, attacker=b["attacker"],
+                                 defender=b["defender"]), "step",
+                     _support_line(state, ctx, b, helper, src) is not None)
+                for src in b["supporters"] for helper in [pos.owner(state, src)]]
+    if stage == "cards":
+        return [Owed(h, Msg("agot.owed.card", area=where, opponent=opponent(b, h),
+                            cards=_public_hand(state, ctx, opponent(b, h))), "step",
+                     _card_line(state, ctx, b, h) is not None)
+                for h in (b["attacker"], b["defender"])]
+    if stage == "ability":
+        card = b["cards"][b["winner"]]
+        return [Owed(b["winner"], Msg("agot.owed.ability", card=card, area=where), "step",
+                     _ability_line(state, ctx, b) is not None)]
+    if stage == "casualties":
+        n, available = aftermath.casualty_count(state, b, ctx)
+        if not aftermath.casualty_choice(n, available):
+            return []
+        return [Owed(b["loser"], Msg("agot.owed.casualties", n=n, available=units_list(available), area=where),
+                     "step", aftermath.casualty_line(state, ctx, b, n, available) is not None)]
+    if stage == "retreat":
+        if b["loser"] != b["defender"]:
+            return []
+        survivors = fighting_units(state, b, b["defender"])
+        legal, _ = aftermath.retreat_options(state, ctx, b, survivors)
+        if not survivors or len(legal) < 2:
+            return []
+        return [Owed(b["loser"], Msg("agot.owed.retreat", area=where, legal=[ctx.area(a) for a in legal]), "step",
+                     aftermath.retreat_line(state, ctx, b, legal) is not None)]
+    return []
+
+
+def advance(state: dict, ctx: Ctx, force: bool) -> list[Event]:
+    """Resolve the current sub-step with the instructions on file and the PBEM.md defaults for
+    what is missing; the last one ends the battle (``battle`` None, ``step`` back to ``march``)."""
+    b = state["battle"]
+    stage = b["stage"]
+    if stage == "supports":
+        return _resolve_supports(state, ctx, b)
+    if stage == "cards":
+        return _resolve_cards(state, ctx, b)
+    if stage == "ability":
+        return _resolve_ability(state, ctx, b)
+    if stage == "casualties":
+        return aftermath.resolve_casualties(state, ctx, b)
+    if stage == "retreat":
+        return aftermath.resolve_retreat(state, ctx, b)
+    raise ValueError(f"unknown battle stage {stage!r}")
+
+
+def check_instruction(state: dict, ctx: Ctx, house: str, command) -> Msg | None:
+    """What is wrong with ``command`` as an answer to the current battle, or None (also None for an
+    instruction that is for another battle: those are checked when their battle comes)."""
+    b = state.get("battle")
+    if not b:
+        return None
+    area = b["area"]
+    here = getattr(command, "battle_area", None) == area  # explicitly for this battle
+    if getattr(command, "battle_area", None) not in (None, area):
+        return None
+    fights = house in (b["attacker"], b["defender"])
+    if isinstance(command, Support):
+        return _check_support(state, ctx, b, house, command, here)
+    if isinstance(command, Blade):
+        return None
+    if isinstance(command, Card):
+        card = ctx.gd.card(command.card_id)
+        if card.house != house:
+            return Msg("agot.error.not_your_house_card", card=card.id)
+        if not fights:
+            return Msg("agot.error.not_fighting", area=ctx.area(area)) if here else None
+        if not stage_at_or_before(b, "cards"):
+            return Msg("agot.error.cards_played", area=ctx.area(area)) if here else None
+        if command.card_id not in state["hands"][house]:
+            return Msg("agot.error.card_not_in_hand", card=card.id)
+        return None
+    if isinstance(command, Ability):
+        return _check_ability(state, ctx, b, house, command)
+    if isinstance(command, Casualties):
+        if not fights:
+            return Msg("agot.error.not_fighting", area=ctx.area(area)) if here else None
+        if house == b["loser"] and stage_at_or_before(b, "casualties"):
+            n, available = aftermath.casualty_count(state, b, ctx)
+            return aftermath.casualty_problem(n, available, command.units)
+        if here and house == b["winner"]:
+            return Msg("agot.error.won_no_casualties", area=ctx.area(area))
+        if here and b["winner"] is not None:
+            return Msg("agot.error.casualties_taken", area=ctx.area(area))
+        if here and Counter(command.units) - Counter(fighting_units(state, b, house)):
+            return Msg("agot.error.fighting_units", area=ctx.area(area), units=units_list(fighting_units(state, b, house)))
+        return None
+    if isinstance(command, Retreat):
+        if not fights:
+            return Msg("agot.error.not_fighting", area=ctx.area(area)) if here else None
+        if here and house == b["winner"]:
+            return Msg("agot.error.won_no_retreat", area=ctx.area(area))
+        if house == b["attacker"]:
+            return Msg("agot.error.attacker_retreats_home", origin=ctx.area(b["origin"])) if here else None
+        if here and not stage_at_or_before(b, "retreat"):
+            return Msg("agot.error.retreat_made", area=ctx.area(area))
+        if b["stage"] == "retreat" and house == b["loser"]:
+            survivors = fighting_units(state, b, house)
+            legal, _ = aftermath.retreat_options(state, ctx, b, survivors)
+            if command.area in legal:
+                return None
+            return aftermath.retreat_error(state, ctx, b, command.area, legal, survivors)
+        if here:
+            problem = aftermath.retreat_problem(state, ctx, b, command.area)
+            if problem:
+                return Msg("agot.error.not_legal_retreat", dest=ctx.area(command.area), problem=problem)
+        return None
+    return None
+
+
+# -- sub-step: supports --------------------------------------------------------------------------------------------
+
+
+def _check_support(state: dict, ctx: Ctx, b: dict, house: str, command: Support, here: bool) -> Msg | None:
+    area, src = b["area"], command.src
+    if src not in b["supporters"]:
+        return Msg("agot.error.cannot_support", src=ctx.area(src), area=ctx.area(area),
+                   why=_support_problem(state, ctx, area, src)) if here else None
+    if pos.owner(state, src) != house:
+        return Msg("agot.error.no_order_in", kind="support", area=ctx.area(src))
+    if command.house is not None and command.house not in (b["attacker"], b["defender"]):
+        return Msg("agot.error.house_not_fighting", house=command.house, area=ctx.area(area), attacker=b["attacker"],
+                   defender=b["defender"]) if here else None
+    if b["stage"] != "supports" and here:
+        return Msg("agot.error.supports_declared", area=ctx.area(area))
+    return None
+
+
+def _resolve_supports(state: dict, ctx: Ctx, b: dict) -> list[Event]:
+    events = []
+    for src in b["supporters"]:
+        helper = pos.owner(state, src)
+        found = _support_line(state, ctx, b, helper, src)
+        side = found[1].house if found else None
+        b["supports"][src] = side
+        if found is None:
+            events.append(Event("agot.default.support", house=helper, area=ctx.area(src)))
+        elif side is None:
+            events.append(Event("agot.battle.no_support", house=helper, area=ctx.area(src)))
+        else:
+            value, note = support_value(state, ctx, b, src)
+            events.append(Event("agot.battle.supports", house=helper, side=side, area=ctx.area(src), n=value,
+                                notes=note))
+    texts = [_strength_text(ctx, h, *strength(state, ctx, b, h, with_cards=False)) for h in (b["attacker"], b["defender"])]
+    events.append(Event("agot.battle.strength_before_cards", area=ctx.area(b["area"]), sides=texts))
+    b["stage"] = "cards"
+    return events
+
+
+# -- sub-step: house cards, the abilities that act at once, the blade, the result --------------------------------------
+
+
+def _public_hand(state: dict, ctx: Ctx, house: str) -> list[str]:
+    """The house cards ``house`` still holds, by id in the printed order: public knowledge (a house's
+    discards are face up and every house has the same seven cards), so the question for a battle's
+    house card names the opponent's (issue 11)."""
+    hand = set(state["hands"][house])
+    return [c.id for c in ctx.gd.house_cards[house] if c.id in hand]
+
+
+def _card_line(state: dict, ctx: Ctx, b: dict, house: str):
+    hand = state["hands"][house]
+    return find_instruction(state, ctx, house, "cards", b["area"], lambda c: c.card_id in hand)
+
+
+def _resolve_cards(state: dict, ctx: Ctx, b: dict) -> list[Event]:
+    events = []
+    a, d = b["attacker"], b["defender"]
+    for house in (a, d):
+        hand = state["hands"][house]
+        if not hand:  # cannot happen with the seventh-card rule; never leave a house without a card
+            state["hands"][house] = hand = [c.id for c in ctx.gd.house_cards[house]]
+            state["discards"][house] = []
+        found = _card_line(state, ctx, b, house)
+        if found:
+            card = found[1].card_id
+            consume_instruction(state, house, "cards", found[0])
+        else:
+            card = default_card(state, ctx, house)
+            events.append(Event("agot.default.card", house=house, card=card))
+        hand.remove(card)
+        if not hand:
+            b["seventh"].append(house)
+        b["cards"][house] = card
+    for house in (a, d):
+        card = ctx.gd.card(b["cards"][house])
+        events.append(Event("agot.battle.plays", house=house, card=card.id, strength=card.strength, swords=card.swords,
+                            fortifications=card.fortifications))
+    events += _immediate_abilities(state, ctx, b)
+    events += _tides(state, ctx, b)
+    # Ser Loras may kill the last unit of a side: that side loses at once (see the report; not in CZ).
+    emptied = [h for h in (a, d) if not has_units(state, b, h)]
+    if emptied:
+        loser = emptied[0]
+        winner = opponent(b, loser)
+        b["strength"] = {}
+        events.append(Event("agot.battle.emptied", loser=loser, winner=winner, area=ctx.area(b["area"])))
+    else:
+        events += _blade(state, ctx, b)
+        totals = {}
+        texts = []
+        for house in (a, d):
+            totals[house], parts = strength(state, ctx, b, house)
+            texts.append(_strength_text(ctx, house, totals[house], parts))
+        b["strength"] = totals
+        events.append(Event("agot.battle.strength", area=ctx.area(b["area"]), sides=texts))
+        winner = _decide(state, b, totals)
+        loser = opponent(b, winner)
+        if totals[a] == totals[d]:
+            events.append(Event("agot.battle.tie", attacker=a, defender=d, total=totals[a], winner=winner))
+        events.append(Event("agot.battle.wins", house=winner, area=ctx.area(b["area"])))
+    b["winner"], b["loser"] = winner, loser
+    b["casualties"] = max(0, card_icons(state, ctx, b, winner)[0] - card_icons(state, ctx, b, loser)[1])
+    events += _skulls(state, ctx, b, winner, loser)
+    if b["casualties"] and ability_active(b, loser, ctx.rules.cards.NO_CASUALTIES):  # 2e The Blackfish
+        b["casualties"] = 0
+        events.append(Event("agot.ability.no_casualties", card=b["cards"][loser], house=loser))
+    b["stage"] = "casualties"
+    if emptied:  # nothing is left to decide: no casualties, nobody to retreat (and no area left empty mid-battle)
+        return events + aftermath.resolve_retreat(state, ctx, b)
+    return events
+
+
+def _immediate_abilities(state: dict, ctx: Ctx, b: dict) -> list[Event]:
+    """The abilities that act as soon as the cards are shown (CZ p.11, p.14)."""
+    events = []
+    area = b["area"]
+    for house in (b["attacker"], b["defender"]):
+        other = opponent(b, house)
+        if b["cards"][house] in ctx.rules.cards.CANCEL_OPPOSING_ABILITY and b["cards"][other] in ctx.rules.cards.ALL_ABILITIES:
+            b["cancelled"].append(other)
+            events.append(Event("agot.ability.cancels", card=b["cards"][house], other=b["cards"][other]))
+    for house in (b["attacker"], b["defender"]):
+        other = opponent(b, house)
+        card = b["cards"][house]
+        if ability_active(b, house, ctx.rules.cards.DISCARD_DEFENSE):
+            if other == b["defender"] and pos.order_kind(state, area) == "defense":
+                kind = state["orders"][area]
+                pos.remove_order(state, area)
+                events.append(Event("agot.ability.defense_discarded", card=card, house=other, order=say.token(kind),
+                                    area=ctx.area(area)))
+            else:
+                events.append(Event("agot.ability.no_defense", card=card, house=other, area=ctx.area(area)))
+        if ability_active(b, house, ctx.rules.cards.KILL_FOOTMAN):
+            if ability_active(b, other, ctx.rules.cards.NO_CASUALTIES):  # 2e: The Blackfish prevents it (R8.5)
+                events.append(Event("agot.ability.no_casualties", card=b["cards"][other], house=other))
+            else:
+                events.append(_kill_footman(state, ctx, b, other, card))
+        if ability_active(b, house, ctx.rules.cards.ZERO_OPPOSING_CARD):
+            events.append(Event("agot.ability.card_counts_0", card=card, other=b["cards"][other]))
+        if ability_active(b, house, ctx.rules.cards.ZERO_OPPOSING_SUPPORT_SHIPS):
+            events.append(Event("agot.ability.ships_count_0", card=card, house=other))
+        if ability_active(b, house, ctx.rules.cards.DEFENSE_DOUBLED):
+            if house == b["defender"] and pos.order_kind(state, area) == "defense":
+                events.append(Event("agot.ability.defense_doubled", card=card, house=house))
+            else:
+                events.append(Event("agot.ability.no_defense", card=card, house=house, area=ctx.area(area)))
+        if card in ctx.rules.cards.ATTACK_UNIT_BONUS and ability_active(b, house, {card}):
+            kind = ctx.rules.cards.ATTACK_UNIT_BONUS[card]
+            if house == b["attacker"]:
+                events.append(Event("agot.ability.attack_bonus", card=card, unit=kind))
+            else:
+                events.append(Event("agot.ability.not_attacking", card=card, house=house))
+        if ability_active(b, house, ctx.rules.cards.OPPONENT_TO_BOTTOM):
+            events.append(_to_bottom(state, b, other, card))
+        if ability_active(b, house, ctx.rules.cards.REMOVE_ADJACENT_ORDER):
+            events += _remove_adjacent_order(state, ctx, b, house, other, card)
+    return events
+
+
+def _tides(state: dict, ctx: Ctx, b: dict) -> list[Event]:
+    """2e option Tides of Battle (section 10, R10.2): the whole deck shuffled for this combat from the
+    game's seed and the count of combats so far; attacker and defender each draw one, revealed
+    together. (The Blade holder's redraw takes its default, keep, until BLADE REDRAW exists: B29.)"""
+    if not state.get("tides_of_battle"):
+        return []
+    state["tides_drawn"] = state.get("tides_drawn", 0) + 1
+    deck = [card for card, spec in ctx.gd.tides_of_battle.items() for _ in range(spec.count)]
+    random.Random(f"{state['seed']}-tides-{state['tides_drawn']}").shuffle(deck)
+    deck = state.pop("tides_next", []) + deck  # a rules case's cards, attacker's first (caseposition.py)
+    b["tides"] = {b["attacker"]: deck[0], b["defender"]: deck[1]}
+    return [Event("agot.tides.drawn", cards=[Msg("agot.tides.card", house=h, card=c) for h, c in b["tides"].items()])]
+
+
+def _skulls(state: dict, ctx: Ctx, b: dict, winner: str, loser: str) -> list[Event]:
+    """Each skull on a Tides of Battle card costs its owner's opponent one more unit, whoever won,
+    fortifications or not (RB p.29; R8.6): the loser's casualties grow, the winner's loss is taken in
+    the casualties step (``b['winner_losses']``)."""
+    events = []
+    for house in (winner, loser):
+        card = (b.get("tides") or {}).get(house)
+        skulls = ctx.gd.tides_of_battle[card].skulls if card else 0
+        if not skulls:
+            continue
+        victim = opponent(b, house)
+        events.append(Event("agot.tides.skull", house=house, victim=victim, n=skulls))
+        if victim == loser:
+            b["casualties"] += skulls
+        else:
+            b["winner_losses"] = b.get("winner_losses", 0) + skulls
+    return events
+
+
+TRACK_FALL_TIES = ("fiefdoms", "iron_throne", "kings_court")
+"""2e Doran Martell's default track, among equal falls (B26: Fiefdoms decides combat ties)."""
+
+
+def _to_bottom(state: dict, b: dict, victim: str, card: str) -> Event:
+    """2e Doran Martell (mandatory): the opponent drops to the bottom of a track; the deadline default is
+    the track where it falls most (B26). Dominance tokens and turn order follow the tracks at once."""
+    last = len(state["houses"]) - 1
+    track = max(TRACK_FALL_TIES, key=lambda t: last - state["tracks"][t].index(victim))
+    state["tracks"][track] = [h for h in state["tracks"][track] if h != victim] + [victim]
+    return Event("agot.ability.to_bottom", card=card, house=victim, track=track)
+
+
+ORDER_PREFERENCE = ("support", "march", "consolidate", "raid", "defense")
+"""2e Queen of Thorns' default among the opponent's other orders (B26)."""
+
+
+def _remove_adjacent_order(state: dict, ctx: Ctx, b: dict, house: str, victim: str, card: str) -> list[Event]:
+    """2e Queen of Thorns (mandatory): one of the opponent's orders next to the combat goes; a removed
+    Support order stops supporting it. Default (B26): the opponent's support of this combat that adds the
+    most, else the first by kind (support, march, consolidate, raid, defense), then by area name."""
+    area = b["area"]
+    orders = [n for n in ctx.gd.board.neighbours(area) if n in state["orders"] and pos.owner(state, n) == victim]
+    if not orders:
+        return []
+    backing = [n for n in orders if b["supports"].get(n) == victim]
+    if backing:
+        target = max(sorted(backing, key=ctx.area), key=lambda n: support_value(state, ctx, b, n)[0])
+    else:
+        target = min(orders, key=lambda n: (ORDER_PREFERENCE.index(pos.order_kind(state, n)), ctx.area(n)))
+    kind = state["orders"][target]
+    pos.remove_order(state, target)
+    b["supports"].pop(target, None)
+    return [Event("agot.ability.removes_order", card=card, house=house, owner=victim, order=say.token(kind),
+                  area=ctx.area(target))]
+
+
+def _kill_footman(state: dict, ctx: Ctx, b: dict, victim: str, card: str) -> Event:
+    """Ser Loras: one of the victim's attacking or defending footmen dies (CZ p.14 "útočícího nebo
+    bránícího se pěšáka"). A routed footman neither attacks nor defends (it adds no strength and
+    is never a casualty), so it is spared."""
+    area = b["area"]
+    if victim == b["attacker"]:
+        if "footman" not in b["units"]:
+            return Event("agot.ability.no_footman", card=card, house=victim, attacking=True)
+        units = list(b["units"])
+        units.remove("footman")
+        b["units"] = units
+    else:
+        present = pos.units_in(state, area, victim)
+        if "footman" not in fighting_units(state, b, victim):
+            return Event("agot.ability.no_footman", card=card, house=victim, attacking=False)
+        present.remove("footman")  # a fighting footman: the routed marks stay as they are
+        pos.set_units(state, area, victim, present)
+        if not present and area in state["orders"] and (state.get("garrisons") or {}).get(area):
+            pos.remove_order(state, area)  # 2e: the garrison fights on alone (B15); no order stays where no unit is
+    return Event("agot.ability.kills_footman", card=card, house=victim, area=ctx.area(area))
+
+
+# -- sub-step: the winner's ability with a choice --------------------------------------------------------------------
+
+
+def _ability_line(state: dict, ctx: Ctx, b: dict):
+    card = b["cards"][b["winner"]]
+    return find_instruction(state, ctx, b["winner"], "abilities", b["area"],
+                 lambda c: c.card_id == card and ctx.rules.cards.parse_choice(state, ctx, b, card, c.choice)[1] is None)
+
+
+def _resolve_ability(state: dict, ctx: Ctx, b: dict) -> list[Event]:
+    winner = b["winner"]
+    card = b["cards"][winner]
+    found = _ability_line(state, ctx, b)
+    if found is None:
+        events = [Event("agot.default.ability", house=winner, card=card)]
+    else:
+        consume_instruction(state, winner, "abilities", found[0])
+        value, _ = ctx.rules.cards.parse_choice(state, ctx, b, card, found[1].choice)
+        if value is None:
+            events = [Event("agot.ability.unused", house=winner, card=card)]
+        else:
+            events = ctx.rules.cards.apply_choice(state, ctx, b, card, value)
+    return events + aftermath.end_battle(state, ctx, b)
+
+
+def _check_ability(state: dict, ctx: Ctx, b: dict, house: str, command: Ability) -> Msg | None:
+    card = ctx.gd.card(command.card_id)
+    if card.house != house:
+        return Msg("agot.error.not_your_house_card", card=card.id)
+    if card.id not in ctx.rules.cards.WIN_CHOICE:
+        return Msg("agot.error.no_choice_ability", card=card.id, some=card.id in ctx.rules.cards.ALL_ABILITIES)
+    if b["stage"] == "ability" and house == b["winner"] and b["cards"][house] == card.id:
+        return ctx.rules.cards.parse_choice(state, ctx, b, card.id, command.choice)[1]
+    text = command.choice
+    if " ".join(text.split()).casefold() in NO_WORDS:
+        return None
+    try:  # only the form can be checked before the battle's result
+        if card.id == "maester-luwin":
+            ctx.gd.resolve_card(text, house)
+        elif card.id == "melisandre":
+            ctx.gd.resolve_card(text)
+        elif card.id == "renly-baratheon":
+            if " ".join(text.split()).casefold() not in YES_WORDS:
+                ctx.gd.board.resolve(text)
+        else:
+            ctx.gd.board.resolve(text)
+    except UnknownName as exc:
+        return exc.msg
+    return None

@@ -1,0 +1,361 @@
+"""The AGoT board (either edition) as an immutable graph, and lenient resolution of the names players write.
+
+Why a graph: adjacency, ship transport and retreats are graph questions, so the board is a
+``networkx.Graph`` whose nodes are area ids carrying the printed facts (kind, castle, barrels,
+crowns, home shield, island, neutral force). Its shape comes from the data (``games/agot1e/vN/map.yaml``,
+read by :mod:`.gamedata`), never from code; this module only checks that the shape is sane and
+answers questions about it. The graph is frozen: one Board per data version is shared by all games.
+
+Why a name index: players type area and card names by hand in mail. :class:`NameIndex` is lenient but
+never guesses: an exact name, alias or id wins; otherwise a *unique* prefix of 3+ letters; otherwise
+:class:`UnknownName` with close matches, so the reply can say "did you mean ...?".
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import asdict, dataclass
+from typing import Literal
+
+import networkx as nx
+
+from ...messages import Msg, render
+
+AreaKind = Literal["land", "sea", "port"]
+Castle = Literal["none", "city", "stronghold"]
+KINDS: tuple[str, ...] = ("land", "sea", "port")  # ports: 2nd edition only (a port of a castle area on one sea)
+CASTLES: tuple[str, ...] = ("none", "city", "stronghold")
+MIN_PREFIX = 3  # letters a prefix needs before it may name something (PBEM.md)
+
+
+class UnknownName(ValueError):
+    """A name that resolves to nothing, or to several things (``ambiguous``).
+
+    ``suggestions`` are display names, best first: close matches for an unknown name, the
+    candidates for an ambiguous one. ``msg`` is what the player reads (an ``agot.*`` message); the
+    exception's own text is its English, for the GM's tools.
+    """
+
+    def __init__(
+        self,
+        text: str,
+        kind: str,
+        suggestions: Sequence[str] = (),
+        *,
+        ambiguous: bool = False,
+        msg: Msg | None = None,
+    ):
+        self.text = text
+        self.kind = kind
+        self.suggestions = list(suggestions)
+        self.ambiguous = ambiguous
+        self.msg = msg if msg is not None else Msg("agot.error.unknown_name", kind=kind, text=text,
+                                                   suggestions=self.suggestions, ambiguous=ambiguous)
+        super().__init__(text)
+
+    def __str__(self) -> str:  # rendered only when asked: most unknown names are tried and dropped
+        return render(self.msg, "en")
+
+
+_APOSTROPHES = re.compile(r"['\u2019\u2018`\u00b4]")
+_NON_WORD = re.compile(r"[\W_]+")
+
+
+def normalize(text: str) -> str:
+    """Fold a name to the form names are compared in.
+
+    Case, diacritics and apostrophes vanish ("King's" = "kings"), other punctuation separates words
+    ("kings-landing" = "kings landing"), and a leading "the" is dropped ("The Eyrie" = "eyrie").
+    """
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(ch for ch in text if not unicodedata.combining(ch)).casefold()
+    words = _NON_WORD.sub(" ", _APOSTROPHES.sub("", text)).split()
+    if len(words) > 1 and words[0] == "the":
+        words = words[1:]
+    return " ".join(words)
+
+
+@dataclass(frozen=True)
+class NameEntry:
+    """One nameable thing for a :class:`NameIndex`.
+
+    ``exact``: strings that name it outright (name, aliases, id). ``prefix_tiers``: strings a prefix
+    may match, in tiers tried in order; the first tier with any match decides (one match wins,
+    several are ambiguous).
+    """
+
+    key: str
+    display: str
+    exact: tuple[str, ...]
+    prefix_tiers: tuple[tuple[str, ...], ...] = ()
+
+
+class NameIndex:
+    """Resolves what a player wrote to a key: exact name beats prefix; prefixes must be unique."""
+
+    def __init__(self, kind: str, entries: Iterable[NameEntry]):
+        self.kind = kind
+        self._display: dict[str, str] = {}
+        self._exact: dict[str, str] = {}
+        self._tiers: list[list[tuple[str, str]]] = []
+        self._owners: dict[str, list[str]] = {}
+        for entry in entries:
+            if entry.key in self._display:
+                raise ValueError(f"{kind} {entry.key!r} is listed twice")
+            self._display[entry.key] = entry.display
+            for name in entry.exact:
+                folded = normalize(name)
+                if not folded:
+                    raise ValueError(f"{kind} {entry.key}: the name {name!r} is empty once punctuation is ignored")
+                owner = self._exact.setdefault(folded, entry.key)
+                if owner != entry.key:
+                    raise ValueError(f'{kind} {entry.key}: the name "{name}" already names {owner}')
+                self._own(folded, entry.key)
+            for level, strings in enumerate(entry.prefix_tiers):
+                while len(self._tiers) <= level:
+                    self._tiers.append([])
+                for string in strings:
+                    folded = normalize(string)
+                    self._tiers[level].append((folded, entry.key))
+                    self._own(folded, entry.key)
+
+    def _own(self, folded: str, key: str) -> None:
+        owners = self._owners.setdefault(folded, [])
+        if key not in owners:
+            owners.append(key)
+
+    def display(self, key: str) -> str:
+        return self._display[key]
+
+    def resolve(self, text: str) -> str:
+        """The key ``text`` names; raises :class:`UnknownName` (unknown or ambiguous)."""
+        folded = normalize(text)
+        if folded in self._exact:
+            return self._exact[folded]
+        if sum(ch.isalnum() for ch in folded) >= MIN_PREFIX:
+            for tier in self._tiers:
+                keys = {key for string, key in tier if string.startswith(folded)}
+                if len(keys) == 1:
+                    return keys.pop()
+                if keys:
+                    names = sorted(self._display[key] for key in keys)
+                    raise UnknownName(text, self.kind, names, ambiguous=True)
+        raise UnknownName(text, self.kind, self.suggest(text))
+
+    def suggest(self, text: str, limit: int = 3) -> list[str]:
+        """Display names close to ``text`` (difflib), best first; else names it is a (too short) prefix of."""
+        folded_text = normalize(text)
+        close = difflib.get_close_matches(folded_text, self._owners, n=10, cutoff=0.6)
+        if not close and folded_text:
+            close = sorted(f for f in self._owners if f.startswith(folded_text))
+        found: list[str] = []
+        for folded in close:
+            for key in self._owners[folded]:
+                name = self._display[key]
+                if name not in found:
+                    found.append(name)
+        return found[:limit]
+
+
+@dataclass(frozen=True)
+class Area:
+    """The printed facts of one area (also stored as its node attributes, without ``id``)."""
+
+    id: str
+    name: str
+    kind: AreaKind
+    castle: Castle = "none"
+    muster_points: int = 0
+    supply: int = 0  # barrels
+    power: int = 0  # crowns
+    home_of: str | None = None
+    island: bool = False
+    neutral_force: int | None = None
+    aliases: tuple[str, ...] = ()
+    garrison: int | None = None  # 2e: the home area's garrison token
+    port_of: str | None = None  # 2e, ports: the castle area that owns it
+    sea: str | None = None  # 2e, ports: the one sea it opens on
+
+
+class Board:
+    """The map: a frozen graph of areas plus name resolution. Unknown ids raise KeyError.
+
+    The constructor checks the shape and raises ValueError naming the problem: unknown ids, self
+    loops or duplicate borders, sea areas with land features, islands with land neighbours (or land
+    areas without any that are not marked island), a disconnected map or sea.
+    """
+
+    def __init__(self, areas: Iterable[Area], borders: Iterable[tuple[str, str]]):
+        areas = tuple(areas)
+        graph = nx.Graph()
+        for area in areas:
+            _check_area(area)
+            if area.id in graph:
+                raise ValueError(f"area {area.id} is listed twice")
+            graph.add_node(area.id, **{k: v for k, v in asdict(area).items() if k != "id"})
+        for a, b in borders:
+            for end in (a, b):
+                if end not in graph:
+                    raise ValueError(f"border [{a}, {b}]: unknown area {end!r}")
+            if a == b:
+                raise ValueError(f"border [{a}, {b}]: an area cannot border itself")
+            if graph.has_edge(a, b):
+                raise ValueError(f"border [{a}, {b}] is listed twice")
+            graph.add_edge(a, b)
+        _check_shape(graph)
+        self._graph = nx.freeze(graph)
+        self._areas = {area.id: area for area in areas}
+        self._names = NameIndex(
+            "area", (NameEntry(a.id, a.name, (a.name, a.id, *a.aliases), ((a.name, *a.aliases),)) for a in areas)
+        )
+
+    # --- lookups -------------------------------------------------------------------------------
+
+    @property
+    def graph(self) -> nx.Graph:
+        """The frozen graph (nodes: area ids with the :class:`Area` fields as attributes)."""
+        return self._graph
+
+    def __contains__(self, area_id: object) -> bool:
+        return area_id in self._areas
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._areas)
+
+    def __len__(self) -> int:
+        return len(self._areas)
+
+    def area(self, area_id: str) -> Area:
+        try:
+            return self._areas[area_id]
+        except KeyError:
+            raise KeyError(f"unknown area id {area_id!r}") from None
+
+    def name(self, area_id: str) -> str:
+        return self.area(area_id).name
+
+    def is_land(self, area_id: str) -> bool:
+        return self.area(area_id).kind == "land"
+
+    def is_sea(self, area_id: str) -> bool:
+        return self.area(area_id).kind == "sea"
+
+    @property
+    def land_areas(self) -> tuple[str, ...]:
+        return tuple(a for a, area in self._areas.items() if area.kind == "land")
+
+    @property
+    def sea_areas(self) -> tuple[str, ...]:
+        return tuple(a for a, area in self._areas.items() if area.kind == "sea")
+
+    @property
+    def port_areas(self) -> tuple[str, ...]:
+        return tuple(a for a, area in self._areas.items() if area.kind == "port")
+
+    def port(self, area_id: str) -> str | None:
+        """The port of castle area ``area_id``, if it has one."""
+        return next((a for a, area in self._areas.items() if area.port_of == area_id), None)
+
+    def neighbours(self, area_id: str) -> tuple[str, ...]:
+        """Bordering areas, sorted (deterministic reports and adjudication)."""
+        self.area(area_id)
+        return tuple(sorted(self._graph.adj[area_id]))
+
+    def adjacent(self, a: str, b: str) -> bool:
+        self.area(a), self.area(b)
+        return self._graph.has_edge(a, b)
+
+    def home_area(self, house: str) -> str | None:
+        return next((a for a, area in self._areas.items() if area.home_of == house), None)
+
+    def raid_reaches(self, src: str, n: str) -> bool:
+        """Whether a raid from ``src`` may ever reach the adjacent ``n``: a raid from land never reaches
+        the sea (CZ p.7) nor a port; a port's raid reaches only its sea (2e, agot2e RULES.md R8.1)."""
+        if self.is_land(src):
+            return self.is_land(n)
+        port = self.area(src)
+        return port.kind != "port" or n == port.sea
+
+    def supports_into(self, src: str, area: str) -> bool:
+        """Whether an order in ``src`` may ever support a battle in the adjacent ``area``: land units
+        never support at sea (CZ p.10); ships in a port (2e) support only battles in its sea (R6.4)."""
+        if self.is_land(src):
+            return self.is_land(area)
+        port = self.area(src)
+        return port.kind != "port" or area == port.sea
+
+    # --- names ---------------------------------------------------------------------------------
+
+    def resolve(self, text: str) -> str:
+        """The area id ``text`` names: full name, alias or id (any case, no apostrophes needed, "The"
+        optional) beats a unique prefix of 3+ letters of a name or alias ("Dor" is ambiguous: Dornish
+        Marches, Sea of Dorne); otherwise :class:`UnknownName`."""
+        return self._names.resolve(text)
+
+    def suggest(self, text: str) -> list[str]:
+        return self._names.suggest(text)
+
+    # --- movement ------------------------------------------------------------------------------
+
+    def reach_by_march(self, area_id: str, house_ship_seas: Iterable[str]) -> set[str]:
+        """Land areas one March from land area ``area_id`` can reach: bordering land areas, plus every
+        land area bordering a chain of connected sea areas that each hold a ship of the marching house
+        (``house_ship_seas``) and starts next to ``area_id`` (ship transport, CZ p.9; also used by
+        retreats, never by support or raids). Only the graph question: no units, orders or supply."""
+        if not self.is_land(area_id):
+            raise ValueError(f"{area_id} is a sea area: ship transport starts from land")
+        seas = set(house_ship_seas)
+        for sea in seas:
+            if not self.is_sea(sea):
+                raise ValueError(f"{sea} is not a sea area")
+        adj = self._graph.adj
+        reach = {n for n in adj[area_id] if self._areas[n].kind == "land"}
+        stack = [n for n in adj[area_id] if n in seas]
+        seen = set(stack)
+        while stack:
+            for n in adj[stack.pop()]:
+                if n in seas and n not in seen:
+                    seen.add(n)
+                    stack.append(n)
+                elif self._areas[n].kind == "land" and n != area_id:
+                    reach.add(n)
+        return reach
+
+
+def _check_area(area: Area) -> None:
+    if area.kind not in KINDS:
+        raise ValueError(f"area {area.id}: kind must be land, sea or port, not {area.kind!r}")
+    if (area.kind == "port") != (area.port_of is not None and area.sea is not None):
+        raise ValueError(f"area {area.id}: a port, and only a port, names its port_of and its sea")
+    if area.castle not in CASTLES:
+        raise ValueError(f"area {area.id}: castle must be none, city or stronghold, not {area.castle!r}")
+    if area.kind != "land":
+        printed = (area.castle != "none", area.muster_points, area.supply, area.power, area.home_of,
+                   area.island, area.neutral_force, area.garrison)
+        if any(printed):
+            raise ValueError(f"{area.kind} area {area.id} cannot have a castle, barrels, crowns, home, island,"
+                             f" neutral force or garrison")
+
+
+def _check_shape(graph: nx.Graph) -> None:
+    kind = nx.get_node_attributes(graph, "kind")
+    for node, data in graph.nodes(data=True):
+        if data["kind"] == "port":
+            if set(graph.adj[node]) != {data["port_of"], data["sea"]} or kind.get(data["sea"]) != "sea" \
+                    or kind.get(data["port_of"]) != "land":
+                raise ValueError(f"port {node} must border exactly its land area port_of and its sea")
+        if data["kind"] != "land":
+            continue
+        land_neighbours = sorted(n for n in graph.adj[node] if kind[n] == "land")
+        if data["island"] and land_neighbours:
+            raise ValueError(f"island {node} borders the land area {land_neighbours[0]}; islands border only seas")
+        if not data["island"] and not land_neighbours:
+            raise ValueError(f"land area {node} has no land neighbour: mark it island: true or add its land borders")
+    if len(graph) and not nx.is_connected(graph):
+        raise ValueError("the map falls apart into pieces that share no border")
+    seas = [n for n in graph if kind[n] == "sea"]
+    if seas and not nx.is_connected(graph.subgraph(seas)):
+        raise ValueError("the sea areas do not form one connected sea")

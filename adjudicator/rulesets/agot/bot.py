@@ -1,0 +1,182 @@
+"""A seeded random player: for whatever a house owes, a random legal decision as mail text.
+
+Bots write the mail grammar (so every game they play exercises the parser) and pick among
+candidates the engine itself accepts; they are for property tests and self-play, not for
+strength. ``rng`` is a ``random.Random`` owned by the caller: same seed, same game.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+
+from . import action, bidding, westeros
+from . import position as pos
+from .commands import Muster, MusterItem
+from .context import Ctx
+
+WESTEROS_STEPS = ("supply", "muster", "bid", "tiebreak", "wildlings", "losses", "reclaim")
+
+
+def mail_for(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | None:
+    """A mail answering what ``house`` owes now, or None if it has nothing to say."""
+    step = state["step"]
+    if state["phase"] == "westeros" and step in WESTEROS_STEPS:
+        return westeros_mail(state, ctx, house, rng)
+    if step == "orders":
+        return orders_mail(state, ctx, house, rng)
+    if step == "raven":
+        return "RAVEN PASS"
+    if step == "raid":
+        return _pick(rng, raid_candidates(state, ctx, house))
+    if step == "march":
+        return _pick(rng, march_candidates(state, ctx, house, rng))
+    if step == "battle":
+        return battle_mail(state, ctx, house, rng)
+    return None
+
+
+def _pick(rng: random.Random, options: list[str]) -> str | None:
+    return rng.choice(options) if options else None
+
+
+def orders_mail(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str:
+    """Random orders on a random subset of the house's areas, within tokens and stars."""
+    tokens = [t for t in ctx.gd.setup.order_tokens for _ in range(t.count)
+              if t.kind not in state["restrictions"] and t.text not in state["restrictions"]]
+    stars = pos.star_limit(state, ctx.gd, house)
+    lines = ["ORDERS"]
+    areas = sorted(a for a in state["areas"] if pos.owner(state, a) == house)
+    rng.shuffle(areas)
+    for area in areas:
+        if rng.random() < 0.15 and not ctx.rules.orders.orders_everywhere:
+            continue  # not every area must get an order (1e A2; 2e: every area, B8)
+        usable = [t for t in tokens if (t.kind != "consolidate" or ctx.gd.board.is_land(area)
+                                        or ctx.rules.orders.consolidate_on_water) and (not t.star or stars > 0)]
+        if not usable:
+            continue
+        marches = [t for t in usable if t.kind == "march"]
+        token = rng.choice(marches if marches and rng.random() < 0.5 else usable)  # bots that fight find more bugs
+        tokens.remove(token)
+        stars -= token.star
+        lines.append(f"{ctx.area(area)}: {token.text}")
+    return "\n".join(lines)
+
+
+def raid_candidates(state: dict, ctx: Ctx, house: str) -> list[str]:
+    out = []
+    for src in pos.orders_of(state, house, "raid"):
+        targets = action.raid_targets(state, ctx, src)
+        out.append(f"RAID {ctx.area(src)} -> NONE")
+        out += [f"RAID {ctx.area(src)} -> {ctx.area(t)}" for t in targets]
+    return out
+
+
+def march_candidates(state: dict, ctx: Ctx, house: str, rng: random.Random) -> list[str]:
+    """A handful of random marches per march order, kept only if the engine finds them legal."""
+    out = []
+    for src in pos.orders_of(state, house, "march"):
+        free = list((Counter(pos.units_in(state, src, house)) - Counter(pos.routed_in(state, src))).elements())
+        dests = sorted(action.reachable(state, ctx, house, src))
+        out.append(f"MARCH {ctx.area(src)} -> NONE")
+        for _ in range(6):
+            if not free or not dests:
+                break
+            units = rng.sample(free, rng.randint(1, len(free)))
+            dest = rng.choice(dests)
+            leave = " LEAVE POWER" if rng.random() < 0.3 else ""
+            line = f"MARCH {ctx.area(src)} -> {ctx.area(dest)}: {', '.join(units)}{leave}"
+            command = ctx.command(line)
+            if action.check_march(state, ctx, house, command) is None:
+                attack = pos.owner(state, dest) not in (None, house) or dest in state["neutral"]
+                out += [line] * (4 if attack else 1)  # attacks weigh more: battles are where the rules are
+    return out
+
+
+def battle_mail(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | None:
+    """Every battle instruction this house could give, one random legal choice per kind."""
+    from . import battle
+
+    fight = state["battle"]
+    area = fight["area"]
+    lines = []
+    for src in pos.orders_of(state, house, "support"):
+        if ctx.gd.board.adjacent(src, area):
+            side = rng.choice([fight["attacker"], fight["defender"], None])
+            lines.append(f"SUPPORT {ctx.area(src)} -> {ctx.house(side) if side else 'NONE'} IN {ctx.area(area)}")
+    if house in (fight["attacker"], fight["defender"]):
+        hand = state["hands"][house]
+        if hand:
+            lines.append(f"CARD {ctx.card(rng.choice(hand))} IN {ctx.area(area)}")
+        near = sorted(set(ctx.gd.board.neighbours(area)) | action.reachable(state, ctx, house, area)) if ctx.gd.board.is_land(area) \
+            else list(ctx.gd.board.neighbours(area))
+        rng.shuffle(near)
+        for dest in near[:4]:
+            lines.append(f"RETREAT {ctx.area(dest)} FROM {ctx.area(area)}")
+    legal = [line for line in lines if battle.check_instruction(state, ctx, house, ctx.command(line)) is None]
+    return "\n".join(legal) or None
+
+
+# -- the Westeros phase ------------------------------------------------------------------------------
+
+
+def westeros_mail(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | None:
+    """A random legal answer to the Westeros question ``house`` owes."""
+    step, w = state["step"], state["westeros"]
+    if step == "supply":
+        return _removes(ctx, bidding.default_supply_cut(state, ctx, house, rng))
+    if step == "losses":
+        return _removes(ctx, bidding.default_losses(state, ctx, house, w["losses"][house], rng))
+    if step in ("bid", "wildlings"):
+        power = state["power"][house]
+        if step == "bid" and w["track"] == bidding.TRACKS[0] and rng.random() < 0.3:
+            bids = []
+            for _ in range(3):  # each bid is paid before the next: together at most the power
+                bids.append(_bid(rng, power - sum(bids)))
+            return "BID THRONE {} FIEFDOMS {} COURT {}".format(*bids)
+        return f"BID {_bid(rng, power)}"
+    if step == "tiebreak":
+        lines = []
+        for group in w["tie"]["groups"]:
+            group = list(group)
+            rng.shuffle(group)
+            lines.append("TIEBREAK " + ", ".join(ctx.house(h) for h in group))
+        return "\n".join(lines)
+    if step == "reclaim":
+        return f"RECLAIM {ctx.card(rng.choice(state['discards'][house]))}" if state["discards"][house] else None
+    if step == "muster":
+        return muster_mail(state, ctx, house, rng)
+    return None
+
+
+def _bid(rng: random.Random, power: int) -> int:
+    return rng.choice([0, power, rng.randint(0, power), rng.randint(0, min(power, 3))])
+
+
+def _removes(ctx: Ctx, cut: list[tuple[str, str]]) -> str | None:
+    return "\n".join(r.canonical(ctx.names) for r in bidding.as_removes(cut)) or None
+
+
+def muster_mail(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | None:
+    """Random musters, castle by castle, each checked on a scratch position as the judge will."""
+    scratch = {**state, "areas": copy.deepcopy(state["areas"]), "routed": {}}
+    castles = westeros.muster_castles(state, ctx, house)
+    rng.shuffle(castles)
+    lines = []
+    for castle in castles:
+        if rng.random() < 0.2:
+            continue
+        items: list[MusterItem] = []
+        for _ in range(4):
+            options = [MusterItem("footman"), MusterItem("knight"), MusterItem("knight", None, True)]
+            options += [MusterItem("ship", sea) for sea in westeros.ship_seas(scratch, ctx, house, castle)]
+            legal = [i for i in options if westeros.muster_problem(scratch, ctx, house, Muster(castle, (*items, i))) is None]
+            if not legal or (items and rng.random() < 0.3):
+                break
+            items.append(rng.choice(legal))
+        if items:
+            muster = Muster(castle, tuple(items))
+            westeros._apply_muster(scratch, ctx, house, muster)
+            lines.append(muster.canonical(ctx.names))
+    return "\n".join(lines) or None

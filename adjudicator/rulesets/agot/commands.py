@@ -1,0 +1,402 @@
+"""Typed commands of the agot1e mail grammar (``shared/agot1e/PBEM.md``).
+
+The grammar (:mod:`.grammar`) turns mail text into these values; the engine checks them against
+the game state later. They are plain frozen data so that they can be compared, hashed, stored in
+the journal and replayed: two spellings of the same instruction ("2 footman, knight",
+"Knight, 2 footmen") give *equal* commands, which is why unit lists are kept sorted.
+
+Areas and house cards are held as ids ("kings-landing"); houses as lower-case ids ("stark").
+:meth:`canonical` renders the English line the judge echoes back. It takes the display names
+from a :class:`Labels` object (the grammar's name resolver is one); without it the ids are
+printed, which keeps the commands usable in logs and tests with no game data at hand.
+Parsing a command's canonical form gives the same command again (a tested property).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Final, Literal, Protocol, TypeAlias
+
+from ...mailcommands import Help, OrdersQuery, Press, Status  # noqa: F401  (re-exported: the grammar's commands)
+
+# --- vocabulary shared by the grammar and the commands ------------------------------------------
+
+UNIT_TYPES: Final = ("footman", "knight", "ship", "siege_engine")
+"""Unit types in their canonical order (weakest land unit first, as the rulebook lists them; siege
+engines: the 2nd edition's only)."""
+
+BASIC_UNITS: Final = ("footman", "knight", "ship")
+"""The units of both editions: what an error about an unknown unit word lists (the grammar reads
+mail without knowing the game's edition)."""
+
+UNIT_SINGULARS: Final = {"footman": "footman", "knight": "knight", "ship": "ship", "siege_engine": "siege engine"}
+UNIT_PLURALS: Final = {"footman": "footmen", "knight": "knights", "ship": "ships", "siege_engine": "siege engines"}
+
+ALL: Final = "all"
+"""``MARCH ...: ALL`` (every unit in the source area) and ``PRESS ALL:`` (every player)."""
+
+OrderKind: TypeAlias = Literal["march", "defense", "support", "raid", "consolidate"]
+
+
+class Labels(Protocol):
+    """What :meth:`canonical` needs to print names: display names for ids."""
+
+    def area_name(self, area_id: str) -> str: ...
+
+    def card_name(self, card_id: str) -> str: ...
+
+
+def _area(names: Labels | None, area_id: str) -> str:
+    return names.area_name(area_id) if names is not None else area_id
+
+
+def _card(names: Labels | None, card_id: str) -> str:
+    return names.card_name(card_id) if names is not None else card_id
+
+
+def house_name(house: str) -> str:
+    """Display name of a house id ("stark" -> "Stark")."""
+    return house[:1].upper() + house[1:]
+
+
+def sort_units(units: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    """A unit multiset in canonical order, so that equal armies compare equal."""
+    return tuple(sorted(units, key=UNIT_TYPES.index))
+
+
+def units_text(units: tuple[str, ...] | str) -> str:
+    """``('footman', 'footman', 'knight')`` -> ``2 footmen, 1 knight``; ``ALL`` -> ``ALL``."""
+    if units == ALL:
+        return "ALL"
+    counts = Counter(units)
+    return ", ".join(
+        f"{counts[u]} {UNIT_SINGULARS[u] if counts[u] == 1 else UNIT_PLURALS[u]}" for u in UNIT_TYPES if counts[u]
+    )
+
+
+# --- order tokens --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class OrderToken:
+    """One order token of the 1st edition set, e.g. ``march +1*`` or ``raid``.
+
+    The star is part of the token's identity (``raid`` and ``raid*`` are different tokens and
+    special orders are limited by the King's Court track), so it is kept even where the bonus
+    alone would tell (``march +1`` is always starred).
+    """
+
+    kind: OrderKind
+    bonus: int = 0
+    star: bool = False
+
+    def canonical(self) -> str:
+        # march and defense always show their bonus (march 0 is a token of its own); the
+        # others show it only when it is not zero ("support", "support +1*").
+        text = self.kind
+        if self.kind == "march" and self.bonus == 0:
+            text += " 0"
+        elif self.bonus or self.kind == "defense":
+            text += f" {self.bonus:+d}"
+        return text + ("*" if self.star else "")
+
+
+ORDER_TOKENS: Final = (
+    OrderToken("march", -1),
+    OrderToken("march", 0),
+    OrderToken("march", 1, True),
+    OrderToken("support", 0),
+    OrderToken("support", 1, True),
+    OrderToken("raid", 0),
+    OrderToken("raid", 0, True),
+    OrderToken("consolidate", 0),
+    OrderToken("consolidate", 0, True),
+    OrderToken("defense", 1),
+    OrderToken("defense", 2, True),
+)
+"""The distinct order tokens of PBEM.md (1st edition), in the order the help lists them."""
+
+SHORT_FORMS: Final = "M-1 M0 M+1 S S+1 R R* C C* D+1 D+2"
+
+
+@dataclass(frozen=True, slots=True)
+class OrderLine:
+    """One line of an ORDERS block: the order token placed on an area."""
+
+    area: str
+    kind: OrderKind
+    bonus: int = 0
+    star: bool = False
+
+    @property
+    def token(self) -> OrderToken:
+        return OrderToken(self.kind, self.bonus, self.star)
+
+    def canonical(self, names: Labels | None = None) -> str:
+        return f"{_area(names, self.area)}: {self.token.canonical()}"
+
+
+@dataclass(frozen=True, slots=True)
+class Orders:
+    """A complete ORDERS block: the house's whole set of orders for the planning step."""
+
+    lines: tuple[OrderLine, ...]
+
+    def canonical(self, names: Labels | None = None) -> str:
+        return "\n".join(["ORDERS", *(line.canonical(names) for line in self.lines)])
+
+
+# --- action and Westeros decisions ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Raid:
+    """``RAID <from> -> <target>[, <target>]`` or ``RAID <from> -> NONE`` (remove the raid)."""
+
+    src: str
+    targets: tuple[str, ...] = ()
+    none: bool = False
+
+    def canonical(self, names: Labels | None = None) -> str:
+        to = "NONE" if self.none else ", ".join(_area(names, t) for t in self.targets)
+        return f"RAID {_area(names, self.src)} -> {to}"
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One destination of a march: where to and which units (a sorted tuple, or :data:`ALL`)."""
+
+    dest: str
+    units: tuple[str, ...] | str
+
+    def canonical(self, names: Labels | None = None) -> str:
+        return f"{_area(names, self.dest)}: {units_text(self.units)}"
+
+
+@dataclass(frozen=True, slots=True)
+class March:
+    """``MARCH <from> -> <to>: <units> [; <to>: <units>] [LEAVE POWER]``.
+
+    ``moves == ()`` is ``MARCH <from> -> NONE``: the march order is removed and nobody moves
+    (an extension, the march twin of ``RAID ... -> NONE``).
+    """
+
+    src: str
+    moves: tuple[Move, ...]
+    leave_power: bool = False
+
+    def canonical(self, names: Labels | None = None) -> str:
+        to = "; ".join(m.canonical(names) for m in self.moves) if self.moves else "NONE"
+        tail = " LEAVE POWER" if self.leave_power else ""
+        return f"MARCH {_area(names, self.src)} -> {to}{tail}"
+
+
+def _in(names: Labels | None, battle_area: str | None, word: str = "IN") -> str:
+    return f" {word} {_area(names, battle_area)}" if battle_area is not None else ""
+
+
+@dataclass(frozen=True, slots=True)
+class Support:
+    """``SUPPORT <from> -> <house> | NONE [IN <battle area>]`` (``house is None`` means NONE)."""
+
+    src: str
+    house: str | None
+    battle_area: str | None = None
+
+    def canonical(self, names: Labels | None = None) -> str:
+        to = house_name(self.house) if self.house is not None else "NONE"
+        return f"SUPPORT {_area(names, self.src)} -> {to}{_in(names, self.battle_area)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """``CARD <house card> [IN <battle area>]``."""
+
+    card_id: str
+    battle_area: str | None = None
+
+    def canonical(self, names: Labels | None = None) -> str:
+        return f"CARD {_card(names, self.card_id)}{_in(names, self.battle_area)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Blade:
+    """``BLADE AUTO | NEVER | AT <battle area>`` (Valyrian Steel Blade policy)."""
+
+    mode: Literal["auto", "never", "at"]
+    area: str | None = None
+
+    def canonical(self, names: Labels | None = None) -> str:
+        if self.mode == "at" and self.area is not None:
+            return f"BLADE AT {_area(names, self.area)}"
+        return f"BLADE {self.mode.upper()}"
+
+
+@dataclass(frozen=True, slots=True)
+class Casualties:
+    """``CASUALTIES <units> [IN <battle area>]``: which units to lose."""
+
+    units: tuple[str, ...]
+    battle_area: str | None = None
+
+    def canonical(self, names: Labels | None = None) -> str:
+        return f"CASUALTIES {units_text(self.units)}{_in(names, self.battle_area)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Retreat:
+    """``RETREAT <area> [FROM <battle area>]``."""
+
+    area: str
+    battle_area: str | None = None
+
+    def canonical(self, names: Labels | None = None) -> str:
+        return f"RETREAT {_area(names, self.area)}{_in(names, self.battle_area, 'FROM')}"
+
+
+@dataclass(frozen=True, slots=True)
+class Ability:
+    """``ABILITY <card>: <choice>``. The choice is kept as written (whitespace collapsed):
+    what it names (a card, an area, a footman's area, "no") depends on the card and the state,
+    so the engine interprets it."""
+
+    card_id: str
+    choice: str
+
+    def canonical(self, names: Labels | None = None) -> str:
+        return f"ABILITY {_card(names, self.card_id)}: {self.choice}"
+
+
+@dataclass(frozen=True, slots=True)
+class Raven:
+    """``RAVEN <area>: <order>`` (swap the order there) or ``RAVEN PASS`` (both fields None)."""
+
+    area: str | None = None
+    order: OrderToken | None = None
+
+    @property
+    def is_pass(self) -> bool:
+        return self.area is None
+
+    def canonical(self, names: Labels | None = None) -> str:
+        if self.area is None or self.order is None:
+            return "RAVEN PASS"
+        return f"RAVEN {_area(names, self.area)}: {self.order.canonical()}"
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    """``BID <n>``: the bid now asked for (wildlings or the current Clash of Kings track)."""
+
+    n: int
+
+    def canonical(self, names: Labels | None = None) -> str:
+        return f"BID {self.n}"
+
+
+@dataclass(frozen=True, slots=True)
+class BidAll:
+    """``BID THRONE <n> FIEFDOMS <n> COURT <n>``: all three Clash of Kings bids at once."""
+
+    throne: int
+    fiefdoms: int
+    court: int
+
+    def canonical(self, names: Labels | None = None) -> str:
+        return f"BID THRONE {self.throne} FIEFDOMS {self.fiefdoms} COURT {self.court}"
+
+
+@dataclass(frozen=True, slots=True)
+class Tiebreak:
+    """``TIEBREAK <house>, <house>, ...``: the Iron Throne holder's order for tied bidders."""
+
+    houses: tuple[str, ...]
+
+    def canonical(self, names: Labels | None = None) -> str:
+        return "TIEBREAK " + ", ".join(house_name(h) for h in self.houses)
+
+
+@dataclass(frozen=True, slots=True)
+class MusterItem:
+    """One thing mustered: a unit (a ship optionally ``-> <sea area>``) or an upgrade.
+
+    ``upgrade=True`` is a footman upgraded to a knight (the only upgrade of the 1st edition), so
+    ``unit`` is then always ``"knight"``.
+    """
+
+    unit: str
+    sea: str | None = None
+    upgrade: bool = False
+
+    def canonical(self, names: Labels | None = None) -> str:
+        if self.upgrade:
+            return "upgrade"
+        return UNIT_SINGULARS[self.unit] + (f" -> {_area(names, self.sea)}" if self.sea is not None else "")
+
+
+UPGRADE: Final = MusterItem("knight", None, True)
+
+
+@dataclass(frozen=True, slots=True)
+class Muster:
+    """``MUSTER <castle area>: <item>[, <item>...]``; items in the order written.
+
+    ``MUSTER NONE`` (``area is None``, no items) declines mustering this round, an extension:
+    mustering is a "may", and without it a house that wants nothing waits out the deadline."""
+
+    area: str | None
+    items: tuple[MusterItem, ...]
+
+    def canonical(self, names: Labels | None = None) -> str:
+        if self.area is None:
+            return "MUSTER NONE"
+        return f"MUSTER {_area(names, self.area)}: " + ", ".join(i.canonical(names) for i in self.items)
+
+
+@dataclass(frozen=True, slots=True)
+class Remove:
+    """``REMOVE <area>: <units>`` (supply reduction, wildling losses)."""
+
+    area: str
+    units: tuple[str, ...]
+
+    def canonical(self, names: Labels | None = None) -> str:
+        return f"REMOVE {_area(names, self.area)}: {units_text(self.units)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Reclaim:
+    """``RECLAIM <house card>`` (take a discarded house card back after a wildling attack)."""
+
+    card_id: str
+
+    def canonical(self, names: Labels | None = None) -> str:
+        return f"RECLAIM {_card(names, self.card_id)}"
+
+
+CLEAR_KINDS: Final = ("orders", "raven", "marches", "raids", "supports", "cards", "casualties", "retreats",
+                      "abilities", "blade", "bids", "musters", "removes", "tiebreaks", "reclaims")
+"""What ``CLEAR <kind>`` may name: each a part of a house's plan (``position.empty_plan``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Clear:
+    """``CLEAR [<kind>[, <kind>...]]`` (also ``CANCEL``, Czech ``ZRUŠ``): forget what is on file for
+    this house, everything (``kinds == ()``) or those kinds of :data:`CLEAR_KINDS`. It applies before
+    the lines after it in the same mail (an extension, as in the other rulesets)."""
+
+    kinds: tuple[str, ...] = ()
+
+    def canonical(self, names: Labels | None = None) -> str:
+        return "CLEAR" + (" " + ", ".join(k.upper() for k in self.kinds) if self.kinds else "")
+
+
+# --- mail-level commands: one set for every ruleset (adjudicator/mailcommands.py) -------------------
+
+
+Command: TypeAlias = (
+    Orders | Raid | March | Support | Card | Blade | Casualties | Retreat | Ability | Raven | Bid
+    | BidAll | Tiebreak | Muster | Remove | Reclaim | Clear | Help | Status | OrdersQuery | Press
+)
+"""Everything :func:`.grammar.parse_mail` puts in ``ParsedMail.commands``."""

@@ -1,0 +1,46 @@
+"""What every step module needs besides the state: the game data, the name resolver and the edition's rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from .edition import Edition, edition, edition_of
+from .gamedata import GameData
+from .grammar import GameDataNames, parse_mail
+
+
+@dataclass(frozen=True)
+class Ctx:
+    gd: GameData
+    names: GameDataNames
+    rules: Edition
+
+    def area(self, area_id: str) -> str:
+        """Display name of an area, for events."""
+        return self.gd.board.name(area_id)
+
+    def card(self, card_id: str) -> str:
+        return self.gd.card(card_id).name
+
+    def house(self, house: str) -> str:
+        return self.gd.setup.houses[house]
+
+    def command(self, line: str):
+        """The command of one canonical line held in a plan (plans store canonical text)."""
+        parsed = parse_mail(line, self.names)
+        if not parsed.ok or len(parsed.commands) != 1:
+            raise ValueError(f"stored instruction does not parse: {line!r}")
+        return parsed.commands[0]
+
+
+@cache
+def ctx_for(edition_name: str, data_version: str, houses: tuple[str, ...]) -> Ctx:
+    rules = edition(edition_name)
+    gd = rules.gamedata(data_version)
+    return Ctx(gd, GameDataNames(gd, houses), rules)
+
+
+def ctx_of(state: dict) -> Ctx:
+    """The context of a game state or of a view of it."""
+    return ctx_for(edition_of(state).name, state["data_version"], tuple(state["houses"]))

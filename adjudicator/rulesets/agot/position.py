@@ -1,0 +1,328 @@
+"""Reading and changing an AGoT position (either edition): the state dict every step module works on.
+
+The state is plain YAML-serialisable data keyed by ids (areas ``kings-landing``, houses
+``stark``, cards ``tywin-lannister``), so it is stored as it is and compared in replays:
+
+=================  ==============================================================================
+``edition``        ``agot1e`` | ``agot2e`` (absent in agot1e games stored before the editions split)
+``data_version``   the data the game was created with (``games/<edition>/<version>``)
+``houses``         houses in play
+``round``          1..10 (11 once the game is over)
+``phase``          ``westeros`` | ``planning`` | ``action`` | ``over``
+``step``           the step within the phase: ``westeros``, ``supply``, ``muster``, ``bid``, ``tiebreak``,
+                   ``wildlings``, ``losses``, ``reclaim`` (``westeros.py``); ``orders``, ``raven``; ``raid``,
+                   ``march``, ``battle``, ``consolidate`` (see ``engine.py``); ``over``
+``tracks``         ``iron_throne``, ``fiefdoms``, ``kings_court``: houses, position 1 first
+``power``          available power tokens per house
+``supply``         supply level per house
+``wildlings``      the wildling threat
+``areas``          area -> {house: [units]} (one house per area; units sorted)
+``routed``         area -> [units] routed this round (a sub-list of that area's units)
+``control``        area -> house: power tokens laid on land areas
+``neutral``        area -> strength of the neutral force token still there
+``garrisons``      area -> strength of a garrison token still there (2e; absent or empty in agot1e)
+``impassable``     areas closed for the whole game (2e, 3 players; absent or empty in agot1e)
+``orders``         area -> order token text (``march -1``, ``raid*``): placed orders, public once revealed
+``hands``          house -> card ids in hand;   ``discards``: house -> card ids played
+``blade_used``     the Valyrian Steel Blade was used this round
+``plans``          house -> what the house sent (orders, instructions sent ahead): SECRET
+``turn``           index into the Iron Throne track of the house whose raid/march is next
+``battle``         the battle being fought, or None (``battle.py``)
+``restrictions``   order kinds forbidden this round by a Westeros card (and ``rains-of-autumn``)
+``decks``          Westeros deck -> card ids, top first: SECRET (views show the sizes)
+``reshuffles``     Westeros deck -> how often Winter Is Coming reshuffled it (seeds the next shuffle)
+``westeros``       this round's Westeros phase: cards, bids, ties, losses (``westeros.py``), or None
+``winner``         a house, ``draw`` or None
+=================  ==============================================================================
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Iterable
+
+from .gamedata import GameData
+
+UNIT_ORDER = ("footman", "knight", "ship", "siege_engine")  # siege engines: 2nd edition
+
+
+def sort_units(units: Iterable[str]) -> list[str]:
+    return sorted(units, key=UNIT_ORDER.index)
+
+
+# -- units ---------------------------------------------------------------------------------------
+
+
+def occupant(state: dict, area: str) -> tuple[str, list[str]] | None:
+    """The house with units in ``area`` and its units, or None."""
+    for house, units in (state["areas"].get(area) or {}).items():
+        if units:
+            return house, units
+    return None
+
+
+def owner(state: dict, area: str) -> str | None:
+    found = occupant(state, area)
+    return found[0] if found else None
+
+
+def units_in(state: dict, area: str, house: str) -> list[str]:
+    return list((state["areas"].get(area) or {}).get(house, []))
+
+
+def set_units(state: dict, area: str, house: str, units: Iterable[str]) -> None:
+    """Put exactly ``units`` of ``house`` in ``area`` (an empty list clears the area)."""
+    units = sort_units(units)
+    if units:
+        state["areas"][area] = {house: units}
+    else:
+        state["areas"].pop(area, None)
+    routed = state["routed"].get(area)
+    if routed:
+        kept = list((Counter(routed) & Counter(units)).elements())
+        if kept and units:
+            state["routed"][area] = sort_units(kept)
+        else:
+            state["routed"].pop(area, None)
+
+
+def remove_units(state: dict, area: str, units: Iterable[str]) -> None:
+    """Take ``units`` out of ``area`` (routed ones first, since they are the same kind of unit)."""
+    found = occupant(state, area)
+    if not found:
+        return
+    house, present = found
+    left = Counter(present)
+    left.subtract(Counter(units))
+    routed = Counter(state["routed"].get(area, []))
+    routed.subtract(Counter(units))
+    set_units(state, area, house, list((+left).elements()))
+    if area in state["routed"] or +routed:
+        still = list((+routed).elements())
+        if still and occupant(state, area):
+            state["routed"][area] = sort_units(still)
+        else:
+            state["routed"].pop(area, None)
+
+
+def add_units(state: dict, area: str, house: str, units: Iterable[str], *, routed: bool = False) -> None:
+    set_units(state, area, house, units_in(state, area, house) + list(units))
+    if routed:
+        state["routed"][area] = sort_units(state["routed"].get(area, []) + list(units))
+
+
+def routed_in(state: dict, area: str) -> list[str]:
+    return list(state["routed"].get(area, []))
+
+
+def house_units(state: dict, house: str) -> Counter:
+    """How many of each unit ``house`` has on the board."""
+    total: Counter = Counter()
+    for holders in state["areas"].values():
+        total.update(holders.get(house, []))
+    return total
+
+
+def closed(state: dict, gd: GameData, area: str) -> bool:
+    """2e, 3 players: an impassable area, or the port of one (RULES.md R3.3); never entered."""
+    shut = state.get("impassable") or ()
+    return area in shut or gd.board.area(area).port_of in shut
+
+
+def ships_may_enter(state: dict, gd: GameData, house: str, area: str) -> bool:
+    """Ships of ``house`` may enter ``area`` (a sea or a port): any open sea; a port (2e) only while
+    ``house`` controls its castle area (RULES.md R6.3, B9) and it is open."""
+    port = gd.board.area(area)
+    if closed(state, gd, area):
+        return False
+    return port.kind != "port" or controller(state, gd, port.port_of) == house
+
+
+def port_room(state: dict, gd: GameData, house: str, area: str, ships: int) -> bool:
+    """``ships`` more ships of ``house`` fit in ``area``: always at sea, at most ``port_max_ships`` in a port (2e)."""
+    if gd.board.area(area).kind != "port":
+        return True
+    return len(state["areas"].get(area, {}).get(house, [])) + ships <= gd.setup.port_max_ships
+
+
+def occupier(state: dict, gd: GameData, area: str) -> str | None:
+    """Whom a march into ``area`` attacks: the house with units there or, in 2e, the house whose garrison
+    stands alone in its home area (agot2e RULES.md B14); None for an empty area."""
+    held = owner(state, area)
+    if held is None and (state.get("garrisons") or {}).get(area):
+        return gd.board.area(area).home_of
+    return held
+
+
+def take_port(state: dict, gd: GameData, house: str, castle: str) -> tuple[str, int, int] | None:
+    """2e: ``house`` has just taken ``castle``; another house's ships in its port are destroyed and
+    ``house`` replaces as many as its unused ships and its supply allow (agot2e RULES.md R6.5; B10: the
+    new owner's default is the most). Returns (the old ships' owner, how many ships were there, how many
+    are replaced) or None when there was nothing to take."""
+    port = gd.board.port(castle)
+    held = owner(state, port) if port else None
+    if held in (None, house):
+        return None
+    ships = len(units_in(state, port, held))
+    set_units(state, port, held, [])
+    room = gd.setup.unit_limits["ship"] - house_units(state, house)["ship"]
+    replaced = 0
+    for k in range(min(ships, room), 0, -1):
+        if supply_after(state, gd, house, {port: ["ship"] * k}):
+            replaced = k
+            break
+    if replaced:
+        set_units(state, port, house, ["ship"] * replaced)
+    return held, ships, replaced
+
+
+def ship_seas(state: dict, gd: GameData, house: str, *, unrouted: bool = False) -> set[str]:
+    """Sea areas holding ``house``'s ships: the links of its ship transport (CZ p.9); with
+    ``unrouted`` only those with a ship that is not routed (routed units take no part in a march)."""
+    return {a for a in gd.board.sea_areas if owner(state, a) == house
+            and (not unrouted or len(state["areas"][a][house]) > len(state["routed"].get(a, [])))}
+
+
+# -- control ----------------------------------------------------------------------------------------
+
+
+def controller(state: dict, gd: GameData, area: str) -> str | None:
+    """Who controls ``area``: its units, else a power token, else the house whose home it is.
+
+    CZ p.9: a home area stays its house's "until a) enemy units are there or b) an enemy has
+    taken control (a new power token laid on the crest)": when enemy units leave without
+    laying a token, the home is its house's again.
+    """
+    who = owner(state, area)
+    if who:
+        return who
+    if area in state["control"]:
+        return state["control"][area]
+    home = gd.board.area(area).home_of
+    if home and home in state["houses"]:
+        return home
+    return None
+
+
+def castles_controlled(state: dict, gd: GameData, house: str) -> int:
+    """Cities and strongholds ``house`` controls (the victory count)."""
+    return sum(1 for a in gd.board.land_areas if gd.board.area(a).castle != "none" and controller(state, gd, a) == house)
+
+
+def check_victory(state: dict, gd: GameData) -> str | None:
+    """The house that holds enough cities and strongholds to win at once (7; 8 with 3 players)."""
+    target = gd.setup.victory_target(len(state["houses"]))
+    for house in turn_order(state):
+        if castles_controlled(state, gd, house) >= target:
+            return house
+    return None
+
+
+# -- tracks and tokens --------------------------------------------------------------------------------
+
+
+def turn_order(state: dict) -> list[str]:
+    return list(state["tracks"]["iron_throne"])
+
+
+def holder(state: dict, token: str) -> str:
+    """Who holds a special token: ``iron_throne``, ``valyrian_steel_blade``, ``messenger_raven``."""
+    track = {"iron_throne": "iron_throne", "valyrian_steel_blade": "fiefdoms", "messenger_raven": "kings_court"}[token]
+    return state["tracks"][track][0]
+
+
+def fiefdoms_rank(state: dict, house: str) -> int:
+    """0 is the top of the Fiefdoms track (wins ties in battle)."""
+    return state["tracks"]["fiefdoms"].index(house)
+
+
+def star_limit(state: dict, gd: GameData, house: str) -> int:
+    stars = gd.setup.game(len(state["houses"])).kings_court_stars
+    return stars[state["tracks"]["kings_court"].index(house)]
+
+
+# -- supply ----------------------------------------------------------------------------------------
+
+
+def armies(areas: dict, house: str) -> list[int]:
+    """Sizes of ``house``'s armies (2+ units in one area), largest first."""
+    return sorted((len(h[house]) for h in areas.values() if len(h.get(house, [])) >= 2), reverse=True)
+
+
+def within_supply(state: dict, gd: GameData, house: str, areas: dict | None = None) -> bool:
+    """Do ``house``'s armies fit its supply level (in ``areas``, default the board)?"""
+    allowed = sorted(gd.setup.supply_armies[min(state["supply"][house], max(gd.setup.supply_armies))], reverse=True)
+    sizes = armies(state["areas"] if areas is None else areas, house)
+    if len(sizes) > len(allowed):
+        return False
+    return all(size <= limit for size, limit in zip(sizes, allowed))
+
+
+def areas_after(state: dict, house: str, changes: dict[str, list[str]]) -> dict:
+    """A copy of the board's areas with the areas in ``changes`` holding these units of ``house``."""
+    areas = {a: dict(h) for a, h in state["areas"].items()}
+    for area, units in changes.items():
+        if units:
+            areas[area] = {house: list(units)}
+        else:
+            areas.pop(area, None)
+    return areas
+
+
+def supply_after(state: dict, gd: GameData, house: str, changes: dict[str, list[str]]) -> bool:
+    """Would ``house`` be within supply if the areas in ``changes`` held these units of it?"""
+    return within_supply(state, gd, house, areas_after(state, house, changes))
+
+
+# -- orders ----------------------------------------------------------------------------------------
+
+
+def order_kind(state: dict, area: str) -> str | None:
+    text = state["orders"].get(area)
+    return text.split()[0].rstrip("*") if text else None
+
+
+def order_star(state: dict, area: str) -> bool:
+    return str(state["orders"].get(area, "")).endswith("*")
+
+
+def order_bonus(state: dict, area: str) -> int:
+    """The modifier printed on the order in ``area`` (0 where there is none)."""
+    parts = str(state["orders"].get(area, "")).rstrip("*").split()
+    return int(parts[1]) if len(parts) > 1 else 0
+
+
+def orders_of(state: dict, house: str, kind: str | None = None) -> list[str]:
+    """Areas holding ``house``'s orders (of ``kind``), in board order of the state."""
+    return [a for a in state["orders"] if owner(state, a) == house and (kind is None or order_kind(state, a) == kind)]
+
+
+def remove_order(state: dict, area: str) -> None:
+    state["orders"].pop(area, None)
+
+
+# -- plans (secret instructions) ---------------------------------------------------------------------
+
+PLAN_KEYS = ("raids", "marches", "supports", "cards", "casualties", "retreats", "abilities",
+             "musters", "removes", "tiebreaks", "reclaims")
+
+
+def empty_plan() -> dict:
+    """``bids``: slot (``iron_throne``, ``fiefdoms``, ``kings_court``, ``wildlings``) -> power (westeros.py)."""
+    return {"orders": None, "raven": None, "blade": "auto", "bids": {}, **{k: [] for k in PLAN_KEYS}}
+
+
+def plan(state: dict, house: str) -> dict:
+    return state["plans"].setdefault(house, empty_plan())
+
+
+def power_on_board(state: dict, house: str) -> int:
+    return sum(1 for h in state["control"].values() if h == house)
+
+
+def gain_power(state: dict, house: str, amount: int, limit: int = 20) -> int:
+    """Give ``house`` up to ``amount`` power from the bank (a house never holds more than 20); returns what it got."""
+    room = max(0, limit - state["power"][house] - power_on_board(state, house))
+    got = min(amount, room)
+    state["power"][house] += got
+    return got

@@ -1,0 +1,843 @@
+"""The Westeros phase (CZ p.2-6, 13) and the end of the game (CZ p.12): a pure step module.
+
+From round 2 (``setup.westeros_from_round``) a round starts here (CZ p.2 "fáze Westeros (nehraje
+se v prvním kole)"). :func:`begin` reveals the top card of decks I, II and III: a Winter Is Coming
+reshuffles its deck and reveals again (RULES.md R11.2). Every revealed card goes to the bottom of
+its deck at once, so the decks always hold every card. The order-restricting card of deck III acts
+from the reveal, so orders mailed during the Westeros phase are already checked against it.
+The engine then alternates :func:`pending` and :func:`advance`:
+
+``westeros``   the wildling threat rises one space per mammoth on the revealed cards (R11.1);
+               then the cards resolve, I, II, III
+``supply``     Supply: every house's supply level is recounted; houses over the limit remove
+               units (``REMOVE``; default: :func:`bidding.default_supply_cut`)
+``muster``     Mustering: houses with a castle muster, applied in turn order (``MUSTER``; default
+               nothing)
+``bid``        Clash of Kings: the bid for ``westeros['track']`` (``BID``; default 0)
+``tiebreak``   the Iron Throne holder orders tied bidders (``TIEBREAK``; default: previous order)
+``wildlings``  Wildling Attack: the Night's Watch bid (``BID``; default 0)
+``losses``     the wildlings won: units worth 2 (the lowest bidder 4) mustering points removed
+``reclaim``    the Night's Watch won: the highest bidder takes a discarded house card back
+Game of Thrones, the restrictions (Sea of Storms, Storm of Swords, Feast for Crows, Rains of
+Autumn) and Last Days of Summer need nobody. A sub-step where nobody owes anything resolves in
+the same :func:`advance`. After card III the planning phase starts.
+
+``state['decks']``: deck -> card ids, the top first (shuffled from the game's seed);
+``state['reshuffles']``: deck -> how many times Winter Is Coming reshuffled it (the seed of the
+next shuffle); ``state['westeros']``: this round's cards and what the phase has decided so far,
+all public (bids are in the plans, secret, until they are resolved); None in round 1.
+
+After round 10 (``setup.rounds``) :func:`end_game` ranks the houses (R10.2): most cities and
+strongholds, then supply, then available power, else a draw.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+
+from ...messages import Msg
+from ...ruleset import Event, Owed
+from . import battle, bidding, planning, say
+from . import position as pos
+from .commands import UNIT_PLURALS, units_text, Bid, BidAll, Muster, MusterItem, OrderLine, Reclaim, Remove, Tiebreak
+from .context import Ctx
+from .gamedata import GameData
+from .grammar import parse_order_token
+
+DECKS = ("I", "II", "III")
+WINTER = "winter-is-coming"
+SUPPLY, MUSTERING, CLASH, THRONES, WILDLING_ATTACK = (
+    "supply", "mustering", "clash-of-kings", "game-of-thrones", "wildling-attack")
+RESTRICTS = {"sea-of-storms": "raid", "storm-of-swords": "defense", "feast-for-crows": "consolidate",
+             "rains-of-autumn": battle.RAINS_OF_AUTUMN}
+"""agot1e card -> the entry it puts in ``state['restrictions']`` for the round (order kinds; CZ p.13)."""
+RESHUFFLE = "reshuffle-deck"  # 2e's effect_key of Winter Is Coming
+FORBID, HOLDER_CHOOSES = "forbid-orders", "holder-chooses"  # 2e effect keys
+
+
+def effect(gd: GameData, card: str) -> str:
+    """What a Westeros card does: its ``effect_key`` (2e data), else its id (agot1e's cards are named
+    by their effects: supply, mustering, clash-of-kings, game-of-thrones, wildling-attack ...)."""
+    return gd.westeros_cards[card].effect_key or card
+
+
+def restrictions_of(gd: GameData, card: str) -> list[str]:
+    """What ``card`` puts in ``state['restrictions']``: order kinds (agot1e) or the texts of the order
+    tokens it forbids (2e ``forbid-orders``, data ``params.orders``)."""
+    if effect(gd, card) == FORBID:
+        texts = {t.id: t.text for t in gd.setup.order_tokens}
+        return [texts[token] for token in gd.westeros_cards[card].params["orders"]]
+    return [RESTRICTS[card]] if card in RESTRICTS and effect(gd, card) == card else []
+COMMANDS = (Bid, BidAll, Tiebreak, Muster, Remove, Reclaim)
+
+
+def _w(state: dict) -> dict:
+    return state["westeros"]
+
+
+# -- decks ---------------------------------------------------------------------------------------------
+
+
+def shuffled(seed, deck: str, gd: GameData, shuffle: int = 0, cards: list[str] | None = None) -> list[str]:
+    """Deck ``deck`` (or ``cards``) shuffled by a generator seeded from the game's seed, the deck and
+    how many reshuffles came before: the same game always draws the same cards."""
+    cards = list(cards) if cards is not None else [card for card, _ in gd.westeros_decks[deck].copies()]
+    random.Random(f"{seed}-westeros-{deck}-{shuffle}").shuffle(cards)
+    return cards
+
+
+def new_decks(seed, gd: GameData) -> dict[str, list[str]]:
+    return {deck: shuffled(seed, deck, gd) for deck in DECKS}
+
+
+def new_wildling_deck(seed, gd: GameData) -> list[str]:
+    """2e: the wildling deck, top first, shuffled from the game's seed (agot2e RULES.md R4.7)."""
+    cards = list(gd.wildling_cards)
+    random.Random(f"{seed}-wildlings").shuffle(cards)
+    return cards
+
+
+def mammoth(gd: GameData, deck: str, card: str) -> bool:
+    return any(e.card.id == card and e.mammoth for e in gd.westeros_decks[deck].entries)
+
+
+def _decks(state: dict, gd: GameData) -> dict:
+    if "decks" not in state:  # a state made before the Westeros phase existed
+        state["decks"] = new_decks(state.get("seed", 0), gd)
+    state.setdefault("reshuffles", {deck: 0 for deck in DECKS})
+    return state["decks"]
+
+
+def _draw(state: dict, ctx: Ctx, deck: str) -> str:
+    cards = _decks(state, ctx.gd)[deck]
+    card = cards.pop(0)
+    cards.append(card)  # revealed cards go to the bottom (CZ p.2 step 4)
+    return card
+
+
+def _winter(state: dict, ctx: Ctx, deck: str) -> str:
+    """Winter Is Coming: shuffle the whole deck (this card too) and reveal again (CZ p.13)."""
+    state["reshuffles"][deck] += 1
+    state["decks"][deck] = shuffled(state.get("seed", 0), deck, ctx.gd, state["reshuffles"][deck], state["decks"][deck])
+    return _draw(state, ctx, deck)
+
+
+def reveal(state: dict, ctx: Ctx, given: dict[str, str] | None = None) -> list[Event]:
+    """Reveal this round's three cards (``given``: a rules case's cards instead of drawing), count
+    their mammoths and set the round's restrictions."""
+    _decks(state, ctx.gd)
+    cards, mammoths, events = {}, 0, []
+    for deck in DECKS:
+        card = given[deck] if given else _draw(state, ctx, deck)
+        mammoths += mammoth(ctx.gd, deck, card)
+        for _ in range(1000):
+            if effect(ctx.gd, card) not in (WINTER, RESHUFFLE):
+                break
+            events.append(Event("agot.westeros.winter", deck=deck))
+            card = _winter(state, ctx, deck)
+            mammoths += mammoth(ctx.gd, deck, card)  # RULES.md A35: the new card's mammoth counts
+        else:
+            raise ValueError(f"Westeros deck {deck} holds nothing but Winter Is Coming")
+        cards[deck] = card
+    state["westeros"] = {"cards": cards, "mammoths": mammoths, "deck": None}
+    at = ctx.gd.setup.wildlings.attack_at
+    if at is not None and _threat_after_mammoths(state, ctx, mammoths) >= at:
+        state["westeros"]["attack_first"] = True  # 2e, B1: the wildlings attack before card I
+    state["restrictions"] = [kind for c in cards.values() for kind in restrictions_of(ctx.gd, c)]
+    shown = [Msg("agot.westeros.drawn", deck=deck, card=c) for deck, c in cards.items()]
+    events.append(Event("agot.westeros.cards", cards=shown))
+    return events
+
+
+def begin(state: dict, ctx: Ctx) -> list[Event]:
+    """Start the Westeros phase of ``state['round']`` (the round marker has moved already)."""
+    state.update(phase="westeros", step="westeros", turn=0)
+    return [Event("agot.round_westeros", round=state["round"])] + reveal(state, ctx)
+
+
+# -- the step machine -----------------------------------------------------------------------------------
+
+
+def pending(state: dict, ctx: Ctx) -> list[Owed]:
+    step = state["step"]
+    w = _w(state)
+    if step == "supply":
+        return [Owed(h, Msg("agot.owed.supply", supply=bidding.supply_text(state, ctx, h)), "step",
+                     bidding.usable_prefix(state, ctx, h, lambda rs, h=h: bidding.supply_problem(state, ctx, h, rs)) is not None)
+                for h in w["over"]]
+    if step == "muster":
+        return [Owed(h, Msg("agot.owed.muster", areas=[ctx.area(a) for a in muster_castles(state, ctx, h)]), "step",
+                     bool(pos.plan(state, h).get("musters")))
+                for h in pos.turn_order(state) if muster_options(state, ctx, h)]
+    if step == "bid":
+        return bidding.pending_bids(state, ctx, w["track"])
+    if step == "wildlings":
+        return bidding.pending_bids(state, ctx, bidding.WILDLINGS)
+    if step == "tiebreak":
+        return bidding.pending_tiebreak(state, ctx)
+    if step == "losses":
+        return bidding.pending_losses(state, ctx)
+    if step == "reclaim":
+        return bidding.pending_reclaim(state, ctx)
+    return []
+
+
+def advance(state: dict, ctx: Ctx, force: bool) -> list[Event]:
+    """Resolve the current sub-step, then every following one that waits for nobody."""
+    events = _resolve(state, ctx, force)
+    while state["phase"] == "westeros" and not pending(state, ctx) and pos.check_victory(state, ctx.gd) is None:
+        events += _resolve(state, ctx, force)
+    return events
+
+
+def _resolve(state: dict, ctx: Ctx, force: bool) -> list[Event]:
+    step = state["step"]
+    if step == "westeros":
+        events = _mammoths(state, ctx)
+        if _w(state).pop("attack_first", False):  # 2e: the wildlings attack at once, before card I (B1)
+            return events + [Event("agot.wildlings.threat_reached", threat=state["wildlings"])] + \
+                bidding.start_wildlings(state, ctx)
+        return events + _start(state, ctx, DECKS[0])
+    resolver = {"supply": _resolve_supply, "muster": _resolve_muster, "bid": bidding.resolve_bid,
+                "tiebreak": bidding.resolve_tiebreak, "wildlings": bidding.resolve_wildlings,
+                "losses": bidding.resolve_losses, "reclaim": bidding.resolve_reclaim}.get(step)
+    if resolver is None:
+        raise ValueError(f"unknown Westeros step {step!r}")
+    events, done = resolver(state, ctx, force)
+    if done and pos.check_victory(state, ctx.gd) is None:  # RULES.md A28: a win stops the round at once
+        events += _next(state, ctx)
+    return events
+
+
+def _mammoths(state: dict, ctx: Ctx) -> list[Event]:
+    """CZ p.13: right after the reveal, one space per mammoth; RULES.md A35: it stops at 12."""
+    n = _w(state)["mammoths"]
+    if not n:
+        return []
+    before = state["wildlings"]
+    state["wildlings"] = _threat_after_mammoths(state, ctx, n)
+    return [Event("agot.westeros.mammoths", before=before, after=state["wildlings"], n=n)]
+
+
+def _threat_after_mammoths(state: dict, ctx: Ctx, n: int) -> int:
+    track = ctx.gd.setup.wildlings.track
+    at = max((i for i, v in enumerate(track) if v <= state["wildlings"]), default=0)
+    return track[min(at + n, len(track) - 1)]
+
+
+def _start(state: dict, ctx: Ctx, deck: str) -> list[Event]:
+    w = _w(state)
+    w["deck"] = deck
+    card = w["cards"][deck]
+    kind = effect(ctx.gd, card)
+    if kind == SUPPLY:
+        return _start_supply(state, ctx)
+    if kind == MUSTERING:
+        state["step"] = "muster"
+        return [Event("agot.westeros.mustering")]
+    if kind == CLASH:
+        return bidding.start_clash(state, ctx)
+    if kind == WILDLING_ATTACK:
+        return bidding.start_wildlings(state, ctx)
+    if kind == THRONES:
+        events = _game_of_thrones(state, ctx, card)
+    elif kind == FORBID:
+        events = [Event("agot.westeros.forbids", card=card,
+                        tokens=[say.token(t) for t in restrictions_of(ctx.gd, card)])]
+    elif restrictions_of(ctx.gd, card):
+        events = [Event("agot.westeros.effect", card=card)]
+    elif kind == HOLDER_CHOOSES:
+        events = _holder_chooses(state, ctx, card)
+    else:
+        events = [Event("agot.westeros.nothing", card=card)]
+    return events + _next(state, ctx)
+
+
+def _holder_chooses(state: dict, ctx: Ctx, card: str) -> list[Event]:
+    """2e: A Throne of Blades, Dark Wings Dark Words, Put to the Sword: the token's holder chooses an
+    effect. The CHOOSE command is still to come (agot2e RULES.md section 0), so the holder takes the
+    deadline default: nothing happens (B28)."""
+    holder = pos.holder(state, ctx.gd.westeros_cards[card].params["token"])
+    return [Event("agot.westeros.holder_default", card=card, house=holder)]
+
+
+def _next(state: dict, ctx: Ctx) -> list[Event]:
+    w = _w(state)
+    i = DECKS.index(w["deck"]) if w["deck"] is not None else -1  # None: after the attack at 12 (2e, B1)
+    for key in ("over", "tie", "reclaimer", "losses", "lowest", "track", "attack"):
+        w.pop(key, None)
+    if i + 1 < len(DECKS):
+        return _start(state, ctx, DECKS[i + 1])
+    w["deck"] = None
+    state.update(phase="planning", step="orders", turn=0)
+    for house in state["houses"]:  # RULES.md section 12: what the Westeros phase did not use expires with it
+        pos.plan(state, house).update(bids={}, musters=[], removes=[], tiebreaks=[], reclaims=[])
+    return [Event("agot.round_planning", round=state["round"])] + _recheck_orders(state, ctx)
+
+
+def _recheck_orders(state: dict, ctx: Ctx) -> list[Event]:
+    """Orders mailed during the Westeros phase were checked against the position then; units may
+    have gone since (skipped, as planning.reveal would) and the King's Court may have changed the
+    stars (then the whole set no longer holds: the house is asked again)."""
+    events = []
+    for house in pos.turn_order(state):
+        plan = pos.plan(state, house)
+        if not plan["orders"]:
+            continue
+        kept = {a: t for a, t in plan["orders"].items() if pos.owner(state, a) == house}
+        for area in sorted(plan["orders"].keys() - kept.keys()):
+            events.append(Event("agot.westeros.order_dropped", area=ctx.area(area), to=(house,)))
+        lines = [OrderLine(a, (t := parse_order_token(text)).kind, t.bonus, t.star) for a, text in kept.items()]
+        errors = planning.check_orders(state, ctx, house, lines)
+        if errors:
+            plan["orders"] = None
+            why = [Msg("agot.error.at", area=ctx.area(lines[i].area), error=e) for i, e in sorted(errors.items())]
+            events.append(Event("agot.westeros.orders_no_longer_hold", why=why, to=(house,)))
+        else:
+            plan["orders"] = kept
+    return events
+
+
+# -- Supply (CZ p.2-3) ----------------------------------------------------------------------------------
+
+
+def barrels(state: dict, gd: GameData, house: str) -> int:
+    return sum(gd.board.area(a).supply for a in gd.board.land_areas if pos.controller(state, gd, a) == house)
+
+
+def _start_supply(state: dict, ctx: Ctx) -> list[Event]:
+    top = max(ctx.gd.setup.supply_armies)
+    parts = []
+    for house in pos.turn_order(state):
+        before = state["supply"][house]
+        state["supply"][house] = min(top, barrels(state, ctx.gd, house))
+        parts.append(Msg("agot.westeros.supply_level", house=house, level=state["supply"][house], before=before))
+    _w(state)["over"] = [h for h in pos.turn_order(state) if not pos.within_supply(state, ctx.gd, h)]
+    state["step"] = "supply"
+    events = [Event("agot.westeros.supply", levels=parts)]
+    for house in _w(state)["over"]:
+        events.append(Event("agot.westeros.over_supply", house=house, supply=bidding.supply_text(state, ctx, house)))
+    return events
+
+
+def _resolve_supply(state: dict, ctx: Ctx, force: bool) -> tuple[list[Event], bool]:
+    events = []
+    for house in _w(state)["over"]:
+        k = bidding.usable_prefix(state, ctx, house, lambda rs, h=house: bidding.supply_problem(state, ctx, h, rs))
+        plan = pos.plan(state, house)
+        if k is not None:
+            removes = [ctx.command(line) for line in plan["removes"][:k]]
+            del plan["removes"][:k]
+        else:
+            removes = bidding.as_removes(bidding.default_supply_cut(state, ctx, house))
+            events.append(Event("agot.default.supply", house=house))
+        events.append(Event("agot.westeros.removes", house=house, removed=bidding.remove_units(state, ctx, house, removes),
+                            supply=state["supply"][house]))
+    return events, True
+
+
+# -- Mustering (CZ p.4-5) -------------------------------------------------------------------------------
+
+
+def muster_castles(state: dict, ctx: Ctx, house: str) -> list[str]:
+    """Cities and strongholds ``house`` controls (RULES.md A32: a power token is enough)."""
+    board = ctx.gd.board
+    return [a for a in board.land_areas if board.area(a).muster_points and pos.controller(state, ctx.gd, a) == house]
+
+
+def ship_seas(state: dict, ctx: Ctx, house: str, castle: str) -> list[str]:
+    """Seas next to ``castle`` where a ship may be mustered: none of another house's ships ("Pokud je
+    takové mořské území obsazeno loděmi jiného rodu, nemůžete tu shromažďovat"), no neutral force; in
+    2e also the castle's own port while it has room."""
+    board = ctx.gd.board
+    seas = [s for s in board.neighbours(castle) if board.is_sea(s) and pos.owner(state, s) in (None, house)
+            and s not in state["neutral"]]
+    port = board.port(castle)  # 2e: the castle's own port, even past enemy ships in its sea (R4.5)
+    if port is not None and pos.port_room(state, ctx.gd, house, port, 1):
+        seas.append(port)
+    return seas
+
+
+def _cost(ctx: Ctx, items) -> int:
+    costs = ctx.gd.setup.muster_costs
+    return sum(costs["upgrade"] if i.upgrade else costs[i.unit] for i in items)
+
+
+def _placed(state: dict, ctx: Ctx, house: str, muster: Muster) -> tuple[dict[str, list[str]] | None, str | None]:
+    """Area -> the house's units there after ``muster``, or the reason it is illegal now."""
+    gd = ctx.gd
+    area, name = muster.area, ctx.area(muster.area)
+    spec = gd.board.area(area)
+    if not spec.muster_points:
+        return None, Msg("agot.error.muster_no_castle", area=name)
+    if pos.controller(state, gd, area) != house:
+        return None, Msg("agot.error.muster_not_controlled", area=name)
+    cost = _cost(ctx, muster.items)
+    if cost > spec.muster_points:
+        return None, Msg("agot.error.muster_points", area=name, points=spec.muster_points, cost=cost)
+    counts = pos.house_units(state, house)
+    changes = {area: pos.units_in(state, area, house)}
+    footmen = changes[area].count("footman")  # "already in that area": not one mustered now
+    for item in muster.items:
+        if item.upgrade:
+            if not footmen:
+                return None, Msg("agot.error.no_footman_to_upgrade", area=name)
+            footmen -= 1
+            changes[area].remove("footman")
+            changes[area].append("knight")
+            counts.update({"footman": -1, "knight": 1})
+            unit = "knight"
+        elif item.unit == "ship":
+            seas = ship_seas(state, ctx, house, area)
+            sea = item.sea
+            if sea is None:
+                if len(seas) != 1:
+                    return None, (Msg("agot.error.no_sea_for_ship", area=name) if not seas else
+                                  Msg("agot.error.say_which_sea", seas=[ctx.area(s) for s in seas]))
+                sea = seas[0]
+            elif not (gd.board.is_sea(sea) or sea == gd.board.port(area)) or not gd.board.adjacent(sea, area):
+                return None, Msg("agot.error.not_sea_next_to", sea=ctx.area(sea), area=name)
+            elif sea == gd.board.port(area) and len(changes.get(sea, pos.units_in(state, sea, house))) \
+                    >= gd.setup.port_max_ships:
+                return None, Msg("agot.error.port_full", dest=ctx.area(sea), most=gd.setup.port_max_ships)
+            elif sea not in seas:
+                who = pos.owner(state, sea)
+                return None, (Msg("agot.error.sea_holds_ships", sea=ctx.area(sea), house=who) if who
+                              else Msg("agot.error.sea_holds_neutral", sea=ctx.area(sea)))
+            changes.setdefault(sea, pos.units_in(state, sea, house)).append("ship")
+            counts["ship"] += 1
+            unit = "ship"
+        else:
+            changes[area].append(item.unit)
+            counts[item.unit] += 1
+            unit = item.unit
+        limit = gd.setup.unit_limits[unit]
+        if counts[unit] > limit:
+            return None, Msg("agot.error.all_units_placed", n=limit, unit=unit)
+    if not pos.supply_after(state, gd, house, changes):
+        after = bidding.supply_text(state, ctx, house, pos.areas_after(state, house, changes))
+        return None, Msg("agot.error.muster_supply", after=after)
+    return changes, None
+
+
+def muster_problem(state: dict, ctx: Ctx, house: str, muster: Muster) -> str | None:
+    return _placed(state, ctx, house, muster)[1]
+
+
+def _apply_muster(state: dict, ctx: Ctx, house: str, muster: Muster) -> Msg:
+    """Muster (legal now); the text of what appeared where."""
+    before = {a: Counter(pos.units_in(state, a, house)) for a in state["areas"]}
+    changes, _ = _placed(state, ctx, house, muster)
+    for area, units in changes.items():
+        pos.set_units(state, area, house, units)
+    parts = []
+    if any(i.upgrade for i in muster.items):
+        n = sum(i.upgrade for i in muster.items)
+        parts.append(Msg("agot.mustered.upgrades", n=n))
+    for area, units in changes.items():
+        new = Counter(units) - before.get(area, Counter())
+        if any(i.upgrade for i in muster.items) and area == muster.area:
+            new -= Counter({"knight": sum(i.upgrade for i in muster.items)})
+        if +new:
+            parts.append(Msg("agot.mustered.units", units=list(pos.sort_units(new.elements())), area=ctx.area(area)))
+    return Msg("agot.mustered", area=ctx.area(muster.area), parts=parts)
+
+
+def mustering_to_come(state: dict) -> bool:
+    """Is a Mustering card still to resolve this round (units may yet appear)?"""
+    return _coming(state, MUSTERING, ("muster",))
+
+
+def muster_seas(state: dict, ctx: Ctx, house: str) -> set[str]:
+    """The seas a Mustering still to come this round may put a ship of ``house`` in."""
+    if not mustering_to_come(state):
+        return set()
+    return {sea for castle in muster_castles(state, ctx, house) for sea in ship_seas(state, ctx, house, castle)}
+
+
+def muster_options(state: dict, ctx: Ctx, house: str) -> list[Muster]:
+    """Every single thing ``house`` could muster now (one item in one castle)."""
+    out = []
+    for castle in muster_castles(state, ctx, house):
+        items = [MusterItem("footman"), MusterItem("knight"), MusterItem("knight", None, True)]
+        items += [MusterItem("ship", sea) for sea in ship_seas(state, ctx, house, castle)]
+        out += [m for i in items if muster_problem(state, ctx, house, m := Muster(castle, (i,))) is None]
+    return out
+
+
+def _resolve_muster(state: dict, ctx: Ctx, force: bool) -> tuple[list[Event], bool]:
+    events = []
+    for house in pos.turn_order(state):
+        plan = pos.plan(state, house)
+        lines = plan.get("musters") or []
+        if not lines:
+            if muster_options(state, ctx, house):
+                events.append(Event("agot.default.muster", house=house))
+            continue
+        done = []
+        for line in lines:
+            muster = ctx.command(line)
+            if muster.area is None:
+                events.append(Event("agot.westeros.musters_nothing", house=house))
+                continue
+            problem = muster_problem(state, ctx, house, muster)
+            if problem:
+                events.append(Event("agot.skipped_because", line=line, problem=problem, to=(house,)))
+                continue
+            done.append(_apply_muster(state, ctx, house, muster))
+        plan["musters"] = []
+        if done:
+            events.append(Event("agot.westeros.musters", house=house, done=done))
+    return events, True
+
+
+# -- Game of Thrones (CZ p.13) ------------------------------------------------------------------------------
+
+
+def crowns(state: dict, gd: GameData, house: str) -> int:
+    return sum(gd.board.area(a).power for a in gd.board.land_areas if pos.controller(state, gd, a) == house)
+
+
+def paying_ports(state: dict, gd: GameData, house: str) -> int:
+    """2e: the ports ``house`` owns that hold one of its ships while no enemy ship is in the port's sea
+    (agot2e RULES.md R4.6); 0 on a board without ports."""
+    count = 0
+    for port in gd.board.port_areas:
+        area = gd.board.area(port)
+        if pos.controller(state, gd, area.port_of) == house and pos.units_in(state, port, house) \
+                and pos.owner(state, area.sea) in (None, house):
+            count += 1
+    return count
+
+
+def _game_of_thrones(state: dict, ctx: Ctx, card: str) -> list[Event]:
+    """Power per crown (CZ p.13), and per paying port where the card says so (2e ``params.port_power``)."""
+    ports = bool(ctx.gd.westeros_cards[card].params.get("port_power"))
+    parts = []
+    for house in pos.turn_order(state):
+        want = crowns(state, ctx.gd, house) + (paying_ports(state, ctx.gd, house) if ports else 0)
+        got = pos.gain_power(state, house, want, ctx.gd.setup.power_limit)
+        parts.append(Msg("agot.westeros.crowns_got", house=house, got=got, want=want, limit=ctx.gd.setup.power_limit))
+    return [Event("agot.westeros.game_of_thrones", gains=parts)]
+
+
+# -- the end of the game (CZ p.12) ----------------------------------------------------------------------------
+
+
+_METRICS = {
+    "castles": lambda state, gd, h: pos.castles_controlled(state, gd, h),
+    "land_areas": lambda state, gd, h: sum(1 for a in gd.board.land_areas if pos.controller(state, gd, a) == h),
+    "supply": lambda state, gd, h: state["supply"][h],
+    "power": lambda state, gd, h: state["power"][h],
+    "iron_throne": lambda state, gd, h: -(state["tracks"]["iron_throne"].index(h) + 1),  # position 1 best
+}
+"""The final tie-breaks the data may name (``victory.final_tiebreak``), each bigger-is-better."""
+
+
+def standings(state: dict, gd: GameData) -> list[tuple[str, tuple[int, ...]]]:
+    """Houses with their ranking key (``setup.final_tiebreak``: agot1e castles, supply, power; 2e castles,
+    land areas, supply, Iron Throne position), best first."""
+    rows = [(h, tuple(_METRICS[m](state, gd, h) for m in gd.setup.final_tiebreak)) for h in pos.turn_order(state)]
+    return sorted(rows, key=lambda row: row[1], reverse=True)
+
+
+def end_game(state: dict, ctx: Ctx) -> list[Event]:
+    """After the last round: the most cities and strongholds win; ties by the data's tie-breaks (agot1e:
+    supply, then available power, a tie on all three is a draw, RULES.md R10.2, A43; 2e: land areas,
+    supply, then the Iron Throne, which always decides, agot2e RULES.md R9.2)."""
+    rows = standings(state, ctx.gd)
+    best = [h for h, key in rows if key == rows[0][1]]
+    state["winner"] = best[0] if len(best) == 1 else "draw"
+    state.update(phase="over", step="over", turn=0)
+    metrics = ctx.gd.setup.final_tiebreak
+    table = [Msg("agot.end.standing", house=h, **{m: (-v if m == "iron_throne" else v) for m, v in zip(metrics, key)})
+             for h, key in rows]
+    events = [Event("agot.end.standings", rounds=ctx.gd.setup.rounds, table=table)]
+    if state["winner"] == "draw":
+        events.append(Event("agot.end.draw", houses=list(best)))
+    else:
+        events.append(Event("agot.end.winner", house=best[0]))
+    return events
+
+
+# -- mail: what a house may send during the Westeros phase -----------------------------------------------------
+
+
+def _remaining(state: dict) -> list[tuple[str, str, bool]]:
+    """(deck, card, started) for this round's cards not yet resolved."""
+    if state["phase"] != "westeros" or not state.get("westeros"):
+        return []
+    w = _w(state)
+    current = w["deck"]
+    start = 0 if current is None else DECKS.index(current)
+    return [(d, w["cards"][d], d == current) for d in DECKS[start:]]
+
+
+def bid_slots(state: dict) -> list[str]:
+    """The bids still to come this round, in order (the first is the one ``BID n`` answers)."""
+    slots: list[str] = []
+    step = state["step"]
+    w = state.get("westeros") or {}
+    if state["phase"] == "westeros" and w.get("deck") is None and (
+            w.get("attack_first") or (step in ("wildlings", "tiebreak") and w.get("attack"))):
+        slots.append(bidding.WILDLINGS)  # 2e: the attack at 12, before card I (B1)
+    for deck, card, started in _remaining(state):
+        if card == CLASH:
+            if not started:
+                slots += bidding.TRACKS
+            elif step == "bid":
+                slots += bidding.TRACKS[bidding.TRACKS.index(w["track"]):]
+            elif step == "tiebreak" and w["tie"]["slot"] in bidding.TRACKS:
+                slots += bidding.TRACKS[bidding.TRACKS.index(w["tie"]["slot"]) + 1:]
+        elif card == WILDLING_ATTACK and (not started or step == "wildlings"):
+            slots.append(bidding.WILDLINGS)
+    return slots
+
+
+def _coming(state: dict, card: str, steps: tuple[str, ...] = ()) -> bool:
+    """Is ``card`` still to resolve this round (not started, or started and in one of ``steps``)?"""
+    return any(c == card and (not started or state["step"] in steps) for _, c, started in _remaining(state))
+
+
+def _most(state: dict, ctx: Ctx, house: str, slot: str) -> int:
+    """The most ``house`` could have for ``slot``: its power, plus a Game of Thrones still to come before
+    (within the cap of R1.3, which counts the power tokens on the board)."""
+    most = state["power"][house]
+    for deck, card, started in _remaining(state):
+        if card == THRONES and not started and slot == bidding.WILDLINGS:
+            room = max(0, ctx.gd.setup.power_limit - most - pos.power_on_board(state, house))
+            most += min(room, crowns(state, ctx.gd, house))
+    return most
+
+
+def _bids_after(state: dict, house: str, slots: list[str], command) -> dict[str, int]:
+    """The house's bids for the slots still to come once ``command`` (a BID line) is filed."""
+    bids = {s: n for s, n in (pos.plan(state, house).get("bids") or {}).items() if s in slots}
+    if isinstance(command, Bid):
+        bids[slots[0]] = command.n
+    else:
+        values = {"iron_throne": command.throne, "fiefdoms": command.fiefdoms, "kings_court": command.court}
+        bids.update({s: values[s] for s in slots if s in values})
+    return bids
+
+
+def _bid_total_problem(state: dict, ctx: Ctx, house: str, slots: list[str], bids: dict[str, int]):
+    """Bids that add up to more power than ``house`` can have when they are paid (each bid goes to
+    the bank before the next one): the problem and a valid example, or None."""
+    most = max(_most(state, ctx, house, s) for s in slots)
+    total = sum(bids.values())
+    if total <= most:
+        return None
+    shown = [Msg("agot.slot_bid", slot=s, n=bids[s]) for s in slots if s in bids]
+    return Msg("agot.error.bids_total", total=total, bids=shown, most=most)
+
+
+def removal_now(state: dict, house: str) -> str | None:
+    """``supply`` or ``losses`` when ``house`` owes a removal in the current step."""
+    w = state.get("westeros") or {}
+    if state["phase"] == "westeros" and state["step"] == "supply" and house in w.get("over", []):
+        return "supply"
+    if state["phase"] == "westeros" and state["step"] == "losses" and house in w.get("losses", {}):
+        return "losses"
+    return None
+
+
+def _removal_problem(state: dict, ctx: Ctx, house: str, kind: str):
+    if kind == "supply":
+        return lambda rs: bidding.supply_problem(state, ctx, house, rs)
+    need = _w(state)["losses"][house]
+    return lambda rs: bidding.losses_problem(state, ctx, house, need, rs)
+
+
+def check_commands(state: dict, ctx: Ctx, house: str, commands: list) -> dict[int, tuple[str, str | None]]:
+    """Errors (and a valid example) by index into ``commands``, the Westeros lines of one mail."""
+    errors: dict[int, tuple[str, str | None]] = {}
+    slots = bid_slots(state)
+    # the bids of this mail are checked together with those on file, in the order written
+    bid_state = {**state, "plans": {**state["plans"], house: {**pos.plan(state, house),
+                                                              "bids": dict(pos.plan(state, house).get("bids") or {})}}}
+    musters = [i for i, c in enumerate(commands) if isinstance(c, Muster)]
+    removes = [i for i, c in enumerate(commands) if isinstance(c, Remove)]
+    for i, command in enumerate(commands):
+        problem, example = None, None
+        if isinstance(command, Bid):
+            if not slots:
+                problem = Msg("agot.error.no_bid_now")
+            elif command.n > _most(state, ctx, house, slots[0]):
+                problem = Msg("agot.error.bid_too_high", most=_most(state, ctx, house, slots[0]))
+                example = f"BID {_most(state, ctx, house, slots[0])}"
+            else:
+                bids = _bids_after(bid_state, house, slots, command)
+                bid_state["plans"][house]["bids"] = bids
+                problem = _bid_total_problem(state, ctx, house, slots, bids)
+                if problem:
+                    rest = sum(n for s, n in bids.items() if s != slots[0])
+                    example = f"BID {max(0, _most(state, ctx, house, slots[0]) - rest)}"
+        elif isinstance(command, BidAll):
+            tracks = [s for s in slots if s in bidding.TRACKS]
+            if not tracks:
+                problem = Msg("agot.error.no_clash_now")
+            else:
+                bids = _bids_after(bid_state, house, slots, command)
+                bid_state["plans"][house]["bids"] = bids
+                problem = _bid_total_problem(state, ctx, house, slots, bids)
+                if problem:
+                    left, fitted = _most(state, ctx, house, tracks[0]) - sum(
+                        n for s, n in bids.items() if s not in bidding.TRACKS), {}
+                    for track, n in (("throne", command.throne), ("fiefdoms", command.fiefdoms), ("court", command.court)):
+                        fitted[track] = max(0, min(n, left))
+                        left -= fitted[track]
+                    example = BidAll(**fitted).canonical()
+        elif isinstance(command, Tiebreak):
+            if not slots and state["step"] != "tiebreak":
+                problem = Msg("agot.error.no_tie_now")
+            elif state["step"] == "tiebreak" and house == pos.holder(state, "iron_throne"):
+                groups = _w(state)["tie"]["groups"]
+                if not any(set(g) <= set(command.houses) for g in groups):
+                    problem = Msg("agot.error.name_tied", groups=[list(g) for g in groups])
+                    example = "TIEBREAK " + ", ".join(ctx.house(h) for h in groups[0])
+        elif isinstance(command, Reclaim):
+            card = ctx.gd.card(command.card_id)
+            reclaimer = (state.get("westeros") or {}).get("reclaimer")
+            if card.house != house:
+                problem = Msg("agot.error.not_your_card", card=card.id, owner=card.house, house=house)
+            elif not (_coming(state, WILDLING_ATTACK, ("wildlings", "tiebreak")) or
+                      (state["step"] == "reclaim" and reclaimer == house)):
+                problem = (Msg("agot.error.not_reclaimer") if state["step"] == "reclaim"
+                           else Msg("agot.error.no_reclaim_now"))
+            elif card.id not in state["discards"][house]:
+                problem = Msg("agot.error.not_discarded", card=card.id)
+            if problem and state["discards"][house]:
+                example = f"RECLAIM {ctx.card(state['discards'][house][0])}"
+        elif isinstance(command, Muster):
+            if not _coming(state, MUSTERING, ("muster",)):
+                problem = Msg("agot.error.no_muster_now")
+        elif isinstance(command, Remove):
+            preview = supply_preview(state, ctx)
+            fits = preview is not None and pos.within_supply(preview, ctx.gd, house)
+            if not (removal_now(state, house) or (_coming(state, SUPPLY) and not fits) or
+                    _coming(state, WILDLING_ATTACK, ("wildlings", "tiebreak", "losses"))):
+                problem = (Msg("agot.error.armies_will_fit", supply=preview["supply"][house]) if fits
+                           else Msg("agot.error.no_removal_now"))
+        if problem:
+            errors[i] = (problem, example)
+    if musters and not any(i in errors for i in musters):
+        errors.update(_check_musters(state, ctx, house, commands, musters))
+    if removes and not any(i in errors for i in removes):
+        errors.update(_check_removes(state, ctx, house, commands, removes))
+    return errors
+
+
+def _check_musters(state: dict, ctx: Ctx, house: str, commands: list, at: list[int]) -> dict:
+    """The mail's MUSTER lines, with the lines on file for other castles, must all be legal now."""
+    scratch = {**state, "areas": copy.deepcopy(state["areas"]), "routed": {}}
+    mine = {commands[i].area for i in at}
+    for line in pos.plan(state, house).get("musters", []):
+        muster = ctx.command(line)
+        if muster.area is not None and muster.area not in mine and muster_problem(scratch, ctx, house, muster) is None:
+            _apply_muster(scratch, ctx, house, muster)
+    errors, seen = {}, set()
+    for i in at:
+        muster = commands[i]
+        if muster.area is None:
+            if len(at) > 1:
+                errors[i] = (Msg("agot.error.muster_none_and_more"), "MUSTER NONE")
+            continue
+        problem = (Msg("agot.error.muster_twice", area=ctx.area(muster.area)) if muster.area in seen
+                   else muster_problem(scratch, ctx, house, muster))
+        seen.add(muster.area)
+        if problem:
+            options = muster_options(state, ctx, house)
+            errors[i] = (problem, options[0].canonical(ctx.names) if options else None)
+        else:
+            _apply_muster(scratch, ctx, house, muster)
+    return errors
+
+
+def supply_preview(state: dict, ctx: Ctx) -> dict | None:
+    """The position right after this round's Supply recount, when nothing can change it before
+    (the Supply card is the next card to resolve): sent-ahead REMOVE lines are then checked at once."""
+    rest = _remaining(state)
+    if state["step"] != "westeros" or not rest or rest[0][1] != SUPPLY:
+        return None
+    top = max(ctx.gd.setup.supply_armies)
+    return {**state, "supply": {h: min(top, barrels(state, ctx.gd, h)) for h in state["houses"]}}
+
+
+def _check_removes(state: dict, ctx: Ctx, house: str, commands: list, at: list[int]) -> dict:
+    removes = [commands[i] for i in at]
+    kind = removal_now(state, house)
+    preview = supply_preview(state, ctx) if kind is None else None
+    if preview is not None and not pos.within_supply(preview, ctx.gd, house):
+        state, kind = preview, "supply"  # the house will be over its limit: check the cut now
+    if kind is None:  # sent ahead: the units must be there now
+        _, problem = bidding.areas_after(state, ctx, house, removes)
+    else:
+        check = _removal_problem(state, ctx, house, kind)
+        if any(check(removes[:k]) is None for k in range(1, len(removes) + 1)):
+            return {}
+        problem = check(removes)
+    if problem is None:
+        return {}
+    if kind == "supply":
+        example = bidding.as_removes(bidding.default_supply_cut(state, ctx, house))
+    elif kind == "losses":
+        example = bidding.as_removes(bidding.default_losses(state, ctx, house, _w(state)["losses"][house]))
+    else:
+        example = []
+    return {at[0]: (problem, example[0].canonical(ctx.names) if example else None)}
+
+
+def store(state: dict, ctx: Ctx, house: str, commands: list) -> None:
+    """Keep a legal mail's Westeros lines in the house's plan. A mail's REMOVE, TIEBREAK and RECLAIM
+    lines replace those on file; a MUSTER line replaces the one on file for its castle; a bid
+    replaces the one on file for its slot."""
+    plan = pos.plan(state, house)
+    for key in ("bids", "musters", "removes", "tiebreaks", "reclaims"):
+        plan.setdefault(key, {} if key == "bids" else [])
+    slots = bid_slots(state)
+    replaced = set()
+    for command in commands:
+        line = command.canonical(ctx.names)
+        if isinstance(command, Bid):
+            plan["bids"][slots[0]] = command.n
+        elif isinstance(command, BidAll):
+            values = {"iron_throne": command.throne, "fiefdoms": command.fiefdoms, "kings_court": command.court}
+            for slot in slots:
+                if slot in values:
+                    plan["bids"][slot] = values[slot]
+        elif isinstance(command, Muster):  # a castle's line replaces that castle's; NONE replaces all
+            keep = [] if command.area is None else [m for m in plan["musters"] if ctx.command(m).area not in (command.area, None)]
+            plan["musters"] = keep + [line]
+        else:
+            key = {Remove: "removes", Tiebreak: "tiebreaks", Reclaim: "reclaims"}[type(command)]
+            if key not in replaced:
+                plan[key] = []
+                replaced.add(key)
+            plan[key].append(line)
+
+
+def on_file(state: dict, ctx: Ctx, house: str) -> list[str]:
+    """The bids on file, as lines (the other Westeros lines are in the plan's lists)."""
+    bids = pos.plan(state, house).get("bids") or {}
+    if all(t in bids for t in bidding.TRACKS):
+        out = [f"BID THRONE {bids['iron_throne']} FIEFDOMS {bids['fiefdoms']} COURT {bids['kings_court']}"]
+    else:
+        out = [f"BID {n}  # {bidding.SLOT_NAME[s]}" for s, n in bids.items() if s in bidding.TRACKS]
+    if bidding.WILDLINGS in bids:
+        out.append(f"BID {bids[bidding.WILDLINGS]}  # Night's Watch")
+    return out
+
+
+def restriction_text(state: dict, ctx: Ctx, line: OrderLine, message: Msg) -> Msg:
+    """Name the Westeros card in a planning error about an order (its kind in agot1e, its token in 2e)
+    the card forbids."""
+    if message.key != "agot.error.token_forbidden":
+        return message
+    for card in ((state.get("westeros") or {}).get("cards") or {}).values():
+        forbidden = restrictions_of(ctx.gd, card)
+        if line.kind in forbidden or line.token.canonical() in forbidden:
+            return Msg(message.key, {**message.params, "card": card})
+    return message

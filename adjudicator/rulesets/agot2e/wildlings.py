@@ -1,0 +1,236 @@
+"""The 2nd edition's wildling cards (data ``wildling_cards.yaml``; agot2e RULES.md R4.7, section 11.3):
+what follows the bids of a wildling attack, for the shared bidding (``ctx.rules.wildlings``).
+
+After the bids the top card of the wildling deck (``state['wildling_deck']``, shuffled from the game's
+seed by ``westeros.new_wildling_deck``, secret) is revealed and resolved, then goes to the bottom: after a Night's Watch win the highest
+bidder's reward; after a wildling win the lowest bidder's penalty first, then every other house's in
+turn order (FAQ1/FAQ2).
+
+Every choice a card gives is taken by its deadline default (section 11.3, B30-B35): the mail commands
+for them (TRACK, PROMOTE, DEMOTE, DISCARD, PENALTY, ...) are still to come (RULES.md section 0).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ...ruleset import Event
+from ..agot import bidding
+from ..agot import position as pos
+from ..agot.context import Ctx
+
+TRACK_ORDER = ("iron_throne", "fiefdoms", "kings_court")  # B31: ties for the reward
+
+
+def after_attack(state: dict, ctx: Ctx, result: str, pick: str, events=None) -> tuple[list[Event], bool]:
+    """Reveal and resolve the top wildling card for the attack's ``result`` (``won``: the Night's Watch
+    held, ``pick`` is the highest bidder; else ``pick`` is the lowest bidder)."""
+    events = list(events or [])
+    deck = state["wildling_deck"]
+    card_id = deck.pop(0)
+    deck.append(card_id)  # to the bottom (SR)
+    card = ctx.gd.wildling_cards[card_id]
+    events.append(Event("agot.wildlings.card", card=card_id))
+    resolve = _HANDLERS[card.effect_key]
+    if result == "won":
+        return resolve(state, ctx, card, "highest_bidder", pick, events)
+    order = [pick] + [h for h in pos.turn_order(state) if h != pick]
+    for house in order:
+        group = "lowest_bidder" if house == pick else "everyone_else"
+        events, _ = resolve(state, ctx, card, group, house, events)
+    return events, True
+
+
+# -- helpers ---------------------------------------------------------------------------------------------
+
+
+def _units(state: dict, house: str, areas=None) -> list[tuple[str, str]]:
+    return [(a, u) for a, holders in state["areas"].items() for u in holders.get(house, [])
+            if areas is None or a in areas]
+
+
+def _destroy(state: dict, ctx: Ctx, house: str, n: int, card: str, areas=None) -> list[Event]:
+    """``n`` of ``house``'s units, the weakest first (B30), then by area name; as many as it has (B6)."""
+    units = sorted(_units(state, house, areas), key=lambda au: (bidding.WEAKEST_FIRST.index(au[1]), ctx.area(au[0])))
+    cut = units[:n]
+    if not cut:
+        return []
+    removed = bidding.remove_units(state, ctx, house, bidding.as_removes(cut))
+    return [Event("agot.wildlings.kill", house=house, removed=removed)]
+
+
+def _swap(state: dict, area: str, house: str, old: str, new: str) -> None:
+    units = Counter(pos.units_in(state, area, house))
+    units[old] -= 1
+    units[new] += 1
+    pos.set_units(state, area, house, units.elements())
+
+
+def _move_on_track(state: dict, house: str, track: str, to_top: bool) -> None:
+    order = [h for h in state["tracks"][track] if h != house]
+    state["tracks"][track] = [house, *order] if to_top else [*order, house]
+
+
+# -- the cards -------------------------------------------------------------------------------------------
+
+
+def _tracks(state, ctx, card, group, house, events):
+    """A King Beyond the Wall (B31: the reward where the house rises most, the penalty where it falls least)."""
+    params = getattr(card, group).params
+    if group == "highest_bidder":
+        track = max(TRACK_ORDER, key=lambda t: (state["tracks"][t].index(house), -TRACK_ORDER.index(t)))
+        _move_on_track(state, house, track, True)
+        events.append(Event("agot.wildlings.track_top", house=house, track=track))
+    elif params["tracks"] == "all":
+        for track in TRACK_ORDER:
+            _move_on_track(state, house, track, False)
+        events.append(Event("agot.wildlings.track_bottom_all", house=house))
+    else:
+        choices = list(params["tracks"])
+        last = len(state["houses"]) - 1
+        track = min(reversed(choices), key=lambda t: last - state["tracks"][t].index(house))  # ties: King's Court
+        _move_on_track(state, house, track, False)
+        events.append(Event("agot.wildlings.track_bottom", house=house, track=track))
+    return events, True
+
+
+def _crow_killers(state, ctx, card, group, house, events):
+    """Crow Killers (B32): the reward promotes footmen where the house has most units; penalties demote
+    knights by area name; a knight with no footman piece left to replace it is destroyed."""
+    params = getattr(card, group).params
+    limits = ctx.gd.setup.unit_limits
+    if "promote_footmen" in params:
+        areas = sorted((a for a, u in _units(state, house) if u == "footman"),
+                       key=lambda a: (-len(pos.units_in(state, a, house)), ctx.area(a)))
+        done = 0
+        for area in areas:
+            if done == params["promote_footmen"] or pos.house_units(state, house)["knight"] >= limits["knight"]:
+                break
+            _swap(state, area, house, "footman", "knight")
+            done += 1
+        events.append(Event("agot.wildlings.promoted", house=house, n=done))
+        return events, True
+    knights = sorted((a for a, u in _units(state, house) if u == "knight"), key=ctx.area)
+    if params["demote_knights"] != "all":
+        knights = knights[:params["demote_knights"]]
+    demoted = lost = 0
+    for area in knights:
+        if pos.house_units(state, house)["footman"] < limits["footman"]:
+            _swap(state, area, house, "knight", "footman")
+            demoted += 1
+        else:
+            pos.remove_units(state, area, ["knight"])
+            lost += 1
+    events.append(Event("agot.wildlings.demoted", house=house, n=demoted, lost=lost))
+    return events, True
+
+
+def _mammoths(state, ctx, card, group, house, events):
+    """Mammoth Riders: the reward takes back the strongest discard (= 1e W10); penalties destroy units (B30)."""
+    params = getattr(card, group).params
+    if "reclaim_cards" in params:
+        if state["discards"][house]:
+            chosen = bidding.default_reclaim(state, ctx, house)
+            state["discards"][house].remove(chosen)
+            state["hands"][house].append(chosen)
+            events.append(Event("agot.wildlings.reclaimed", house=house, card=chosen))
+        else:
+            events.append(Event("agot.wildlings.nothing_to_reclaim", house=house))
+        return events, True
+    return events + _destroy(state, ctx, house, params["destroy_units"], card.id), True
+
+
+def _milkwater(state, ctx, card, group, house, events):
+    """Massing on the Milkwater: the reward takes back every discard; penalties discard from a hand of
+    two or more: every card of the highest strength (lowest bidder), or the weakest (B33)."""
+    params = getattr(card, group).params
+    hand, discards = state["hands"][house], state["discards"][house]
+    if "reclaim_cards" in params:
+        back = list(discards)
+        hand.extend(back)
+        discards.clear()
+        events.append(Event("agot.wildlings.reclaimed_all", house=house, cards=back))
+        return events, True
+    if len(hand) < 2:
+        return events, True
+    if params["discard"] == "highest_strength":
+        top = max(ctx.gd.card(c).strength for c in hand)
+        gone = [c for c in hand if ctx.gd.card(c).strength == top]
+    else:
+        gone = [min(hand, key=lambda c: (ctx.gd.card(c).strength, ctx.card(c)))]
+    for c in gone:
+        hand.remove(c)
+        discards.append(c)
+    if not hand:  # the hand cycle (R8.11): a house never stays without cards
+        hand.extend(discards)
+        discards.clear()
+    events.append(Event("agot.wildlings.discarded", house=house, cards=gone))
+    return events, True
+
+
+def _preemptive(state, ctx, card, group, house, events):
+    """Preemptive Raid: after a Night's Watch win the wildlings attack again at 6 without the highest
+    bidder (B5); the lowest bidder's default is to lose its two weakest units (B34)."""
+    params = getattr(card, group).params
+    if group == "highest_bidder":
+        state["wildlings"] = ctx.gd.setup.wildlings.track[0]
+        events.append(Event("agot.wildlings.again", strength=params["new_attack_strength"], house=house))
+        events += bidding.start_wildlings(state, ctx, strength=params["new_attack_strength"], without=house)
+        return events, False
+    if group == "lowest_bidder":
+        return events + _destroy(state, ctx, house, params["destroy_units"], card.id), True
+    return events, True
+
+
+def _rattleshirt(state, ctx, card, group, house, events):
+    """Rattleshirt's Raiders: the supply track moves; a house over its new limit removes units (= 1e W7 default)."""
+    params = getattr(card, group).params
+    levels = max(ctx.gd.setup.supply_armies)
+    state["supply"][house] = max(0, min(levels, state["supply"][house] + params["supply"]))
+    events.append(Event("agot.wildlings.supply", house=house, supply=state["supply"][house]))
+    cut = bidding.default_supply_cut(state, ctx, house)
+    if cut:
+        events.append(Event("agot.wildlings.kill", house=house,
+                            removed=bidding.remove_units(state, ctx, house, bidding.as_removes(cut))))
+    return events, True
+
+
+def _nothing(state, ctx, card, group, house, events):
+    return events, True
+
+
+def _skinchanger(state, ctx, card, group, house, events):
+    """Skinchanger Scout: the highest bidder gets its bid back; the others discard available Power."""
+    params = getattr(card, group).params
+    if params.get("return_bid"):
+        bid = state["westeros"]["bids"][bidding.WILDLINGS][house]
+        got = pos.gain_power(state, house, bid, ctx.gd.setup.power_limit)
+        events.append(Event("agot.wildlings.power_back", house=house, n=got))
+        return events, True
+    lose = state["power"][house] if params["discard_power"] == "all" else min(params["discard_power"], state["power"][house])
+    state["power"][house] -= lose
+    events.append(Event("agot.wildlings.power_lost", house=house, n=lose))
+    return events, True
+
+
+def _horde(state, ctx, card, group, house, events):
+    """The Horde Descends: the reward's muster defaults to nothing; the lowest bidder loses 2 units in
+    the castle area where it has most (B35), else anywhere; everyone else loses 1 (B30)."""
+    params = getattr(card, group).params
+    if group == "highest_bidder":
+        events.append(Event("agot.wildlings.no_muster", house=house))
+        return events, True
+    areas = None
+    if params.get("where") == "castle-area-else-anywhere":
+        castles = [a for a, holders in state["areas"].items() if len(holders.get(house, [])) >= params["destroy_units"]
+                   and ctx.gd.board.is_land(a) and ctx.gd.board.area(a).castle != "none"]
+        if castles:
+            areas = {min(castles, key=lambda a: (-len(pos.units_in(state, a, house)), ctx.area(a)))}
+    return events + _destroy(state, ctx, house, params["destroy_units"], card.id, areas), True
+
+
+_HANDLERS = {"influence-track-moves": _tracks, "knights-and-footmen-swap": _crow_killers,
+             "units-lost-or-card-back": _mammoths, "house-cards-lost-or-back": _milkwater,
+             "preemptive-raid": _preemptive, "supply-moves": _rattleshirt, "nothing": _nothing,
+             "power-lost-or-back": _skinchanger, "muster-or-units-lost": _horde}
+"""effect_key -> its handler (every key of wildling_cards.yaml; the test checks it)."""
