@@ -18,6 +18,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
+from functools import cached_property
 from typing import Literal
 
 import networkx as nx
@@ -243,13 +244,18 @@ class Board:
     def is_sea(self, area_id: str) -> bool:
         return self.area(area_id).kind == "sea"
 
-    @property
+    @cached_property
     def land_areas(self) -> tuple[str, ...]:
         return tuple(a for a, area in self._areas.items() if area.kind == "land")
 
-    @property
+    @cached_property
     def sea_areas(self) -> tuple[str, ...]:
         return tuple(a for a, area in self._areas.items() if area.kind == "sea")
+
+    @cached_property
+    def castle_areas(self) -> tuple[str, ...]:
+        """The land areas with a city or a stronghold (what victory counts)."""
+        return tuple(a for a in self.land_areas if self._areas[a].castle != "none")
 
     @property
     def port_areas(self) -> tuple[str, ...]:

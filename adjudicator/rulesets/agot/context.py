@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from .edition import Edition, edition, edition_of
 from .gamedata import GameData
@@ -28,10 +28,17 @@ class Ctx:
 
     def command(self, line: str):
         """The command of one canonical line held in a plan (plans store canonical text)."""
-        parsed = parse_mail(line, self.names)
-        if not parsed.ok or len(parsed.commands) != 1:
-            raise ValueError(f"stored instruction does not parse: {line!r}")
-        return parsed.commands[0]
+        return _stored_command(self.names, line)
+
+
+@lru_cache(maxsize=4096)
+def _stored_command(names: GameDataNames, line: str):
+    """Parsed once: a battle reads the same few plan lines at each of its steps, and commands
+    are frozen values."""
+    parsed = parse_mail(line, names)
+    if not parsed.ok or len(parsed.commands) != 1:
+        raise ValueError(f"stored instruction does not parse: {line!r}")
+    return parsed.commands[0]
 
 
 @cache

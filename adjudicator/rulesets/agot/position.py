@@ -206,14 +206,25 @@ def controller(state: dict, gd: GameData, area: str) -> str | None:
 
 def castles_controlled(state: dict, gd: GameData, house: str) -> int:
     """Cities and strongholds ``house`` controls (the victory count)."""
-    return sum(1 for a in gd.board.land_areas if gd.board.area(a).castle != "none" and controller(state, gd, a) == house)
+    return castle_counts(state, gd).get(house, 0)
+
+
+def castle_counts(state: dict, gd: GameData) -> dict[str, int]:
+    """Cities and strongholds each house controls, in one pass over the castle areas."""
+    counts: dict[str, int] = {}
+    for area in gd.board.castle_areas:
+        who = controller(state, gd, area)
+        if who is not None:
+            counts[who] = counts.get(who, 0) + 1
+    return counts
 
 
 def check_victory(state: dict, gd: GameData) -> str | None:
     """The house that holds enough cities and strongholds to win at once (7; 8 with 3 players)."""
     target = gd.setup.victory_target(len(state["houses"]))
+    counts = castle_counts(state, gd)
     for house in turn_order(state):
-        if castles_controlled(state, gd, house) >= target:
+        if counts.get(house, 0) >= target:
             return house
     return None
 

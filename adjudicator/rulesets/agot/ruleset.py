@@ -9,9 +9,9 @@ its own package (``rulesets/agot1e/ruleset.py``) so that ``reports.py`` finds th
 
 from __future__ import annotations
 
-import copy
 
 from ...messages import Msg
+from ...plaindata import clone
 from ...ruleset import Event, Owed, RulesetError, Submission
 from . import bot, caseposition, engine, grammar, invariants, lines, submission
 from .context import ctx_of
@@ -77,17 +77,17 @@ class AgotRuleset:
         seed and the order of the Westeros decks and (2e) of the wildling deck (only their sizes are public).
         """
         if player is None:
-            return copy.deepcopy(state)
+            return clone(state)
         # The battle dict holds only what is public (cards are set there when both are revealed);
         # so does state['westeros'] (bids are copied there once resolved).
-        view = {k: copy.deepcopy(v) for k, v in state.items()
+        view = {k: clone(v) for k, v in state.items()
                 if k not in ("plans", "hands", "seed", "decks", "wildling_deck")}
         if "decks" in state:
             view["decks"] = {deck: len(cards) for deck, cards in state["decks"].items()}
         if "wildling_deck" in state:  # 2e: its order is secret, its size public
             view["wildling_deck"] = len(state["wildling_deck"])
         view["hands"] = {h: (list(cards) if h == player else len(cards)) for h, cards in state["hands"].items()}
-        view["plan"] = copy.deepcopy(state["plans"].get(player))
+        view["plan"] = clone(state["plans"].get(player))
         return view
 
     # self-play (adjudicator/selfplay.py)
