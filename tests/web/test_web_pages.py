@@ -17,8 +17,8 @@ import pytest
 from adjudicator import web
 from adjudicator.judge import Judge
 from adjudicator.ruleset import OBSERVER
-from adjudicator.rulesets.agot1e import bot
-from adjudicator.rulesets.agot1e.context import ctx_of
+from adjudicator.rulesets.agot import bot
+from adjudicator.rulesets.agot.context import ctx_of
 from adjudicator.store import Store
 from conftest import FakeClock
 from i18nhelp import untranslated
