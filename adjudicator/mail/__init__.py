@@ -6,7 +6,7 @@ Data flows down, never back up (the same shape as the rest of the judge)::
       -> inbox.py      raw message journaled and fsync'ed before the SMTP 250 / exit 0
       -> envelope.py   MIME -> sender, Message-ID, plain text, sign-on, loop/bounce class
       -> process.py    sign-on checked, rate and size limits, Judge.record, replies and reports
-      -> outbox.py     RFC 5322 messages as files, delivered to a Maildir or through a relay
+      -> outbox.py     RFC 5322 messages (written by composer.py) as files, delivered to a Maildir or through a relay
 
 ``settings.py`` holds the judge's address and limits, ``ratelimit.py`` the per-sender limit,
 ``commands.py`` the ``judge serve | ingest | poll | deliver | remind`` commands, ``poll.py`` the

@@ -1,7 +1,7 @@
 """Outgoing mail as files, and its delivery: nothing the judge says is ever dropped.
 
-Every mail is a complete RFC 5322 message (``email.message.EmailMessage``, policy SMTP, CRLF)
-in ``<data>/outbox/NAME.eml``, written atomically: an ``.eml`` in the outbox *is* the queue
+Every mail is a complete RFC 5322 message (written by ``composer.OutgoingMail``, CRLF) in
+``<data>/outbox/NAME.eml``, written atomically: an ``.eml`` in the outbox *is* the queue
 entry, its recipients are its To. A YAML sidecar ``NAME.yaml`` appears when a delivery fails
 (attempts, next attempt, last error). Delivered mail moves to ``outbox/sent/``.
 
@@ -33,13 +33,12 @@ import smtplib
 import ssl
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from email.headerregistry import Address
-from email.message import EmailMessage
 from pathlib import Path
 from typing import Callable, Protocol
 
 from .. import clock, yamlio
 from ..crashpoints import crashpoint
+from .composer import OutgoingMail, header_text, named_address
 from .envelope import OWN_HEADER, OWN_MESSAGE_ID_MARK
 from .inbox import InboxBusy, file_lock
 from .settings import MailSettings
@@ -165,12 +164,6 @@ class DeliveryRun:
     busy: bool = False  # another process was delivering; nothing was tried
 
 
-def _header_text(text: str, limit: int = 200) -> str:
-    """A header value from untrusted text: one line, no control characters, bounded."""
-    text = " ".join("".join(c if c.isprintable() else " " for c in text).split())
-    return text[:limit]
-
-
 class Outbox:
     """``<data>/outbox``: queued mail, delivered by :meth:`deliver`."""
 
@@ -193,12 +186,14 @@ class Outbox:
         return f"<{self.now():%Y%m%d%H%M%S}.{secrets.token_hex(6)}{OWN_MESSAGE_ID_MARK}{self.settings.domain}>"
 
     def compose(self, to: str, subject: str, body: str, *, auto: str = "auto-replied",
-                in_reply_to: str | None = None, references: tuple[str, ...] | list[str] = ()) -> EmailMessage:
-        """A complete message from the judge; ``auto`` is ``auto-replied`` or ``auto-generated``."""
-        msg = EmailMessage(policy=email.policy.SMTP)
-        msg["From"] = Address(self.settings.display_name, addr_spec=self.settings.address)
+                in_reply_to: str | None = None, references: tuple[str, ...] | list[str] = ()) -> OutgoingMail:
+        """A complete message from the judge to the address ``to``; ``auto`` is ``auto-replied``
+        or ``auto-generated``. Callers add headers (``X-Judge-State``) and attachments to it."""
+        to = header_text(to)
+        msg = OutgoingMail(recipient=to, body=body)
+        msg["From"] = named_address(self.settings.display_name, self.settings.address)
         msg["To"] = to
-        msg["Subject"] = _header_text(subject) or "(no subject)"
+        msg["Subject"] = header_text(subject, limit=200) or "(no subject)"
         msg["Date"] = email.utils.format_datetime(self.now())
         msg["Message-ID"] = self.message_id()
         msg["Auto-Submitted"] = auto
@@ -206,7 +201,6 @@ class Outbox:
         if in_reply_to:
             msg["In-Reply-To"] = in_reply_to
             msg["References"] = " ".join([*[r for r in references if r != in_reply_to][-9:], in_reply_to])
-        msg.set_content(body if body.endswith("\n") else body + "\n", charset="utf-8", cte="quoted-printable")
         return msg
 
     # -- the queue ------------------------------------------------------------------------
@@ -218,18 +212,16 @@ class Outbox:
         """Queued or already sent."""
         return self._paths(name)[0].exists() or self._paths(name, sent=True)[0].exists()
 
-    def queue(self, name: str, message: EmailMessage) -> bool:
+    def queue(self, name: str, message: OutgoingMail) -> bool:
         """Queue ``message`` under ``name``; False (and nothing written) if that name exists."""
         name = _SAFE_NAME.sub("_", name)
         self.ensure()
         if self.has(name):
             return False
-        recipients = [a.addr_spec for a in message["To"].addresses]
-        policy = email.policy.SMTP if all(r.isascii() for r in recipients) else email.policy.SMTPUTF8
         # One file, not synced: queued mail is made durable by whoever queued it (the
         # postmaster's sync after a batch, before its mails are marked done; see durability.py).
         # The sidecar is written only when a delivery fails (attempts, backoff, the error).
-        yamlio.atomic_write(self._paths(name)[0], message.as_bytes(policy=policy), fsync=False)
+        yamlio.atomic_write(self._paths(name)[0], message.as_bytes(), fsync=False)
         return True
 
     def pending(self) -> list[str]:

@@ -108,3 +108,24 @@ def test_undeliverable_mail_is_flagged_and_kept(tmp_path):
     assert box.pending() == ["bad", "flaky"]  # nothing is dropped
     clock.advance(hours=7)
     assert other.deliver(MaildirTransport(tmp_path / "md")).delivered == ["m"]
+
+
+def test_a_report_with_its_picture_and_non_ascii_headers_parses_back_as_composed(tmp_path):
+    box = outbox(tmp_path)
+    msg = box.compose("jiří@example.cz", "[g] Zpráva o tahu: " + "příkazy " * 30, "Řádek 1\n" + "x" * 120 + " \n.\n",
+                      auto="auto-generated")
+    msg["X-Judge-State"] = "game=g player=stark kind=report " + " ".join(f"field{i}=value{i}" for i in range(12))
+    png = b"\x89PNG\r\n" + bytes(range(256)) * 40
+    msg.add_attachment(png, maintype="image", subtype="png", filename="board-v3.png")
+    assert box.queue("report", msg)
+    raw = (tmp_path / "outbox" / "report.eml").read_bytes()
+    assert all(len(line) <= 78 for line in raw.split(b"\r\n\r\n")[0].split(b"\r\n"))  # headers folded
+    assert b"\xc5\x99" not in raw.split(b"\r\n\r\n")[0].replace("jiří".encode(), b"")  # only the address raw
+    sent = email.message_from_bytes(raw, policy=email.policy.default)
+    assert sent["Subject"] == ("[g] Zpráva o tahu: " + "příkazy " * 30).strip()[:200]
+    assert sent["X-Judge-State"] == msg["X-Judge-State"] and sent["Auto-Submitted"] == "auto-generated"
+    assert Outbox._recipients_from(raw) == ["jiří@example.cz"]
+    assert text_of(sent) == "Řádek 1\n" + "x" * 120 + " \n.\n"
+    [picture] = sent.iter_attachments()
+    assert picture.get_content_type() == "image/png" and picture.get_filename() == "board-v3.png"
+    assert picture.get_content() == png and not any(part.defects for part in sent.walk())

@@ -20,6 +20,8 @@ A string that is also the recipient's own plan line, or that has already appeare
 
 from __future__ import annotations
 
+import email
+import email.policy
 import random
 import re
 
@@ -144,7 +146,7 @@ def test_no_mail_to_one_house_carries_another_house_s_secrets_over_a_whole_bot_g
     real_queue = Outbox.queue
 
     def queue(self, name, message):
-        watch.check(name, message)
+        watch.check(name, email.message_from_bytes(message.as_bytes(), policy=email.policy.default))  # as sent
         return real_queue(self, name, message)
 
     monkeypatch.setattr(Outbox, "queue", queue)
@@ -200,9 +202,10 @@ def test_the_secret_check_catches_a_leak(tmp_path):
     watch = Watch(judge, "s")
     present = judge.present("s")
     leaky = reports.render_view(present, None, present.ruleset.view(present.state, None))  # the GM's view
-    message = Postmaster(judge, MailSettings(JUDGE)).outbox.compose("stark@example.org", "leak", leaky)
-    message.set_content(reports.header(present, "stark", "report") + "\n" + leaky + "\nLannisport: raid\n"
-                        + "  Lannisport (stronghold)      Lannister: 1 footman, 1 knight; order raid\n")
+    composed = Postmaster(judge, MailSettings(JUDGE)).outbox.compose(
+        "stark@example.org", "leak", reports.header(present, "stark", "report") + "\n" + leaky
+        + "\nLannisport: raid\n" + "  Lannisport (stronghold)      Lannister: 1 footman, 1 knight; order raid\n")
+    message = email.message_from_bytes(composed.as_bytes(), policy=email.policy.default)
     watch.check("leak", message)
     kinds = {leak.split(": ", 1)[1].split(" '")[0] for leak in watch.leaks}
     assert {"plan line", "card in hand", "order-re"} <= kinds, watch.leaks
