@@ -118,7 +118,11 @@ class RelayTransport:
         self.local_hostname = local_hostname  # EHLO name; smtplib's default calls getfqdn() (slow DNS)
 
     def send(self, sender: str, recipients: list[str], data: bytes, name: str) -> None:
-        options = ["SMTPUTF8"] if not all(r.isascii() for r in [sender, *recipients]) else []
+        # SMTPUTF8 for a non-ASCII address in the envelope, or written raw in a header (a
+        # player's address in the Reply-To of press to the GM: composer.py)
+        headers = data.split(b"\r\n\r\n", 1)[0]
+        utf8 = not all(r.isascii() for r in [sender, *recipients]) or not headers.isascii()
+        options = ["SMTPUTF8"] if utf8 else []
         try:
             with smtplib.SMTP(self.host, self.port, timeout=self.timeout,
                               local_hostname=self.local_hostname or "localhost") as smtp:

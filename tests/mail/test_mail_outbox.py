@@ -129,3 +129,26 @@ def test_a_report_with_its_picture_and_non_ascii_headers_parses_back_as_composed
     [picture] = sent.iter_attachments()
     assert picture.get_content_type() == "image/png" and picture.get_filename() == "board-v3.png"
     assert picture.get_content() == png and not any(part.defects for part in sent.walk())
+
+
+def test_a_raw_utf8_address_in_a_header_is_relayed_with_smtputf8(tmp_path):
+    """Press to the GM carries the player's address as Reply-To: a non-ASCII address is written
+    raw, so the relay must be asked for SMTPUTF8 although every envelope address is ASCII."""
+
+    class Options:
+        def __init__(self):
+            self.seen = []
+
+        async def handle_DATA(self, server, session, envelope):
+            self.seen.append((list(envelope.mail_options), envelope.original_content))
+            return "250 OK"
+
+    box = outbox(tmp_path, FakeClock())
+    press = box.compose("gm@example.org", "Press", "Ahoj")
+    press["Reply-To"] = "jiří@example.cz"
+    box.queue("press", press)
+    box.queue("plain", box.compose("gm@example.org", "Plain", "x"))
+    with ThreadedSMTP(Options()) as sink:
+        assert box.deliver(RelayTransport("127.0.0.1", sink.port)).delivered == ["plain", "press"]
+    options = {b"Plain" in data: mail_options for mail_options, data in sink.handler.seen}
+    assert "SMTPUTF8" in options[False] and "SMTPUTF8" not in options[True]
