@@ -85,3 +85,19 @@ def test_the_second_edition_commands_examples_parse_and_their_czech_lines_round_
     for czech, line in (("STUPNICE trůn", "TRACK THRONE"), ("stupnice Poddaní", "TRACK FIEFDOMS"),
                         ("Stupnice královský dvůr", "TRACK COURT")):
         assert parse_mail(czech, names).lines[0].canonical == line
+
+
+def test_massing_on_the_milkwater_asks_a_discard_of_the_houses_with_two_cards_or_more():
+    state = king_beyond_the_wall(power={h: 1 for h in HOUSES}, wildling_deck=["Massing on the Milkwater"],
+                                 hands={"greyjoy": ["Balon Greyjoy"]})
+    to_the_card(state, {h: 1 for h in HOUSES if h != "martell"})  # Martell bids 0: the lowest
+    owed = {o.player: o for o in AGOT2E.pending(state)}
+    assert sorted(owed) == sorted(h for h in HOUSES if h not in ("martell", "greyjoy"))  # Greyjoy holds one card
+    assert "DISCARD <card>:" in str(owed["stark"].what) and "Eddard Stark" in str(owed["stark"].what)
+    sub = AGOT2E.submit(state, "greyjoy", "DISCARD Balon Greyjoy")
+    assert not sub.applied and "the card asks no discard of you" in errors(sub)[0]
+    assert AGOT2E.submit(state, "stark", "ODHOĎ Robb Stark").applied  # the Czech command word
+    texts = advance(state, force=True)
+    assert "Stark discards Robb Stark." in texts and "Stark sent no DISCARD" not in " ".join(texts)
+    assert "Tyrell sent no DISCARD; default: the weakest card in hand." in texts
+    assert "robb-stark" in state["discards"]["stark"]

@@ -390,6 +390,17 @@ class Track:
         return f"TRACK {self.track.upper()}"
 
 
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """``DISCARD <house card>`` (2nd edition, Massing on the Milkwater: the card a house other than the
+    lowest bidder discards from a hand of two or more)."""
+
+    card_id: str
+
+    def canonical(self, names: Labels | None = None) -> str:
+        return f"DISCARD {_card(names, self.card_id)}"
+
+
 CLEAR_KINDS: Final = ("orders", "raven", "marches", "raids", "supports", "cards", "casualties", "retreats",
                       "abilities", "blade", "bids", "musters", "removes", "tiebreaks", "reclaims")
 """What ``CLEAR <kind>`` may name: each a part of a house's plan (``position.empty_plan``)."""
@@ -412,6 +423,6 @@ class Clear:
 
 Command: TypeAlias = (
     Orders | Raid | March | Support | Card | Blade | Casualties | Retreat | Ability | Raven | Bid
-    | BidAll | Tiebreak | Muster | Remove | Reclaim | Track | Clear | Help | Status | OrdersQuery | Press
+    | BidAll | Tiebreak | Muster | Remove | Reclaim | Track | Discard | Clear | Help | Status | OrdersQuery | Press
 )
 """Everything :func:`.grammar.parse_mail` puts in ``ParsedMail.commands``."""

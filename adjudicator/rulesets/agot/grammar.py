@@ -63,6 +63,7 @@ from .commands import (
     Raven,
     Reclaim,
     Track,
+    Discard,
     Remove,
     Retreat,
     Status,
@@ -110,6 +111,7 @@ COMMAND_WORDS: Final[dict[str, str]] = {
     "remove": "REMOVE",
     "reclaim": "RECLAIM",
     "track": "TRACK",  # 2nd edition
+    "discard": "DISCARD",  # 2nd edition
     "rozkazy": "ORDERS",
     "clear": "CLEAR",
     "cancel": "CLEAR",
@@ -127,6 +129,7 @@ COMMAND_WORDS: Final[dict[str, str]] = {
     "odstran": "REMOVE",
     "vrat": "RECLAIM",
     "stupnice": "TRACK",  # stupnice vlivu = influence track
+    "odhod": "DISCARD",  # odhoď
     **MAIL_WORDS,
 }
 """First word of a line -> the command it starts. A line starting with one of these also ends an
@@ -216,6 +219,7 @@ EXAMPLES: Final[dict[str, str]] = {
     "REMOVE": "REMOVE Winterfell: 1 footman",
     "RECLAIM": "RECLAIM Eddard Stark",
     "TRACK": "TRACK FIEFDOMS",
+    "DISCARD": "DISCARD Eddard Stark",
     "CLEAR": "CLEAR MARCHES",
     "HELP": "HELP",
     "STATUS": "STATUS",
@@ -229,6 +233,8 @@ EXAMPLE_ALTERNATIVES: Final[dict[str, tuple[str, ...]]] = {
     "CARD": ("CARD Eddard Stark", "CARD Stannis Baratheon", "CARD Balon Greyjoy", "CARD Mace Tyrell"),
     "RECLAIM": ("RECLAIM Tywin Lannister", "RECLAIM Stannis Baratheon", "RECLAIM Balon Greyjoy",
                 "RECLAIM Mace Tyrell"),
+    "DISCARD": ("DISCARD Tywin Lannister", "DISCARD Stannis Baratheon", "DISCARD Balon Greyjoy",
+                "DISCARD Mace Tyrell", "DISCARD Doran Martell"),
     "ABILITY": ("ABILITY Cersei Lannister: Riverrun", "ABILITY Renly Baratheon: Storm's End",
                 "ABILITY Asha Greyjoy: Riverrun", "ABILITY Ser Loras Tyrell: The Reach"),
 }
@@ -489,7 +495,7 @@ def _parse_any(body: str, names: NameResolver, in_block: bool) -> Command | Orde
     return _parse_command(body, names)
 
 
-SECOND_EDITION_COMMANDS: Final = frozenset({"TRACK"})
+SECOND_EDITION_COMMANDS: Final = frozenset({"TRACK", "DISCARD"})
 """Commands only the 2nd edition has (its wildling cards' choices): unknown to an agot1e mail, whose
 errors and hints stay as they were."""
 
@@ -978,6 +984,10 @@ def _p_track(rest: str, names: NameResolver) -> Track:
     return Track(word)
 
 
+def _p_discard(rest: str, names: NameResolver) -> Discard:
+    return Discard(_card(rest, names))
+
+
 def _p_clear(rest: str, names: NameResolver) -> Clear:
     """``CLEAR``, ``CLEAR ALL``, ``CLEAR MARCHES, RAIDS``, ``ZRUŠ pochody a nájezdy``."""
     words = [fold(w) for w in re.split(r"[,;\s]+|\s+(?:and|a)\s+", rest.strip()) if w and fold(w) not in ("and", "a")]
@@ -1040,6 +1050,7 @@ _PARSERS: Final[dict[str, Callable[[str, NameResolver], Command]]] = {
     "REMOVE": _p_remove,
     "RECLAIM": _p_reclaim,
     "TRACK": _p_track,
+    "DISCARD": _p_discard,
     "CLEAR": _p_clear,
     "HELP": _p_help,
     "STATUS": _p_status,
