@@ -97,6 +97,7 @@ def test_massing_on_the_milkwater_asks_a_discard_of_the_houses_with_two_cards_or
     sub = AGOT2E.submit(state, "greyjoy", "DISCARD Balon Greyjoy")
     assert not sub.applied and "the card asks no discard of you" in errors(sub)[0]
     assert AGOT2E.submit(state, "stark", "ODHOĎ Robb Stark").applied  # the Czech command word
+    assert "DISCARD Robb Stark" in AGOT2E.on_file(state, "stark")
     texts = advance(state, force=True)
     assert "Stark discards Robb Stark." in texts and "Stark sent no DISCARD" not in " ".join(texts)
     assert "Tyrell sent no DISCARD; default: the weakest card in hand." in texts

@@ -863,7 +863,8 @@ def store(state: dict, ctx: Ctx, house: str, commands: list) -> None:
 
 
 def on_file(state: dict, ctx: Ctx, house: str) -> list[str]:
-    """The bids on file, as lines (the other Westeros lines are in the plan's lists)."""
+    """The bids on file, as lines, and (2e) the TRACK and DISCARD lines (the other Westeros lines are in
+    the plan's lists of ``position.PLAN_KEYS``)."""
     bids = pos.plan(state, house).get("bids") or {}
     if all(t in bids for t in bidding.TRACKS):
         out = [f"BID THRONE {bids['iron_throne']} FIEFDOMS {bids['fiefdoms']} COURT {bids['kings_court']}"]
@@ -871,7 +872,8 @@ def on_file(state: dict, ctx: Ctx, house: str) -> list[str]:
         out = [f"BID {n}  # {bidding.SLOT_NAME[s]}" for s, n in bids.items() if s in bidding.TRACKS]
     if bidding.WILDLINGS in bids:
         out.append(f"BID {bids[bidding.WILDLINGS]}  # Night's Watch")
-    return out
+    plan = pos.plan(state, house)
+    return out + plan.get("tracks", []) + plan.get("discards", [])  # 2e: a wildling card's lines
 
 
 def restriction_text(state: dict, ctx: Ctx, line: OrderLine, message: Msg) -> Msg:
