@@ -46,6 +46,7 @@ from adjudicator.rulesets.agot.commands import (
 )
 from adjudicator.rulesets.agot.grammar import (
     EXAMPLES,
+    SECOND_EDITION_COMMANDS,
     MAX_LINE_CHARS,
     GameDataNames,
     LineResult,
@@ -384,7 +385,13 @@ def test_fixed_examples_are_valid(names: GameDataNames) -> None:
         if key == "JUDGE":
             continue
         text = f"ORDERS\n{line}" if key == "ORDER" else line
-        assert parse_mail(text, names).ok, (key, line)
+        assert parse_mail(text, names).ok != (key in SECOND_EDITION_COMMANDS), (key, line)
+
+
+def test_second_edition_commands_are_unknown_to_an_agot1e_mail(names: GameDataNames) -> None:
+    error = parse_mail("TRACK COURT", names).lines[0].error
+    assert error is not None and error.key == "agot.error.unknown_command_list"
+    assert "TRACK" not in error.params["commands"]
 
 
 # --- rejections ----------------------------------------------------------------------------------
@@ -750,7 +757,7 @@ def test_cards_of_the_senders_house_only(names: GameDataNames) -> None:
 def test_examples_are_valid_for_every_sender(house: str) -> None:
     sender = GameDataNames(load_gamedata(), house=house)
     for key in EXAMPLES:
-        if key in grammar.COMMAND_WORDS.values() and key not in ("JUDGE", "ORDERS?"):
+        if key in grammar.COMMAND_WORDS.values() and key not in ("JUDGE", "ORDERS?", *SECOND_EDITION_COMMANDS):
             assert parse_mail(grammar.example(key, sender), sender).ok, (house, key)
 
 

@@ -375,6 +375,32 @@ class Reclaim:
         return f"RECLAIM {_card(names, self.card_id)}"
 
 
+TRACK_SLOTS: Final[dict[str, str]] = {"throne": "iron_throne", "fiefdoms": "fiefdoms", "court": "kings_court"}
+"""``TRACK`` word -> the influence track it names (state ``tracks``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Track:
+    """``TRACK THRONE | FIEFDOMS | COURT`` (2nd edition, A King Beyond the Wall: the track the house
+    moves to the top of as the highest bidder, or to the bottom of as another house)."""
+
+    track: str
+
+    def canonical(self, names: Labels | None = None) -> str:
+        return f"TRACK {self.track.upper()}"
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """``DISCARD <house card>`` (2nd edition, Massing on the Milkwater: the card a house other than the
+    lowest bidder discards from a hand of two or more)."""
+
+    card_id: str
+
+    def canonical(self, names: Labels | None = None) -> str:
+        return f"DISCARD {_card(names, self.card_id)}"
+
+
 CLEAR_KINDS: Final = ("orders", "raven", "marches", "raids", "supports", "cards", "casualties", "retreats",
                       "abilities", "blade", "bids", "musters", "removes", "tiebreaks", "reclaims")
 """What ``CLEAR <kind>`` may name: each a part of a house's plan (``position.empty_plan``)."""
@@ -397,6 +423,6 @@ class Clear:
 
 Command: TypeAlias = (
     Orders | Raid | March | Support | Card | Blade | Casualties | Retreat | Ability | Raven | Bid
-    | BidAll | Tiebreak | Muster | Remove | Reclaim | Clear | Help | Status | OrdersQuery | Press
+    | BidAll | Tiebreak | Muster | Remove | Reclaim | Track | Discard | Clear | Help | Status | OrdersQuery | Press
 )
 """Everything :func:`.grammar.parse_mail` puts in ``ParsedMail.commands``."""

@@ -62,6 +62,8 @@ from .commands import (
     Raid,
     Raven,
     Reclaim,
+    Track,
+    Discard,
     Remove,
     Retreat,
     Status,
@@ -108,6 +110,8 @@ COMMAND_WORDS: Final[dict[str, str]] = {
     "muster": "MUSTER",
     "remove": "REMOVE",
     "reclaim": "RECLAIM",
+    "track": "TRACK",  # 2nd edition
+    "discard": "DISCARD",  # 2nd edition
     "rozkazy": "ORDERS",
     "clear": "CLEAR",
     "cancel": "CLEAR",
@@ -124,6 +128,8 @@ COMMAND_WORDS: Final[dict[str, str]] = {
     "shromazdovani": "MUSTER",
     "odstran": "REMOVE",
     "vrat": "RECLAIM",
+    "stupnice": "TRACK",  # stupnice vlivu = influence track
+    "odhod": "DISCARD",  # odhoď
     **MAIL_WORDS,
 }
 """First word of a line -> the command it starts. A line starting with one of these also ends an
@@ -212,6 +218,8 @@ EXAMPLES: Final[dict[str, str]] = {
     "MUSTER": "MUSTER Winterfell: footman, ship -> Bay of Ice",
     "REMOVE": "REMOVE Winterfell: 1 footman",
     "RECLAIM": "RECLAIM Eddard Stark",
+    "TRACK": "TRACK FIEFDOMS",
+    "DISCARD": "DISCARD Eddard Stark",
     "CLEAR": "CLEAR MARCHES",
     "HELP": "HELP",
     "STATUS": "STATUS",
@@ -225,6 +233,8 @@ EXAMPLE_ALTERNATIVES: Final[dict[str, tuple[str, ...]]] = {
     "CARD": ("CARD Eddard Stark", "CARD Stannis Baratheon", "CARD Balon Greyjoy", "CARD Mace Tyrell"),
     "RECLAIM": ("RECLAIM Tywin Lannister", "RECLAIM Stannis Baratheon", "RECLAIM Balon Greyjoy",
                 "RECLAIM Mace Tyrell"),
+    "DISCARD": ("DISCARD Tywin Lannister", "DISCARD Stannis Baratheon", "DISCARD Balon Greyjoy",
+                "DISCARD Mace Tyrell", "DISCARD Doran Martell"),
     "ABILITY": ("ABILITY Cersei Lannister: Riverrun", "ABILITY Renly Baratheon: Storm's End",
                 "ABILITY Asha Greyjoy: Riverrun", "ABILITY Ser Loras Tyrell: The Reach"),
 }
@@ -333,7 +343,7 @@ def parse_mail(text: str, names: NameResolver) -> ParsedMail:
         if not body:
             continue
         head, _ = _head(body)
-        keyword = COMMAND_WORDS.get(head)
+        keyword = _commands_of(names).get(head)
         if first and keyword == "JUDGE":  # the sign-on: checked by the mail layer
             first = False
             continue
@@ -480,20 +490,33 @@ def _fixed_example(body: str, exc: LineError, parse: Callable[[str], object], na
 
 def _parse_any(body: str, names: NameResolver, in_block: bool) -> Command | OrderLine:
     """A command line, or an order line inside an ORDERS block (used to check fixed lines)."""
-    if in_block and COMMAND_WORDS.get(_head(body)[0]) is None:
+    if in_block and _commands_of(names).get(_head(body)[0]) is None:
         return _parse_order_line(body, names, in_block=True)
     return _parse_command(body, names)
 
 
-def _close_command(word: str) -> str | None:
+SECOND_EDITION_COMMANDS: Final = frozenset({"TRACK", "DISCARD"})
+"""Commands only the 2nd edition has (its wildling cards' choices): unknown to an agot1e mail, whose
+errors and hints stay as they were."""
+
+
+def _commands_of(names: NameResolver) -> dict[str, str]:
+    """:data:`COMMAND_WORDS` of the edition ``names`` resolves for (its data has wildling cards: 2e)."""
+    if getattr(getattr(names, "data", None), "wildling_cards", None):
+        return COMMAND_WORDS
+    return {k: v for k, v in COMMAND_WORDS.items() if v not in SECOND_EDITION_COMMANDS}
+
+
+def _close_command(word: str, names: NameResolver) -> str | None:
     """The command keyword ``word`` is probably a misspelling of, if any."""
-    close = difflib.get_close_matches(fold(word), [k for k in COMMAND_WORDS if k != "judge"], 1, 0.75)
-    return COMMAND_WORDS[close[0]] if close else None
+    words = _commands_of(names)
+    close = difflib.get_close_matches(fold(word), [k for k in words if k != "judge"], 1, 0.75)
+    return words[close[0]] if close else None
 
 
 def _parse_command(body: str, names: NameResolver, with_example: bool = True) -> Command:
     head, rest = _head(body)
-    keyword = COMMAND_WORDS.get(head)
+    keyword = _commands_of(names).get(head)
     if keyword is None or keyword == "JUDGE":
         raise _unknown_command(body, head, names)
     parser = _PARSERS[keyword]
@@ -520,11 +543,11 @@ def _unknown_command(body: str, head: str, names: NameResolver) -> LineError:
         else:
             return LineError(Msg("agot.error.order_outside_block"), EXAMPLES["ORDERS"])
     word = body.split(None, 1)[0].rstrip(":") if body.split() else body
-    good = _close_command(word)
+    good = _close_command(word, names)
     if good:
         return LineError(Msg("agot.error.unknown_command", word=word, hint=good, in_block=False), example(good, names),
                          fix=(word, good))
-    commands = sorted({v for v in COMMAND_WORDS.values() if v != "JUDGE"})
+    commands = sorted({v for v in _commands_of(names).values() if v != "JUDGE"})
     return LineError(Msg("agot.error.unknown_command_list", word=word[:40], commands=commands), EXAMPLES["HELP"])
 
 
@@ -765,7 +788,7 @@ def _parse_order_line(body: str, names: NameResolver, in_block: bool = False) ->
 def _misspelt_command(word: str, names: NameResolver) -> None:
     """Inside an ORDERS block a misspelt command keyword ("MRACH ...") is not a command, so it
     does not end the block; say so rather than "unknown area"."""
-    good = _close_command(word)
+    good = _close_command(word, names)
     if good:
         raise LineError(Msg("agot.error.unknown_command", word=word, hint=good, in_block=True),
                         example(good, names), fix=(word, good))
@@ -954,6 +977,17 @@ def _p_reclaim(rest: str, names: NameResolver) -> Reclaim:
     return Reclaim(_card(rest, names))
 
 
+def _p_track(rest: str, names: NameResolver) -> Track:
+    word = TRACK_WORDS.get(re.sub(r"[^a-z]", "", fold(rest)))
+    if word is None:
+        raise LineError(Msg("agot.error.track_word", text=rest.strip()), EXAMPLES["TRACK"])
+    return Track(word)
+
+
+def _p_discard(rest: str, names: NameResolver) -> Discard:
+    return Discard(_card(rest, names))
+
+
 def _p_clear(rest: str, names: NameResolver) -> Clear:
     """``CLEAR``, ``CLEAR ALL``, ``CLEAR MARCHES, RAIDS``, ``ZRUŠ pochody a nájezdy``."""
     words = [fold(w) for w in re.split(r"[,;\s]+|\s+(?:and|a)\s+", rest.strip()) if w and fold(w) not in ("and", "a")]
@@ -1015,6 +1049,8 @@ _PARSERS: Final[dict[str, Callable[[str, NameResolver], Command]]] = {
     "MUSTER": _p_muster,
     "REMOVE": _p_remove,
     "RECLAIM": _p_reclaim,
+    "TRACK": _p_track,
+    "DISCARD": _p_discard,
     "CLEAR": _p_clear,
     "HELP": _p_help,
     "STATUS": _p_status,

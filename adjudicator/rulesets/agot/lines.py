@@ -20,8 +20,9 @@ from functools import cache
 
 from ...messages import Msg, register_line_hook, render
 from . import grammar, say
-from .commands import (ALL, Ability, Bid, BidAll, Blade, Card, Casualties, Clear, Help, March, Muster, OrderLine,
-                       Orders, OrdersQuery, Press, Raid, Raven, Reclaim, Remove, Retreat, Status, Support, Tiebreak)
+from .commands import (ALL, Ability, Bid, BidAll, Blade, Card, Casualties, Clear, Discard, Help, March, Muster,
+                       OrderLine, Orders, OrdersQuery, Press, Raid, Raven, Reclaim, Remove, Retreat, Status, Support,
+                       Tiebreak, Track)
 from .edition import every
 
 
@@ -91,6 +92,10 @@ def message(command, names: grammar.GameDataNames) -> Msg | None:
         return Msg("agot.line.remove", area=area(command.area), units=list(command.units))
     if isinstance(command, Reclaim):
         return Msg("agot.line.reclaim", card=command.card_id)
+    if isinstance(command, Discard):
+        return Msg("agot.line.discard", card=command.card_id)
+    if isinstance(command, Track):
+        return Msg("agot.line.track", track=command.track)
     if isinstance(command, Clear):
         return Msg("agot.line.clear", kinds=list(command.kinds))
     if isinstance(command, Help):

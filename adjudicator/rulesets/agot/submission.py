@@ -15,13 +15,13 @@ from ...messages import Msg
 from ...ruleset import LineResult, Parsed, Submission
 from . import action, battle, examples, planning, westeros
 from . import position as pos
-from .commands import (CLEAR_KINDS, Ability, Bid, BidAll, Blade, Card, Casualties, Clear, March, Muster, Orders, Raid,
-                       Raven, Reclaim, Remove, Retreat, Support, Tiebreak)
+from .commands import (CLEAR_KINDS, Ability, Bid, BidAll, Blade, Card, Casualties, Clear, Discard, March, Muster,
+                       Orders, Raid, Raven, Reclaim, Remove, Retreat, Support, Tiebreak, Track)
 from .context import Ctx
 from . import grammar
 from .grammar import parse_mail
 
-WESTEROS_ONLY = (Bid, BidAll, Tiebreak, Muster, Remove, Reclaim)
+WESTEROS_ONLY = (Bid, BidAll, Tiebreak, Muster, Remove, Reclaim, Track, Discard)
 PLAN_KEY = {Raid: "raids", March: "marches", Support: "supports", Card: "cards", Casualties: "casualties",
             Retreat: "retreats", Ability: "abilities"}
 

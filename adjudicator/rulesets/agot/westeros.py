@@ -41,7 +41,7 @@ from ...messages import Msg
 from ...ruleset import Event, Owed
 from . import battle, bidding, planning, say
 from . import position as pos
-from .commands import UNIT_PLURALS, units_text, Bid, BidAll, Muster, MusterItem, OrderLine, Reclaim, Remove, Tiebreak
+from .commands import UNIT_PLURALS, units_text, Bid, BidAll, Discard, Muster, MusterItem, OrderLine, Reclaim, Remove, Tiebreak, Track, TRACK_SLOTS
 from .context import Ctx
 from .gamedata import GameData
 from .grammar import parse_order_token
@@ -70,7 +70,7 @@ def restrictions_of(gd: GameData, card: str) -> list[str]:
         texts = {t.id: t.text for t in gd.setup.order_tokens}
         return [texts[token] for token in gd.westeros_cards[card].params["orders"]]
     return [RESTRICTS[card]] if card in RESTRICTS and effect(gd, card) == card else []
-COMMANDS = (Bid, BidAll, Tiebreak, Muster, Remove, Reclaim)
+COMMANDS = (Bid, BidAll, Tiebreak, Muster, Remove, Reclaim, Track, Discard)
 
 
 def _w(state: dict) -> dict:
@@ -181,6 +181,8 @@ def pending(state: dict, ctx: Ctx) -> list[Owed]:
         return bidding.pending_losses(state, ctx)
     if step == "reclaim":
         return bidding.pending_reclaim(state, ctx)
+    if step == "outcome":  # 2e: a wildling card's mailed choices (agot2e/wildlings.py)
+        return ctx.rules.wildlings.pending_outcome(state, ctx)
     return []
 
 
@@ -202,7 +204,8 @@ def _resolve(state: dict, ctx: Ctx, force: bool) -> list[Event]:
         return events + _start(state, ctx, DECKS[0])
     resolver = {"supply": _resolve_supply, "muster": _resolve_muster, "bid": bidding.resolve_bid,
                 "tiebreak": bidding.resolve_tiebreak, "wildlings": bidding.resolve_wildlings,
-                "losses": bidding.resolve_losses, "reclaim": bidding.resolve_reclaim}.get(step)
+                "losses": bidding.resolve_losses, "reclaim": bidding.resolve_reclaim,
+                "outcome": getattr(ctx.rules.wildlings, "resolve_outcome", None)}.get(step)
     if resolver is None:
         raise ValueError(f"unknown Westeros step {step!r}")
     events, done = resolver(state, ctx, force)
@@ -274,6 +277,8 @@ def _next(state: dict, ctx: Ctx) -> list[Event]:
     state.update(phase="planning", step="orders", turn=0)
     for house in state["houses"]:  # RULES.md section 12: what the Westeros phase did not use expires with it
         pos.plan(state, house).update(bids={}, musters=[], removes=[], tiebreaks=[], reclaims=[])
+        for key in ("tracks", "discards"):
+            pos.plan(state, house).pop(key, None)
     return [Event("agot.round_planning", round=state["round"])] + _recheck_orders(state, ctx)
 
 
@@ -711,6 +716,10 @@ def check_commands(state: dict, ctx: Ctx, house: str, commands: list) -> dict[in
                 problem = Msg("agot.error.not_discarded", card=card.id)
             if problem and state["discards"][house]:
                 example = f"RECLAIM {ctx.card(state['discards'][house][0])}"
+        elif isinstance(command, Track):
+            problem, example = _track_problem(state, ctx, house, command)
+        elif isinstance(command, Discard):
+            problem, example = _discard_problem(state, ctx, house, command)
         elif isinstance(command, Muster):
             if not _coming(state, MUSTERING, ("muster",)):
                 problem = Msg("agot.error.no_muster_now")
@@ -728,6 +737,38 @@ def check_commands(state: dict, ctx: Ctx, house: str, commands: list) -> dict[in
     if removes and not any(i in errors for i in removes):
         errors.update(_check_removes(state, ctx, house, commands, removes))
     return errors
+
+
+def _wildling_bid_ahead(state: dict, ctx: Ctx) -> bool:
+    """Is a 2nd-edition wildling attack's bid (or its tie) still to come, so that its card's lines may ride with it?"""
+    w = state.get("westeros") or {}
+    return bool(ctx.gd.wildling_cards) and (bidding.WILDLINGS in bid_slots(state) or (
+        state["step"] == "tiebreak" and (w.get("tie") or {}).get("slot") == bidding.WILDLINGS))
+
+
+def _track_problem(state: dict, ctx: Ctx, house: str, command: Track) -> tuple[Msg | None, str | None]:
+    """TRACK (2e, A King Beyond the Wall) rides with a wildling bid, or answers the card's question."""
+    if state["step"] == "outcome":
+        choices = ctx.rules.wildlings.choices(state, ctx, house, "tracks")
+        if TRACK_SLOTS[command.track] in choices:
+            return None, None
+        return (Msg("agot.error.track_not_yours", tracks=choices),
+                Track(next(k for k, v in TRACK_SLOTS.items() if v == choices[0])).canonical() if choices else None)
+    return (None, None) if _wildling_bid_ahead(state, ctx) else (Msg("agot.error.no_track_now"), None)
+
+
+def _discard_problem(state: dict, ctx: Ctx, house: str, command: Discard) -> tuple[Msg | None, str | None]:
+    """DISCARD (2e, Massing on the Milkwater): a card in the sender's hand, with a wildling bid or when asked."""
+    hand = state["hands"][house]
+    example = f"DISCARD {ctx.card(sorted(hand, key=ctx.card)[0])}" if hand else None
+    if state["step"] == "outcome":
+        if not ctx.rules.wildlings.choices(state, ctx, house, "discards"):
+            return Msg("agot.error.no_discard_asked"), None
+    elif not _wildling_bid_ahead(state, ctx):
+        return Msg("agot.error.no_discard_now"), None
+    if command.card_id not in hand:
+        return Msg("agot.error.not_in_hand_of", card=command.card_id, house=house), example
+    return None, None
 
 
 def _check_musters(state: dict, ctx: Ctx, house: str, commands: list, at: list[int]) -> dict:
@@ -795,7 +836,8 @@ def store(state: dict, ctx: Ctx, house: str, commands: list) -> None:
     lines replace those on file; a MUSTER line replaces the one on file for its castle; a bid
     replaces the one on file for its slot."""
     plan = pos.plan(state, house)
-    for key in ("bids", "musters", "removes", "tiebreaks", "reclaims"):
+    for key in ("bids", "musters", "removes", "tiebreaks", "reclaims") + tuple(  # 2e only: added when sent
+            k for k, kind in (("tracks", Track), ("discards", Discard)) if any(isinstance(c, kind) for c in commands)):
         plan.setdefault(key, {} if key == "bids" else [])
     slots = bid_slots(state)
     replaced = set()
@@ -812,7 +854,8 @@ def store(state: dict, ctx: Ctx, house: str, commands: list) -> None:
             keep = [] if command.area is None else [m for m in plan["musters"] if ctx.command(m).area not in (command.area, None)]
             plan["musters"] = keep + [line]
         else:
-            key = {Remove: "removes", Tiebreak: "tiebreaks", Reclaim: "reclaims"}[type(command)]
+            key = {Remove: "removes", Tiebreak: "tiebreaks", Reclaim: "reclaims", Track: "tracks",
+                   Discard: "discards"}[type(command)]
             if key not in replaced:
                 plan[key] = []
                 replaced.add(key)
@@ -820,7 +863,8 @@ def store(state: dict, ctx: Ctx, house: str, commands: list) -> None:
 
 
 def on_file(state: dict, ctx: Ctx, house: str) -> list[str]:
-    """The bids on file, as lines (the other Westeros lines are in the plan's lists)."""
+    """The bids on file, as lines, and (2e) the TRACK and DISCARD lines (the other Westeros lines are in
+    the plan's lists of ``position.PLAN_KEYS``)."""
     bids = pos.plan(state, house).get("bids") or {}
     if all(t in bids for t in bidding.TRACKS):
         out = [f"BID THRONE {bids['iron_throne']} FIEFDOMS {bids['fiefdoms']} COURT {bids['kings_court']}"]
@@ -828,7 +872,8 @@ def on_file(state: dict, ctx: Ctx, house: str) -> list[str]:
         out = [f"BID {n}  # {bidding.SLOT_NAME[s]}" for s, n in bids.items() if s in bidding.TRACKS]
     if bidding.WILDLINGS in bids:
         out.append(f"BID {bids[bidding.WILDLINGS]}  # Night's Watch")
-    return out
+    plan = pos.plan(state, house)
+    return out + plan.get("tracks", []) + plan.get("discards", [])  # 2e: a wildling card's lines
 
 
 def restriction_text(state: dict, ctx: Ctx, line: OrderLine, message: Msg) -> Msg:

@@ -6,8 +6,10 @@ seed by ``westeros.new_wildling_deck``, secret) is revealed and resolved, then g
 bidder's reward; after a wildling win the lowest bidder's penalty first, then every other house's in
 turn order (FAQ1/FAQ2).
 
-Every choice a card gives is taken by its deadline default (section 11.3, B30-B35): the mail commands
-for them (TRACK, PROMOTE, DEMOTE, DISCARD, PENALTY, ...) are still to come (RULES.md section 0).
+A King Beyond the Wall's track is chosen by ``TRACK``, Massing on the Milkwater's discard by ``DISCARD``
+(sent with the bid or asked after the reveal, step ``outcome``); every other choice a card gives is taken
+by its deadline default (section 11.3, B30-B35): the mail commands for them (PROMOTE, DEMOTE, PENALTY,
+...) are still to come (RULES.md section 0).
 """
 
 from __future__ import annotations
@@ -17,28 +19,95 @@ from collections import Counter
 from ...ruleset import Event
 from ..agot import bidding
 from ..agot import position as pos
+from ..agot.commands import TRACK_SLOTS
 from ..agot.context import Ctx
+from ...messages import Msg
+from ...ruleset import Owed
 
 TRACK_ORDER = ("iron_throne", "fiefdoms", "kings_court")  # B31: ties for the reward
 
 
 def after_attack(state: dict, ctx: Ctx, result: str, pick: str, events=None) -> tuple[list[Event], bool]:
-    """Reveal and resolve the top wildling card for the attack's ``result`` (``won``: the Night's Watch
-    held, ``pick`` is the highest bidder; else ``pick`` is the lowest bidder)."""
+    """Reveal the top wildling card for the attack's ``result`` (``won``: the Night's Watch held,
+    ``pick`` is the highest bidder; else ``pick`` is the lowest bidder), then resolve it at once, or
+    first ask the houses the card gives a mailed choice (step ``outcome``, :func:`pending_outcome`)."""
     events = list(events or [])
     deck = state["wildling_deck"]
     card_id = deck.pop(0)
     deck.append(card_id)  # to the bottom (SR)
-    card = ctx.gd.wildling_cards[card_id]
     events.append(Event("agot.wildlings.card", card=card_id))
+    state["westeros"]["outcome"] = {"card": card_id, "result": result, "pick": pick}
+    if _asked(state, ctx):
+        state["step"] = "outcome"
+        return events, False
+    more, done = resolve_outcome(state, ctx, True)
+    return events + more, done
+
+
+def _groups(state: dict) -> list[tuple[str, str]]:
+    """(house, its outcome group) in the order the card resolves them: after a Night's Watch win the
+    highest bidder's reward; else the lowest bidder's penalty, then everyone else in turn order (FAQ1/FAQ2)."""
+    o = state["westeros"]["outcome"]
+    if o["result"] == "won":
+        return [(o["pick"], "highest_bidder")]
+    return [(o["pick"], "lowest_bidder")] + [(h, "everyone_else") for h in pos.turn_order(state) if h != o["pick"]]
+
+
+ASKED: dict[str, tuple[str, str]] = {"tracks": ("agot.owed.track", "tracks"), "discards": ("agot.owed.discard", "cards")}
+"""What a card may ask by mail, by the house's plan key of its lines (``TRACK``, ``DISCARD``) -> the
+owed message and its parameter."""
+
+_VALUE = {"tracks": lambda command: TRACK_SLOTS[command.track], "discards": lambda command: command.card_id}
+
+
+def choices(state: dict, ctx: Ctx, house: str, kind: str) -> list[str]:
+    """What ``house`` may name with a ``kind`` line (:data:`ASKED`) for the card being resolved (none:
+    the card does not ask it): A King Beyond the Wall's tracks, Massing on the Milkwater's hand of two or more."""
+    o = (state.get("westeros") or {}).get("outcome")
+    if not o:
+        return []
+    card = ctx.gd.wildling_cards[o["card"]]
+    for h, group in _groups(state):
+        params = getattr(card, group).params
+        if h != house:
+            continue
+        if kind == "tracks" and card.effect_key == "influence-track-moves" and params["tracks"] != "all":
+            return [t for t in TRACK_ORDER if t in params["tracks"]]
+        if kind == "discards" and card.effect_key == "house-cards-lost-or-back" and params.get("discard") == 1 \
+                and len(state["hands"][house]) >= 2:
+            return sorted(state["hands"][house], key=ctx.card)
+    return []
+
+
+def _asked(state: dict, ctx: Ctx) -> list[tuple[str, str, list[str]]]:
+    return [(h, kind, options) for h, _ in _groups(state) for kind in ASKED
+            if (options := choices(state, ctx, h, kind))]
+
+
+def chosen(state: dict, ctx: Ctx, house: str, kind: str, options: list[str]) -> str | None:
+    """The value of ``house``'s last ``kind`` line on file among ``options`` (a line naming something
+    else, or sent with a bid when the card drawn asks nothing of it, is not used)."""
+    for line in reversed(pos.plan(state, house).get(kind, [])):
+        value = _VALUE[kind](ctx.command(line))
+        if value in options:
+            return value
+    return None
+
+
+def pending_outcome(state: dict, ctx: Ctx) -> list[Owed]:
+    return [Owed(h, Msg(ASKED[kind][0], **{ASKED[kind][1]: options}), "step",
+                 chosen(state, ctx, h, kind, options) is not None) for h, kind, options in _asked(state, ctx)]
+
+
+def resolve_outcome(state: dict, ctx: Ctx, force: bool) -> tuple[list[Event], bool]:
+    """Resolve the revealed card for every house it concerns, each by its mailed choice or its default."""
+    groups = _groups(state)
+    card = ctx.gd.wildling_cards[state["westeros"].pop("outcome")["card"]]
     resolve = _HANDLERS[card.effect_key]
-    if result == "won":
-        return resolve(state, ctx, card, "highest_bidder", pick, events)
-    order = [pick] + [h for h in pos.turn_order(state) if h != pick]
-    for house in order:
-        group = "lowest_bidder" if house == pick else "everyone_else"
-        events, _ = resolve(state, ctx, card, group, house, events)
-    return events, True
+    events, done = [], True
+    for house, group in groups:
+        events, done = resolve(state, ctx, card, group, house, events)
+    return events, done
 
 
 # -- helpers ---------------------------------------------------------------------------------------------
@@ -77,10 +146,13 @@ def _move_on_track(state: dict, house: str, track: str, to_top: bool) -> None:
 def _tracks(state, ctx, card, group, house, events):
     """A King Beyond the Wall (B31: the reward where the house rises most, the penalty where it falls least)."""
     params = getattr(card, group).params
+    picked = None if params["tracks"] == "all" else chosen(state, ctx, house, "tracks", list(params["tracks"]))
+    pos.plan(state, house).pop("tracks", None)
     if group == "highest_bidder":
-        track = max(TRACK_ORDER, key=lambda t: (state["tracks"][t].index(house), -TRACK_ORDER.index(t)))
+        track = picked or max(TRACK_ORDER, key=lambda t: (state["tracks"][t].index(house), -TRACK_ORDER.index(t)))
         _move_on_track(state, house, track, True)
-        events.append(Event("agot.wildlings.track_top", house=house, track=track))
+        events.append(Event("agot.wildlings.track_top_chosen" if picked else "agot.wildlings.track_top",
+                            house=house, track=track))
     elif params["tracks"] == "all":
         for track in TRACK_ORDER:
             _move_on_track(state, house, track, False)
@@ -88,9 +160,10 @@ def _tracks(state, ctx, card, group, house, events):
     else:
         choices = list(params["tracks"])
         last = len(state["houses"]) - 1
-        track = min(reversed(choices), key=lambda t: last - state["tracks"][t].index(house))  # ties: King's Court
+        track = picked or min(reversed(choices), key=lambda t: last - state["tracks"][t].index(house))  # ties: King's Court
         _move_on_track(state, house, track, False)
-        events.append(Event("agot.wildlings.track_bottom", house=house, track=track))
+        events.append(Event("agot.wildlings.track_bottom_chosen" if picked else "agot.wildlings.track_bottom",
+                            house=house, track=track))
     return events, True
 
 
@@ -151,13 +224,18 @@ def _milkwater(state, ctx, card, group, house, events):
         discards.clear()
         events.append(Event("agot.wildlings.reclaimed_all", house=house, cards=back))
         return events, True
+    picked = chosen(state, ctx, house, "discards", list(hand))
+    pos.plan(state, house).pop("discards", None)
     if len(hand) < 2:
         return events, True
     if params["discard"] == "highest_strength":
         top = max(ctx.gd.card(c).strength for c in hand)
         gone = [c for c in hand if ctx.gd.card(c).strength == top]
+    elif picked:
+        gone = [picked]
     else:
         gone = [min(hand, key=lambda c: (ctx.gd.card(c).strength, ctx.card(c)))]
+        events.append(Event("agot.default.discard", house=house))
     for c in gone:
         hand.remove(c)
         discards.append(c)
