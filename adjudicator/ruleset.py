@@ -44,6 +44,19 @@ class Owed:
     done: bool = False  # already sent (or sent ahead and legal now)
 
 
+class LineError(ValueError):
+    """A refused line, raised inside a ruleset's grammar and turned into a :class:`LineResult`:
+    ``message`` says why, ``example`` is a valid line, ``fix`` a (wrong, right) pair of words a
+    valid example may be made from (a grammar that guesses a misspelt name)."""
+
+    def __init__(self, message: Msg, example: str | None = None, fix: tuple[str, str] | None = None):
+        super().__init__(message.key)
+        self.message, self.example, self.fix = message, example, fix
+
+    def __str__(self) -> str:  # the English, for logs and tracebacks; rendered only when asked
+        return str(self.message)
+
+
 @dataclass(frozen=True)
 class LineResult:
     """What the judge understood of one line of a player's mail."""

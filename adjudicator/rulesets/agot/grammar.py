@@ -33,6 +33,7 @@ from ...mailbody import logical_lines, strip_accents, text_problem
 from ...mailcommands import ALL as PRESS_ALL
 from ...mailcommands import MAIL_WORDS
 from ...messages import Msg
+from ...ruleset import LineError
 from . import say
 from .commands import (
     ALL,
@@ -400,16 +401,6 @@ def fold(text: str) -> str:
 # =================================================================================================
 # Errors and line-level driver
 # =================================================================================================
-
-
-class LineError(ValueError):
-    """A rejected line: the reason, and either an example or a one-name fix to derive one."""
-
-    def __init__(self, message: Msg, example: str | None = None, fix: tuple[str, str] | None = None):
-        super().__init__(str(message))
-        self.message = message
-        self.example = example
-        self.fix = fix
 
 
 def example(keyword: str, names: NameResolver) -> str:

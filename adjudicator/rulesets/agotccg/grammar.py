@@ -38,6 +38,7 @@ from typing import Final
 from ...mailbody import logical_lines, text_problem
 from ...mailcommands import MAIL_WORDS
 from ...messages import Msg
+from ...ruleset import LineError
 from .commands import (ALL, Attack, Clear, Command, Defend, First, Help, Item, Keep, Kill, Marshal, Mulligan,
                        OrdersQuery, Pass, Plot, Press, Ref, Save, Setup, Status)
 from .gamedata import fold
@@ -102,12 +103,6 @@ EXAMPLES: Final[dict[str, str]] = {
 
 MAX_LINE_CHARS: Final = 4000
 MAX_COPY: Final = 3
-
-
-class LineError(ValueError):
-    def __init__(self, message: Msg, example: str | None = None):
-        super().__init__(message)
-        self.message, self.example = message, example
 
 
 def _error(which: str, /, **params) -> Msg:

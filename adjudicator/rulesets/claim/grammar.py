@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 from ...mailbody import logical_lines, text_problem
 from ...messages import Msg, render
+from ...ruleset import LineError
 from .gamedata import GameData, UnknownName, fold
 from .position import line_text
 from ...mailcommands import MAIL_WORDS, Help, OrdersQuery, Press, Status  # noqa: F401  (one set for every ruleset)
@@ -93,13 +94,6 @@ class Line:
     example: str | None = None
 
 
-class LineError(ValueError):
-    """A refused line: ``message`` says why (a ``claim.error.*`` message), ``example`` is a valid
-    canonical line, ``fix`` a (wrong, right) pair of words the example may be made from."""
-
-    def __init__(self, message: Msg, example: str | None = None, fix: tuple[str, str] | None = None):
-        super().__init__(message.key)
-        self.message, self.example, self.fix = message, example, fix
 
 
 def example_text(key: str) -> str:

@@ -36,6 +36,7 @@ from typing import Final
 from ...mailbody import logical_lines, text_problem
 from ...mailcommands import MAIL_WORDS
 from ...messages import Msg
+from ...ruleset import LineError
 from .commands import (ALL, Clear, Command, Help, OrdersQuery, Place, Press, Ref, Reveal, Spec, Status, Target,
                        Wait)
 from .gamedata import GameData, UnknownName, fold
@@ -80,12 +81,6 @@ EXAMPLES: Final[dict[str, str]] = {
 
 MAX_LINE_CHARS: Final = 4000
 MAX_NUMBER: Final = 99
-
-
-class LineError(ValueError):
-    def __init__(self, message: Msg, example: str | None = None):
-        super().__init__(message)
-        self.message, self.example = message, example
 
 
 def _error(which: str, /, **params) -> Msg:
