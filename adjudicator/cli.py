@@ -32,12 +32,9 @@ if TYPE_CHECKING:
 
 def _fixable() -> tuple[type[Exception], ...]:
     """The judge's own errors: a GM can fix them (unknown game, bad duration, broken file)."""
-    from .judge import JudgeError
-    from .ruleset import RulesetError
-    from .store import StoreError
-    from .yamlio import YamlFileError
+    from .judge import FIXABLE_GAME
 
-    return (JudgeError, StoreError, YamlFileError, RulesetError)
+    return FIXABLE_GAME
 
 
 def _errors_as_messages(func):
