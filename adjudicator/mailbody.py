@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Iterable
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable
 
-from .ruleset import LineResult
+from .ruleset import LineError, LineResult
 
 FOLD_MIN_BYTES = 990
 """A physical line this long, followed by an indented one, was broken by an MTA."""
@@ -212,3 +213,66 @@ def text_problem(line: str, max_chars: int) -> str | None:
         if c == "\ufffd" or (c != "\t" and unicodedata.category(c) in ("Cc", "Cs", "Co", "Cn")):
             return f"unreadable character U+{ord(c):04X} (binary data or a wrong character set?); send plain text"
     return None
+
+
+TYPOGRAPHY = str.maketrans({
+    "\u2013": "-", "\u2014": "-", "\u2212": "-", "\u2010": "-", "\u2011": "-",
+    "\u2018": "'", "\u2019": "'", "\u02bc": "'", "\u00b4": "'", "`": "'", "\u201c": '"', "\u201d": '"',
+    "\u201e": '"', "\u00a0": " ", "\u202f": " ", "\ufeff": None, "\u200b": None, "\u200c": None, "\u200d": None,
+    "\u2060": None,
+})
+"""What phones and word processors make of dashes, quotes and spaces, undone."""
+
+
+def fold(text: str) -> str:
+    """Comparison form: typographic damage undone, no diacritics, lower case, single spaces."""
+    return " ".join(strip_accents(str(text).translate(TYPOGRAPHY)).split())
+
+
+def head_word(body: str) -> tuple[str, str]:
+    """A command line's first word, folded (``ORDERS?`` keeps its question mark), and the rest
+    after an optional colon."""
+    m = re.match(r"\s*([^\s:?]*)(\s*\?)?\s*:?\s*", body)
+    assert m is not None
+    return fold(m.group(1)) + ("?" if m.group(2) else ""), body[m.end():]
+
+
+@dataclass(frozen=True)
+class CommandLine:
+    """One logical line of a mail, parsed: exactly one of ``command``/``error`` is set."""
+
+    lineno: int
+    raw: str
+    keyword: str | None = None
+    command: Any = None
+    error: Any = None  # a Msg
+    example: str | None = None
+
+
+def command_lines(text: str, *, keywords: dict[str, str], parse: Callable[[str], Any],
+                  check: Callable[[str], None], help_example: str,
+                  strip_comment: Callable[[str], str] = lambda raw: raw.split("#", 1)[0]) -> list[CommandLine]:
+    """Every non-blank, non-comment line of a mail body parsed by a grammar whose lines start
+    with a command word (``keywords``: folded word -> keyword). The sign-on line (``JUDGE`` first)
+    is skipped: the mail layer checks it. ``check`` refuses unreadable text and ``parse`` a
+    wrong line, each by raising :class:`LineError`."""
+    out: list[CommandLine] = []
+    first = True
+    for lineno, raw in logical_lines(text):
+        body = strip_comment(raw).strip()
+        if not body:
+            continue
+        keyword = keywords.get(head_word(body)[0])
+        if first and keyword == "JUDGE":
+            first = False
+            continue
+        first = False
+        try:
+            check(raw)
+            command = parse(body)
+        except LineError as exc:
+            out.append(CommandLine(lineno, raw, keyword, error=exc.message, example=exc.example or help_example))
+            continue
+        out.append(CommandLine(lineno, raw, keyword, command=command))
+    return out
+

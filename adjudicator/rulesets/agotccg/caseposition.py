@@ -54,11 +54,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from ...mailbody import fold
 from ...cases import diff_values
 from ...ruleset import RulesetError
 from . import engine
 from . import position as pos
-from .gamedata import fold, load_gamedata
+from .gamedata import load_gamedata
 from .newgame import blank_state, check_players
 from .submission import on_file
 
@@ -270,7 +271,6 @@ def case_state(position: dict) -> dict:
 
 
 def _challenge(state: dict, raw: dict, players: list[str]) -> dict:
-    gd = _gd()
     attacker, defender = str(raw["attacker"]).lower(), str(raw["defender"]).lower()
     if attacker not in players or defender not in players or attacker == defender:
         raise RulesetError("challenge: an attacker and a defender, two players")

@@ -26,7 +26,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from adjudicator import messages, yamlio
-from adjudicator.mailbody import strip_accents
+from adjudicator.mailbody import fold
 from adjudicator.paths import GAMES_DIR
 from adjudicator.yamlio import YamlFileError
 
@@ -44,19 +44,6 @@ RESERVED_NAME_WORDS = frozenset({"on", "na", "nothing", "nic", "stealth", "skryt
 """Words a card name may not hold: they structure command lines (``MARSHAL <card> ON <card>``)."""
 PREFIX_MIN = 3
 _ID = re.compile(r"[a-z]+(?:-[a-z]+)*")
-
-_TRANSLATE = str.maketrans({
-    "\u2013": "-", "\u2014": "-", "\u2212": "-", "\u2010": "-", "\u2011": "-",
-    "\u2018": "'", "\u2019": "'", "\u02bc": "'", "\u00b4": "'", "`": "'", "\u201c": '"', "\u201d": '"',
-    "\u201e": '"', "\u00a0": " ", "\u202f": " ", "\ufeff": None, "\u200b": None, "\u200c": None, "\u200d": None,
-    "\u2060": None,
-})
-
-
-def fold(text: str) -> str:
-    """Comparison form: typographic damage undone, no diacritics, lower case, single spaces."""
-    return " ".join(strip_accents(str(text).translate(_TRANSLATE)).split())
-
 
 class UnknownName(ValueError):
     """A name no card has: ``message`` says why (a message), ``suggestion`` a card id or None."""

@@ -32,16 +32,14 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
 from typing import Final
 
-from ...mailbody import logical_lines, text_problem
+from ...mailbody import CommandLine, command_lines, fold, head_word, text_problem
 from ...mailcommands import MAIL_WORDS
 from ...messages import Msg
 from ...ruleset import LineError
 from .commands import (ALL, Attack, Clear, Command, Defend, First, Help, Item, Keep, Kill, Marshal, Mulligan,
                        OrdersQuery, Pass, Plot, Press, Ref, Save, Setup, Status)
-from .gamedata import fold
 
 COMMAND_WORDS: Final[dict[str, str]] = {
     "judge": "JUDGE",
@@ -109,40 +107,10 @@ def _error(which: str, /, **params) -> Msg:
     return Msg(f"agotccg.error.{which}", params)
 
 
-@dataclass(frozen=True)
-class ParsedLine:
-    """One logical line: exactly one of ``command``/``error`` is set."""
-
-    lineno: int
-    raw: str
-    keyword: str | None = None
-    command: Command | None = None
-    error: Msg | None = None
-    example: str | None = None
-
-
-def parse_mail(text: str, players) -> list[ParsedLine]:
+def parse_mail(text: str, players) -> list[CommandLine]:
     """Every non-blank, non-comment line of a mail body, parsed (the sign-on line is skipped)."""
-    out: list[ParsedLine] = []
-    first = True
-    for lineno, raw in logical_lines(text):
-        body = strip_comment(raw).strip()
-        if not body:
-            continue
-        head, _ = _head(body)
-        keyword = COMMAND_WORDS.get(head)
-        if first and keyword == "JUDGE":
-            first = False
-            continue
-        first = False
-        try:
-            _check_text(raw)
-            command = parse_command(body, players)
-        except LineError as exc:
-            out.append(ParsedLine(lineno, raw, keyword, error=exc.message, example=exc.example or EXAMPLES["HELP"]))
-            continue
-        out.append(ParsedLine(lineno, raw, keyword, command=command))
-    return out
+    return command_lines(text, keywords=COMMAND_WORDS, parse=lambda body: parse_command(body, players), check=_check_text,
+                         help_example=EXAMPLES["HELP"], strip_comment=strip_comment)
 
 
 def strip_comment(raw: str) -> str:
@@ -152,7 +120,7 @@ def strip_comment(raw: str) -> str:
 
 
 def parse_command(body: str, players) -> Command:
-    head, rest = _head(body)
+    head, rest = head_word(body)
     keyword = COMMAND_WORDS.get(head)
     if keyword is None or keyword == "JUDGE":
         close = difflib.get_close_matches(head, [w for w in COMMAND_WORDS if w != "judge"], 1, 0.75)
@@ -165,13 +133,8 @@ def parse_command(body: str, players) -> Command:
     return _PARSERS[keyword](fold(rest).strip(), players)
 
 
-def _head(body: str) -> tuple[str, str]:
-    m = re.match(r"\s*([^\s:?]*)(\s*\?)?\s*:?\s*", body)
-    assert m is not None
-    return fold(m.group(1)) + ("?" if m.group(2) else ""), body[m.end():]
-
-
 def _check_text(raw: str) -> None:
+    """The judge's test of a line of text (mailbody.text_problem), said in this ruleset's messages."""
     if text_problem(raw, MAX_LINE_CHARS) is None:
         return
     if len(raw) > MAX_LINE_CHARS:

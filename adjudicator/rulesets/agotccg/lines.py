@@ -13,11 +13,12 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from ...mailbody import fold
 from ...messages import Msg, render
 from . import grammar
 from .commands import (ALL, Attack, Clear, Defend, First, Help, Keep, Kill, Marshal, Mulligan, OrdersQuery, Pass,
                        Plot, Press, Save, Setup, Status)
-from .gamedata import GameData, fold
+from .gamedata import GameData
 from .position import display
 
 _SAMPLES = {"shall we talk?": "agotccg.sample.talk",

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import re
 
+from ...mailbody import fold
 from ...ruleset import RulesetError
 from . import position as pos
-from .gamedata import DATA_VERSION, GameData, fold, load_gamedata
+from .gamedata import DATA_VERSION, GameData, load_gamedata
 from .grammar import RESERVED_WORDS
 
 _NAME = re.compile(r"[a-z][a-z0-9_]{0,19}")

@@ -36,10 +36,11 @@ from __future__ import annotations
 
 import re
 
+from ...mailbody import fold
 from ...cases import diff_values
 from ...ruleset import RulesetError
 from . import position as pos
-from .gamedata import UnknownName, fold, load_gamedata
+from .gamedata import UnknownName, load_gamedata
 from .newgame import initial_state
 from .submission import on_file
 

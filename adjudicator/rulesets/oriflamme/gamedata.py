@@ -30,7 +30,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from adjudicator import messages, yamlio
-from adjudicator.mailbody import strip_accents
+from adjudicator.mailbody import fold
 from adjudicator.paths import GAMES_DIR
 from adjudicator.yamlio import YamlFileError
 
@@ -47,18 +47,6 @@ GAME_KEYS = ("players", "families", "set_aside", "hand", "rounds", "start_influe
              "elimination_reward")
 PREFIX_MIN = 3
 _ID = re.compile(r"[a-z]+(?:-[a-z]+)*")
-
-_TRANSLATE = str.maketrans({
-    "\u2013": "-", "\u2014": "-", "\u2212": "-", "\u2010": "-", "\u2011": "-",
-    "\u2018": "'", "\u2019": "'", "\u02bc": "'", "\u00b4": "'", "`": "'", "\u201c": '"', "\u201d": '"',
-    "\u00a0": " ", "\u202f": " ", "\ufeff": None, "\u200b": None, "\u200c": None, "\u200d": None, "\u2060": None,
-})
-
-
-def fold(text: str) -> str:
-    """Comparison form: typographic damage undone, no diacritics, lower case, single spaces."""
-    return " ".join(strip_accents(text.translate(_TRANSLATE)).split())
-
 
 class UnknownName(ValueError):
     """A card name the data does not know: ``message`` says why (a message), ``suggestion`` is the

@@ -30,16 +30,15 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
 from typing import Final
 
-from ...mailbody import logical_lines, text_problem
+from ...mailbody import CommandLine, command_lines, fold, head_word, text_problem
 from ...mailcommands import MAIL_WORDS
 from ...messages import Msg
 from ...ruleset import LineError
 from .commands import (ALL, Clear, Command, Help, OrdersQuery, Place, Press, Ref, Reveal, Spec, Status, Target,
                        Wait)
-from .gamedata import GameData, UnknownName, fold
+from .gamedata import GameData, UnknownName
 from .position import AFTER, BACK, BEFORE, FIRST, FRONT, LAST, ON
 
 COMMAND_WORDS: Final[dict[str, str]] = {
@@ -87,44 +86,14 @@ def _error(which: str, /, **params) -> Msg:
     return Msg(f"oriflamme.error.{which}", params)
 
 
-@dataclass(frozen=True)
-class ParsedLine:
-    """One logical line: exactly one of ``command``/``error`` is set."""
-
-    lineno: int
-    raw: str
-    keyword: str | None = None
-    command: Command | None = None
-    error: Msg | None = None
-    example: str | None = None
-
-
-def parse_mail(text: str, gd: GameData, players: tuple[str, ...] | list[str]) -> list[ParsedLine]:
+def parse_mail(text: str, gd: GameData, players: tuple[str, ...] | list[str]) -> list[CommandLine]:
     """Every non-blank, non-comment line of a mail body, parsed (the sign-on line is skipped)."""
-    out: list[ParsedLine] = []
-    first = True
-    for lineno, raw in logical_lines(text):
-        body = raw.split("#", 1)[0].strip()
-        if not body:
-            continue
-        head, rest = _head(body)
-        keyword = COMMAND_WORDS.get(head)
-        if first and keyword == "JUDGE":
-            first = False
-            continue
-        first = False
-        try:
-            _check_text(raw)
-            command = parse_command(body, gd, tuple(players))
-        except LineError as exc:
-            out.append(ParsedLine(lineno, raw, keyword, error=exc.message, example=exc.example or EXAMPLES["HELP"]))
-            continue
-        out.append(ParsedLine(lineno, raw, keyword, command=command))
-    return out
+    return command_lines(text, keywords=COMMAND_WORDS, parse=lambda body: parse_command(body, gd, tuple(players)), check=_check_text,
+                         help_example=EXAMPLES["HELP"])
 
 
 def parse_command(body: str, gd: GameData, players: tuple[str, ...]) -> Command:
-    head, rest = _head(body)
+    head, rest = head_word(body)
     keyword = COMMAND_WORDS.get(head)
     if keyword is None or keyword == "JUDGE":
         close = difflib.get_close_matches(head, [w for w in COMMAND_WORDS if w != "judge"], 1, 0.75)
@@ -139,13 +108,6 @@ def fold_words(text: str) -> str:
     """Folded, with the punctuation players put around words taken off (arrows kept)."""
     text = fold(text).replace("\u2192", "->").replace("=>", "->")
     return " ".join(re.sub(r"^[.,;!'\"()]+|[.,;!'\"()]+$", "", w) for w in text.split())
-
-
-def _head(body: str) -> tuple[str, str]:
-    m = re.match(r"\s*([^\s:?]*)(\s*\?)?\s*:?\s*", body)
-    assert m is not None
-    head = fold(m.group(1)) + ("?" if m.group(2) else "")
-    return head, body[m.end():]
 
 
 def _check_text(raw: str) -> None:
