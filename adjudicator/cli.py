@@ -461,6 +461,7 @@ def replace(ctx, game, player, address, mail):
         present = _judge(ctx).present(game)
         _say_queued([notices.welcome(present, player, password, seq=present.journal_seq, now=_judge(ctx).now)],
                     "welcome mail")
+    _told(game)  # that the seat changed hands (mail/notices.py GM_ACTIONS)
 
 
 @main.command()

@@ -20,8 +20,10 @@ from .text import canonical_address
 from .outbox import Outbox
 from .settings import resolve
 
-GM_ACTIONS = ("extend", "pause", "resume", "rollback")
-"""Journal entry kinds every player is told of."""
+GM_ACTIONS = ("extend", "pause", "resume", "rollback", "replace")
+"""Journal entry kinds every player is told of (``replace``: a seat changed hands, by the GM's
+``judge replace`` or a mail's ``TAKEOVER``; the new player gets a welcome instead, and no one
+is told an address)."""
 
 
 def _stamp(present: Present) -> str:
@@ -51,12 +53,16 @@ def welcome(present: Present, player: str, password: str, *, seq: int, now, outb
 
 
 def gm_action(present: Present, action: str, *, seq: int, outbox: Outbox, now, undone: list[dict] | None = None,
-              by: str | None = None, to: int | None = None, absent: str | None = None) -> list[str]:
+              by: str | None = None, to: int | None = None, absent: str | None = None,
+              house: str | None = None) -> list[str]:
     """Tell every player what the GM did in journal entry ``seq`` (``extend`` ``by`` a duration,
     for the absence of player ``absent`` when the judge extended it itself, ``pause``, ``resume``,
-    ``rollback`` ``to`` a version, with the versions ``undone``)."""
+    ``rollback`` ``to`` a version, with the versions ``undone``, ``replace``: ``house`` has a
+    new player, who is not told)."""
     queued = []
     for player, seat in present.config["players"].items():
+        if player == house:
+            continue
         address = canonical_address((seat or {}).get("address"))
         if address is None:
             continue
@@ -66,7 +72,8 @@ def gm_action(present: Present, action: str, *, seq: int, outbox: Outbox, now, u
         language = reports.language_of(present, player)
         body = reports.environment(language).get_template("notice.txt.j2").render(
             reports.context(present, player, "notice", language, now=now), action=action, undone=undone or [],
-            by=by, to=to, absent=absent)
+            by=by, to=to, absent=absent,
+            replaced=Msg("mail.notice.replace", house=house, game=present.game_id) if house else None)
         subject = messages.render(Msg(f"mail.subject.{action}", game=present.game_id), language)
         message = outbox.compose(address, subject, body, auto="auto-generated")
         message["X-Judge-State"] = reports.header_value(present, player, "notice")

@@ -770,6 +770,8 @@ class Postmaster:
                 details["by"] = entry.get("by")
                 if entry.get("reason") == "absence":  # adjudicator/absences.py
                     details["absent"] = entry.get("player")
+            elif kind == "replace":
+                details["house"] = entry["player"]
             elif kind == "rollback":
                 details["to"] = entry["to"]
                 details["undone"] = notices.undone_versions(present, entry["to"], seq)

@@ -142,6 +142,8 @@ def test_takeover_of_an_abandoned_house_mails_a_new_password_and_only_once(tmp_p
     seat = desk.judge.present("g").config["players"]["carol"]
     assert seat["address"] == "newbie@example.org" and seat["language"] == "cs" and "abandoned" not in seat
     assert desk.journal()[-1]["kind"] == "replace"
+    told = desk.postmaster.sweep()  # the other players learn that Carol has a new player, in their language
+    assert sorted(n.rsplit("-", 1)[1] for n in told if n.startswith("notice-")) == ["alice", "bob"]
     # the old password is dead, the new one plays
     assert desk.signed("carol", "BID 1", sender="newbie@example.org").status == "wrong-password"
     assert desk.signed("carol", "BID 1", sender="newbie@example.org", password=password).status == "submitted"

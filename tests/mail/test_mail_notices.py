@@ -1,5 +1,5 @@
 """Mail the GM's commands cause: welcomes at ``judge new``/``replace``, notices of extend, pause,
-resume and rollback, in each player's language."""
+resume, rollback and a seat changing hands, in each player's language."""
 
 from __future__ import annotations
 
@@ -41,6 +41,13 @@ def test_new_and_replace_mail_each_player_a_welcome_with_the_password_in_their_l
     new_password = replaced.output.split("new password: ")[1].split()[0]
     [bea] = [m for n, m in queued(tmp_path).items() if n not in mails]
     assert bea["To"] == "bea@example.org" and "Přebíráte rod Ben" in body(bea) and new_password in body(bea)
+    # the other players are told the seat changed hands (never the address); the new player was welcomed
+    told = Postmaster(Judge(Store(tmp_path / "data"), now=lambda: START), MailSettings()).sweep()
+    assert [n for n in told if n.startswith("notice-")] == [n for n in told if n.endswith("-ann")]
+    [note] = [m for n, m in queued(tmp_path).items() if n.startswith("notice-")]
+    assert note["To"] == "ann@example.org" and note["Subject"] == "[w] A house has a new player"
+    assert "Ben has a new player in game w: the seat changed hands" in body(note)
+    assert "bea@example.org" not in body(note) and new_password not in body(note)
     assert cli("new", "x", "--ruleset", "toy", "--player", "a=a@x.org", "--player", "b=b@x.org",
                "--no-mail").exit_code == 0
     assert not [n for n in queued(tmp_path) if "-x-" in n]
