@@ -25,7 +25,7 @@ import random
 import sys
 from pathlib import Path
 
-from adjudicator import messages, reports, yamlio
+from adjudicator import reports, yamlio
 from adjudicator import ruleset as rulesets
 
 HERE = Path(__file__).resolve().parent
@@ -33,23 +33,18 @@ CASES = sorted((HERE.parent / "cases" / "agot1e").glob("*.yaml"))
 GAMES = ((3, 31), (4, 41), (5, 51))  # (houses, seed)
 EXPECTED = HERE / "expected" / "transcript-en.txt"
 
-_RECORD: list | None = None  # while :func:`emitted` runs: every message the transcript renders
-_LINES: list | None = None  # while :func:`emitted` runs: every canonical line (echo, example, on file)
+sys.path.insert(0, str(HERE.parent))  # tests/: also when run as a script
+from transcribe import Recorder  # noqa: E402
+
+_REC = Recorder()
+_say, _line, _mail, _events, _owed = _REC.say, _REC.line, _REC.mail, _REC.events, _REC.owed
 
 
-def _say(value, language: str) -> str:
-    if _RECORD is not None and value is not None:
-        _RECORD.append(value)
-    return messages.render(value, language) if value is not None else ""
 
 
-def _line(ruleset, text: str | None, language: str) -> str:
-    if text is None:
-        return ""
-    if _LINES is not None:
-        _LINES.append(text)
-    hook = getattr(ruleset, "line", None)
-    return hook(text, language) if hook is not None else text
+
+
+
 
 
 # -- the bank of probe lines ---------------------------------------------------------------------------------
@@ -119,32 +114,13 @@ def _probes(state: dict, ctx, house: str, rng: random.Random) -> list[str]:
 # -- transcripts ---------------------------------------------------------------------------------------------
 
 
-def _mail(ruleset, state: dict, player: str, text: str, language: str, out: list[str], label: str):
-    sub = ruleset.submit(copy.deepcopy(state), player, text)
-    out.append(f"{label} {player} ({'applied' if sub.applied else 'refused'}):")
-    for ln in sub.parsed.lines:
-        if ln.ok:
-            out.append(f"  {ln.lineno} ok {_line(ruleset, ln.canonical, language)}")
-        else:
-            out.append(f"  {ln.lineno} error {_say(ln.error, language)}")
-            for i, example in enumerate(_line(ruleset, ln.example, language).split("\n")):
-                out.append(f"    {'example' if i == 0 else '       '} {example}")
-    for note in sub.notes:
-        out.append(f"  note {_say(note, language)}")
-    if sub.applied:
-        for line in ruleset.on_file(sub.state, player):
-            out.append(f"  on file {_line(ruleset, line, language)}")
-    return sub
 
 
-def _events(events, language: str, out: list[str]) -> None:
-    for e in events:
-        out.append(f"event {'all' if e.to is None else ','.join(e.to)}: {_say(e, language)}")
 
 
-def _owed(ruleset, state: dict, language: str, out: list[str]) -> None:
-    for owed in ruleset.pending(state):
-        out.append(f"owed {owed.player}{' (done)' if owed.done else ''}: {_say(owed.what, language)}")
+
+
+
 
 
 def board_text(ruleset, state: dict, player: str | None, language: str) -> list[str]:
@@ -153,8 +129,7 @@ def board_text(ruleset, state: dict, player: str | None, language: str) -> list[
 
     view = ruleset.view(state, player)
     board = display.board(view, player)
-    if _RECORD is not None:
-        _RECORD.append(board)
+    _REC.keep(board)
     text = reports.environment(language).get_template("agot1e/board.txt.j2").render(
         board=board, player=player, ruleset="agot1e", view=view)
     return [f"  | {line}".rstrip() for line in text.splitlines()]
@@ -249,13 +224,7 @@ def transcript(language: str = "en") -> list[str]:
 def emitted() -> tuple[list, list[str]]:
     """Every message (event, owed decision, error, note, summary, board data) and every canonical line
     (echo, example, on file) the transcript's games, probes and rules cases make the ruleset say."""
-    global _RECORD, _LINES
-    _RECORD, _LINES = [], []
-    try:
-        transcript("en")
-        return _RECORD, _LINES
-    finally:
-        _RECORD = _LINES = None
+    return _REC.emitted(lambda: transcript("en"))
 
 
 if __name__ == "__main__":

@@ -21,13 +21,19 @@ import random
 import sys
 from pathlib import Path
 
-from adjudicator import messages, yamlio
+from adjudicator import yamlio
 from adjudicator import ruleset as rulesets
 
 HERE = Path(__file__).resolve().parent
 CASES = sorted((HERE.parent / "cases" / "oriflamme").glob("*.yaml"))
 GAMES = ((3, 11), (4, 12), (5, 13), (5, 14))  # (players, seed)
 EXPECTED = HERE / "expected" / "transcript-en.txt"
+
+sys.path.insert(0, str(HERE.parent))  # tests/: also when run as a script
+from transcribe import Recorder  # noqa: E402
+
+_REC = Recorder()
+_say, _line, _mail, _events = _REC.say, _REC.line, _REC.mail, _REC.events
 NAMES = {"archer": ("Archer", "Lučištnice"), "soldier": ("Soldier", "Zbrojnoš"), "spy": ("Spy", "Špeh"),
          "heir": ("Heir", "Následník"), "shapeshifter": ("Shapeshifter", "Imitátorka"), "lord": ("Lord", "Lord"),
          "assassination": ("Assassination", "Vražda"), "royal-decree": ("Royal Decree", "Královský výnos"),
@@ -35,20 +41,12 @@ NAMES = {"archer": ("Archer", "Lučištnice"), "soldier": ("Soldier", "Zbrojnoš
 """What players write, fixed here so that the probes stay the same lines whatever the ruleset's data."""
 
 
-_RECORD: list | None = None  # while :func:`emitted` runs: every message the transcript renders
 
 
-def _say(value, language: str) -> str:
-    if _RECORD is not None and value is not None:
-        _RECORD.append(value)
-    return messages.render(value, language) if value is not None else ""
 
 
-def _line(ruleset, text: str | None, language: str) -> str:
-    if text is None:
-        return ""
-    hook = getattr(ruleset, "line", None)
-    return hook(text, language) if hook is not None else text
+
+
 
 
 def _probes(state: dict, player: str, rng: random.Random) -> list[str]:
@@ -88,26 +86,10 @@ def _probes(state: dict, player: str, rng: random.Random) -> list[str]:
     return out
 
 
-def _mail(ruleset, state: dict, player: str, text: str, language: str, out: list[str], label: str) -> object:
-    sub = ruleset.submit(copy.deepcopy(state), player, text)
-    out.append(f"{label} {player} ({'applied' if sub.applied else 'refused'}):")
-    for ln in sub.parsed.lines:
-        if ln.ok:
-            out.append(f"  {ln.lineno} ok {_line(ruleset, ln.canonical, language)}")
-        else:
-            out.append(f"  {ln.lineno} error {_say(ln.error, language)}")
-            out.append(f"    example {_line(ruleset, ln.example, language)}")
-    for note in sub.notes:
-        out.append(f"  note {_say(note, language)}")
-    if sub.applied:
-        for line in ruleset.on_file(sub.state, player):
-            out.append(f"  on file {_line(ruleset, line, language)}")
-    return sub
 
 
-def _events(events, language: str, out: list[str]) -> None:
-    for e in events:
-        out.append(f"event {'all' if e.to is None else ','.join(e.to)}: {_say(e, language)}")
+
+
 
 
 def game_transcript(players: int, seed: int, language: str = "en") -> list[str]:
@@ -232,13 +214,7 @@ def transcript(language: str = "en") -> list[str]:
 def emitted() -> list:
     """Every message (event, owed decision, error, note, summary) the transcript's games, probes and
     rules cases make the ruleset say."""
-    global _RECORD
-    _RECORD = []
-    try:
-        transcript("en")
-        return _RECORD
-    finally:
-        _RECORD = None
+    return _REC.emitted(lambda: transcript("en"))[0]
 
 
 if __name__ == "__main__":
