@@ -5,7 +5,9 @@ that gets a clear error and a valid example."""
 
 from __future__ import annotations
 
+import os
 import re
+import time
 
 import pytest
 
@@ -286,6 +288,37 @@ def test_history_mails_past_rounds_from_the_player_s_view(tmp_path):
     assert "bids: {}" in history
     handled, mails = _signed(desk, "carol", "HISTORY last")
     assert "HISTORY takes the number of a round, not last" in _reply(mails) and "example: HISTORY 2" in _reply(mails)
+
+
+
+def test_history_reads_each_version_once_and_again_only_when_its_file_changed(tmp_path, monkeypatch):
+    """A long game's HISTORY under the inbox lock: versions already digested come from
+    cache/history-<game>.json; only the last one shown is read whole (its board)."""
+    from adjudicator.store import GameFiles
+    desk = make_desk(tmp_path)
+    for player, bid in (("alice", 4), ("bob", 2), ("carol", 1)):
+        _signed(desk, player, f"BID {bid}")
+    states = desk.judge.store.open("g").path / "states"
+    old = time.time() - 60  # older than the stamps' racy window (gameindex.RACY_NS)
+    for path in states.iterdir():
+        os.utime(path, (old, old))
+    reads = []
+    real = GameFiles.read_version
+    monkeypatch.setattr(GameFiles, "read_version", lambda files, n: reads.append(n) or real(files, n))
+    _, first = _signed(desk, "carol", "HISTORY")
+    assert reads.count(1) == reads.count(2) == 1 and 3 in reads  # digested once each; the last read whole
+    reads.clear()
+    _, again = _signed(desk, "carol", "HISTORY")
+    assert 1 not in reads and 2 not in reads and 3 in reads
+    assert [t for n, t in first.items() if "-history-" in n] == [t for n, t in again.items() if "-history-" in n]
+    # a hand repair of version 2 (a new file, an atomic rename) is digested anew
+    path = states / "000002.yaml"
+    (states / "repair.tmp").write_text(path.read_text())
+    os.utime(states / "repair.tmp", (old, old))
+    os.replace(states / "repair.tmp", path)
+    reads.clear()
+    _signed(desk, "carol", "HISTORY")
+    assert 1 not in reads and reads.count(2) == 1
 
 
 # -- PRESS GM -----------------------------------------------------------------------------------
