@@ -309,11 +309,17 @@ def pending(state: dict, ctx: Ctx) -> list[Owed]:
         return [Owed(b["winner"], Msg("agot.owed.ability", card=card, area=where), "step",
                      _ability_line(state, ctx, b) is not None)]
     if stage == "casualties":
+        owed = []
         n, available = aftermath.casualty_count(state, b, ctx)
-        if not aftermath.casualty_choice(n, available):
-            return []
-        return [Owed(b["loser"], Msg("agot.owed.casualties", n=n, available=units_list(available), area=where),
-                     "step", aftermath.casualty_line(state, ctx, b, n, available) is not None)]
+        if aftermath.casualty_choice(n, available):
+            owed.append(Owed(b["loser"], Msg("agot.owed.casualties", n=n, available=units_list(available), area=where),
+                             "step", aftermath.casualty_line(state, ctx, b, n, available) is not None))
+        n, available = aftermath.skull_losses(state, b, ctx)  # 2e Tides of Battle: the winner's too
+        if aftermath.casualty_choice(n, available):
+            owed.append(Owed(b["winner"], Msg("agot.owed.skull_losses", n=n, available=units_list(available),
+                                              area=where), "step",
+                             aftermath.skull_line(state, ctx, b, n, available) is not None))
+        return owed
     if stage == "retreat":
         if b["loser"] != b["defender"]:
             return []
@@ -378,6 +384,8 @@ def check_instruction(state: dict, ctx: Ctx, house: str, command) -> Msg | None:
         if house == b["loser"] and stage_at_or_before(b, "casualties"):
             n, available = aftermath.casualty_count(state, b, ctx)
             return aftermath.casualty_problem(n, available, command.units)
+        if house == b["winner"] and b["stage"] == "casualties" and aftermath.skull_losses(state, b, ctx)[0]:
+            return aftermath.casualty_problem(*aftermath.skull_losses(state, b, ctx), command.units)  # 2e Tides
         if here and house == b["winner"]:
             return Msg("agot.error.won_no_casualties", area=ctx.area(area))
         if here and b["winner"] is not None:
