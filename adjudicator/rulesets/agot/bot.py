@@ -123,6 +123,8 @@ def battle_mail(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | 
 
     fight = state["battle"]
     area = fight["area"]
+    if fight["stage"] == "redraw":  # 2e Tides of Battle: only the Blade's holder is asked (tides.py)
+        return rng.choice(["BLADE REDRAW", "BLADE KEEP"])
     lines = []
     for src in pos.orders_of(state, house, "support"):
         if ctx.gd.board.adjacent(src, area):

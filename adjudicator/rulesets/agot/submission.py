@@ -13,7 +13,7 @@ import copy
 from ... import mailcommands
 from ...messages import Msg
 from ...ruleset import LineResult, Parsed, Submission
-from . import action, battle, consolidate, examples, planning, takeover, westeros
+from . import action, battle, consolidate, examples, planning, takeover, tides, westeros
 from . import position as pos
 from .commands import (CLEAR_KINDS, Ability, Bid, BidAll, Blade, Card, Casualties, Clear, Consolidate, Discard, March,
                        Muster, Orders, Port, Raid, Raven, Reclaim, Redraw, Remove, Retreat, Support, Tiebreak, Track)
@@ -250,6 +250,8 @@ def _check(state: dict, ctx: Ctx, house: str, stretch: list, index: dict, broken
             problem, example = takeover.check(state, ctx, house, command)
         elif isinstance(command, Consolidate) and not (unsure and command.area not in orders):  # 2e (consolidate.py)
             problem, example = consolidate.check(state, ctx, house, command, orders)
+        elif isinstance(command, Redraw):  # 2e (tides.py)
+            problem = tides.check(state, ctx, house, command)
         if problem is None and state["step"] == "battle" and isinstance(command, (Support, Card, Ability, Casualties, Retreat)):
             problem = battle.check_instruction(state, ctx, house, command)
         if problem:  # (on a broken ORDERS block's header this replaces the grammar's word: it says more)
@@ -314,6 +316,8 @@ def _apply(state: dict, ctx: Ctx, house: str, commands) -> None:
             takeover.store(state, ctx, house, command)
         elif isinstance(command, Consolidate):
             consolidate.store(state, ctx, house, command)
+        elif isinstance(command, Redraw):
+            tides.store(state, ctx, house, command)
         elif type(command) in PLAN_KEY:
             plan[PLAN_KEY[type(command)]].append(command.canonical(ctx.names))
 
