@@ -43,7 +43,7 @@ def mail_for(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | Non
 
 def port_mail(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | None:
     """2e: how many of a taken port's ships to replace, at random."""
-    t = state["port_takeover"]
+    t = state["port_takeover"][0]
     if t["house"] != house:
         return None
     most = pos.port_to_take(state, ctx.gd, house, t["castle"])[2]

@@ -33,8 +33,8 @@ The state is plain YAML-serialisable data keyed by ids (areas ``kings-landing``,
 ``reshuffles``     Westeros deck -> how often Winter Is Coming reshuffled it (seeds the next shuffle)
 ``westeros``       this round's Westeros phase: cards, bids, ties, losses (``westeros.py``), or None
 ``winner``         a house, ``draw`` or None
-``port_takeover``  2e: {house, castle}: a taken port whose new owner is asked how many ships to replace
-                   (``takeover.py``); absent otherwise
+``port_takeover``  2e: [{house, castle}]: taken ports whose new owners are asked how many ships to replace,
+                   the first asked now (``takeover.py``); absent otherwise
 =================  ==============================================================================
 """
 

@@ -21,7 +21,8 @@ from .newgame import initial_state
 
 class AgotRuleset:
     rules: Edition  # set by each edition's subclass
-    keywords = frozenset(grammar.COMMAND_WORDS)  # first words of a command line (mailbody.not_orders)
+    keywords = frozenset(k for k, v in grammar.COMMAND_WORDS.items() if v not in grammar.SECOND_EDITION_COMMANDS)
+    """First words of a command line (mailbody.not_orders); the 2nd edition adds its own commands'."""
 
     @property
     def name(self) -> str:

@@ -5,7 +5,7 @@ retreat; or a march into the empty area), those ships are destroyed and the new 
 any of them with its own unused ships, within its supply: ``PORT <port>: TAKE <n> | ALL | NONE``.
 A line sent ahead decides at once (a number above what is allowed takes the most); with none on
 file and a choice to make (one ship or more may be replaced) the new owner is asked alone, before
-anything else happens (``state['port_takeover']``, :func:`pending`); the deadline's default is B10's,
+anything else happens (``state['port_takeover']``, a list, :func:`pending`); the deadline's default is B10's,
 as many as allowed. A line once used leaves the file.
 """
 
@@ -33,8 +33,8 @@ def taken(state: dict, ctx: Ctx, house: str, castle: str) -> list[Event]:
         return []
     port = ctx.gd.board.port(castle)
     line = _line(state, ctx, house, port)
-    if found[2] and line is None:
-        state["port_takeover"] = {"house": house, "castle": castle}
+    if found[2] and line is None:  # (a march split into two such castle areas asks of each in turn)
+        state.setdefault("port_takeover", []).append({"house": house, "castle": castle})
         return [Event("agot.port.asked", house=house, port=ctx.area(port), castle=ctx.area(castle), old=found[0],
                       ships=found[1])]
     want = None
@@ -53,7 +53,7 @@ def _take(state: dict, ctx: Ctx, house: str, castle: str, want: int | None) -> l
 
 
 def pending(state: dict, ctx: Ctx) -> list[Owed]:
-    t = state["port_takeover"]
+    t = state["port_takeover"][0]
     port = ctx.gd.board.port(t["castle"])
     old, ships, most = pos.port_to_take(state, ctx.gd, t["house"], t["castle"])
     return [Owed(t["house"], Msg("agot.owed.port", port=ctx.area(port), old=old, ships=ships, most=most), "step",
@@ -62,7 +62,9 @@ def pending(state: dict, ctx: Ctx) -> list[Owed]:
 
 def resolve(state: dict, ctx: Ctx, force: bool) -> list[Event]:
     """The asked house's answer, or at the deadline B10's default: as many as allowed."""
-    t = state.pop("port_takeover")
+    t = state["port_takeover"].pop(0)
+    if not state["port_takeover"]:
+        del state["port_takeover"]
     house, castle = t["house"], t["castle"]
     line = _line(state, ctx, house, ctx.gd.board.port(castle))
     if line is None:
@@ -74,7 +76,7 @@ def resolve(state: dict, ctx: Ctx, force: bool) -> list[Event]:
 def check(state: dict, ctx: Ctx, house: str, command: Port) -> tuple[Msg | None, str | None]:
     """A PORT line: sent ahead, any port and number (the number allowed is known only when the port is
     taken); answering the question, at most the ships the house may replace there."""
-    t = state.get("port_takeover")
+    t = (state.get("port_takeover") or [None])[0]
     if command.take is not None and command.take > ctx.gd.setup.port_max_ships:
         return Msg("agot.error.port_take_most", n=command.take, most=ctx.gd.setup.port_max_ships), None
     if not t or t["house"] != house or ctx.gd.board.port(t["castle"]) != command.port:
