@@ -13,7 +13,7 @@ from collections import Counter
 
 from ...messages import Msg
 from ...ruleset import Event, Owed
-from . import aftermath, battle, bidding
+from . import battle, bidding, consolidate, takeover
 from . import position as pos
 from .commands import ALL, March, Raid
 from .context import Ctx
@@ -401,7 +401,7 @@ def execute_march(state: dict, ctx: Ctx, house: str, march: March) -> list[Event
         pos.add_units(state, move.dest, house, units)
         events.append(Event("agot.march.done", house=house, units=_counts(units), src=ctx.area(src),
                             dest=ctx.area(move.dest), neutral=neutral, token=token))
-        events += aftermath.port_taken(state, ctx, house, move.dest)
+        events += takeover.taken(state, ctx, house, move.dest)
     if battle_move:
         pos.remove_units(state, src, battle_move[1])
     events += _leave_power(state, ctx, house, march)
@@ -445,16 +445,30 @@ def consolidate_value(state: dict, ctx: Ctx, house: str, area: str) -> int:
     return 1 + (place.power if ctx.rules.orders.consolidate_per_crown else place.power > 0)
 
 
-def resolve_consolidate(state: dict, ctx: Ctx) -> list[Event]:
+def resolve_consolidate(state: dict, ctx: Ctx, force: bool = False) -> list[Event]:
     """Every consolidate order still on the board: 1 power, and 1 more if a crown is printed there
     (CZ p.12 "navíc získá 1 žeton moci také za každé území, které společně s rozkazem konsolidace
     sil obsahuje symbol moci": one more per *area* with a crown, so King's Landing's two crowns
-    give 2, not 3; the Game of Thrones card counts each crown, "za každý symbol síly")."""
+    give 2, not 3; the Game of Thrones card counts each crown, "za každý symbol síly").
+    2e: house by house in turn order, a starred order in a castle area by its owner's choice
+    (``consolidate.py``); the step stops at a house still to be asked (``force``: the deadline has
+    passed for the first such house), so orders are left on the board until every house is done."""
     events = []
     for house in pos.turn_order(state):
         areas = pos.orders_of(state, house, "consolidate")
         if not areas:
             continue
+        starred = consolidate.asked(state, ctx, house)
+        if starred is not None:
+            decided = consolidate.resolve(state, ctx, house, starred, force)
+            if decided is None:
+                return events
+            force = False  # the deadline decides for one house: the next one is asked in turn
+            more, mustered = decided
+            events += more
+            areas = [a for a in areas if not (mustered and a == starred)]
+            if not areas:
+                continue
         want = sum(consolidate_value(state, ctx, house, a) for a in areas)
         got = pos.gain_power(state, house, want, ctx.gd.setup.power_limit)
         for a in areas:
@@ -462,3 +476,8 @@ def resolve_consolidate(state: dict, ctx: Ctx) -> list[Event]:
         events.append(Event("agot.consolidate", house=house, areas=[ctx.area(a) for a in areas], got=got, want=want,
                             limit=ctx.gd.setup.power_limit))
     return events
+
+
+def consolidating(state: dict) -> bool:
+    """Is a consolidate order left on the board (the step waits for a house's choice)?"""
+    return any(pos.order_kind(state, a) == "consolidate" for a in state["orders"])

@@ -9,7 +9,7 @@ from collections import Counter
 from ...messages import Msg
 from ...ruleset import Event
 from . import position as pos
-from . import say
+from . import say, takeover
 from .battlefield import ability_active, card_icons, consume_instruction, fighting_units, find_instruction, units_list
 from .context import Ctx
 
@@ -69,16 +69,41 @@ def resolve_casualties(state: dict, ctx: Ctx, b: dict) -> list[Event]:
     return beaten(state, ctx, b) + _winner_losses(state, ctx, b) + _casualties(state, ctx, b)
 
 
-def _winner_losses(state: dict, ctx: Ctx, b: dict) -> list[Event]:
-    """2e Tides of Battle: the units the winner loses to the loser's skulls (R8.6), the weakest first
-    (B30; the choice by mail is still to come), never a siege engine; The Blackfish prevents it."""
-    n, winner = b.pop("winner_losses", 0), b["winner"]
+def skull_losses(state: dict, b: dict, ctx: Ctx) -> tuple[int, list[str]]:
+    """2e Tides of Battle: (how many units the winner loses to the loser's skulls, the units it may lose:
+    its fighting units but siege engines); none when The Blackfish prevents it (R8.6)."""
+    winner = b["winner"]
+    n = b.get("winner_losses", 0)
     if not n or ability_active(b, winner, ctx.rules.cards.NO_CASUALTIES):
+        return 0, []
+    available = [u for u in fighting_units(state, b, winner) if u not in ctx.gd.setup.castle_only_units]
+    return min(n, len(available)), available
+
+
+def skull_line(state: dict, ctx: Ctx, b: dict, n: int, available: list[str]):
+    """The winner's CASUALTIES line that names exactly the units its skull losses take (the casualties
+    pattern of PBEM: a line sent ahead serves whichever side the house ends on)."""
+    return find_instruction(state, ctx, b["winner"], "casualties", b["area"],
+                            lambda c: casualty_problem(n, available, c.units) is None)
+
+
+def _winner_losses(state: dict, ctx: Ctx, b: dict) -> list[Event]:
+    """2e Tides of Battle: the units the winner loses to the loser's skulls (R8.6): its CASUALTIES line,
+    else the weakest first (B30), never a siege engine; The Blackfish prevents it."""
+    n, available = skull_losses(state, b, ctx)
+    b.pop("winner_losses", None)
+    winner = b["winner"]
+    if not n:
         return []
-    army = b["units"] if winner == b["attacker"] else fighting_units(state, b, winner)
-    lost = sorted((u for u in army if u not in ctx.gd.setup.castle_only_units), key=CASUALTY_ORDER.index)[:n]
-    if not lost:
-        return []
+    events = []
+    found = skull_line(state, ctx, b, n, available)
+    if found:
+        lost = list(found[1].units)
+        consume_instruction(state, winner, "casualties", found[0])
+    else:
+        lost = sorted(available, key=CASUALTY_ORDER.index)[:n]
+        if casualty_choice(n, available):
+            events.append(Event("agot.default.casualties", house=winner, units=units_list(lost)))
     left = Counter(b["units"] if winner == b["attacker"] else pos.units_in(state, b["area"], winner)) - Counter(lost)
     if winner == b["attacker"]:
         b["units"] = pos.sort_units(left.elements())
@@ -86,7 +111,7 @@ def _winner_losses(state: dict, ctx: Ctx, b: dict) -> list[Event]:
         pos.set_units(state, b["area"], winner, left.elements())
         if not pos.occupant(state, b["area"]) and b["area"] in state["orders"]:
             pos.remove_order(state, b["area"])  # FAQ2: no order stays where no unit is (R8.8)
-    return [Event("agot.tides.winner_loses", house=winner, units=units_list(lost), area=ctx.area(b["area"]))]
+    return events + [Event("agot.tides.winner_loses", house=winner, units=units_list(lost), area=ctx.area(b["area"]))]
 
 
 def _casualties(state: dict, ctx: Ctx, b: dict) -> list[Event]:
@@ -299,20 +324,7 @@ def conquer(state: dict, ctx: Ctx, b: dict) -> list[Event]:
     events.append(Event("agot.battle.takes", house=attacker, area=ctx.area(area), units=units_list(b["units"]),
                         defender=defender, order=order, token=token))
     b["units"] = []
-    return events + port_taken(state, ctx, attacker, area)
-
-
-def port_taken(state: dict, ctx: Ctx, house: str, castle: str) -> list[Event]:
-    """2e: the port of a castle area taken by ``house`` (after the retreat, R6.5): the old owner's ships
-    and their order go, ``house``'s replace them (B10: the most allowed)."""
-    taken = pos.take_port(state, ctx.gd, house, castle)
-    if taken is None:
-        return []
-    old, ships, replaced = taken
-    port = ctx.gd.board.port(castle)
-    if port in state["orders"]:
-        pos.remove_order(state, port)
-    return [Event("agot.port.taken", house=house, port=ctx.area(port), old=old, ships=ships, replaced=replaced)]
+    return events + takeover.taken(state, ctx, attacker, area)  # 2e: its port (R6.5)
 
 
 def discard_cards(state: dict, ctx: Ctx, b: dict) -> list[Event]:

@@ -15,6 +15,8 @@ následujícími kroky"):
                 abilities that act at once (CZ p.11 "first resolve any special ability, then add
                 the card's strength"; RULES.md A17 order), the Valyrian Steel Blade (step 4: sent
                 ahead only, BLADE AUTO/NEVER/AT) and the result (step 5).
+``redraw``      2e Tides of Battle: the Valyrian Steel Blade's holder, asked whether to redraw its card
+                (``tides.py``); then the rest of the ``cards`` sub-step.
 ``casualties``  the loser's casualties (winner's swords - loser's fortifications, CZ p.11).
 ``retreat``     the loser's retreat (CZ p.11), then the conquest (CZ p.12), then Ser Jaime's power.
 ``ability``     the winner's "if you win" ability that gives a choice (Luwin, Melisandre, Renly,
@@ -39,12 +41,11 @@ it has).
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 
 from ...messages import Msg
 from ...ruleset import Event, Owed
-from . import aftermath, say
+from . import aftermath, say, tides
 from . import position as pos
 from .board import UnknownName
 from .commands import Ability, Blade, Card, Casualties, Retreat, Support
@@ -304,16 +305,24 @@ def pending(state: dict, ctx: Ctx) -> list[Owed]:
                             cards=_public_hand(state, ctx, opponent(b, h))), "step",
                      _card_line(state, ctx, b, h) is not None)
                 for h in (b["attacker"], b["defender"])]
+    if stage == "redraw":  # 2e Tides of Battle: the Blade holder (tides.py)
+        return tides.pending(state, ctx, b)
     if stage == "ability":
         card = b["cards"][b["winner"]]
         return [Owed(b["winner"], Msg("agot.owed.ability", card=card, area=where), "step",
                      _ability_line(state, ctx, b) is not None)]
     if stage == "casualties":
+        owed = []
         n, available = aftermath.casualty_count(state, b, ctx)
-        if not aftermath.casualty_choice(n, available):
-            return []
-        return [Owed(b["loser"], Msg("agot.owed.casualties", n=n, available=units_list(available), area=where),
-                     "step", aftermath.casualty_line(state, ctx, b, n, available) is not None)]
+        if aftermath.casualty_choice(n, available):
+            owed.append(Owed(b["loser"], Msg("agot.owed.casualties", n=n, available=units_list(available), area=where),
+                             "step", aftermath.casualty_line(state, ctx, b, n, available) is not None))
+        n, available = aftermath.skull_losses(state, b, ctx)  # 2e Tides of Battle: the winner's too
+        if aftermath.casualty_choice(n, available):
+            owed.append(Owed(b["winner"], Msg("agot.owed.skull_losses", n=n, available=units_list(available),
+                                              area=where), "step",
+                             aftermath.skull_line(state, ctx, b, n, available) is not None))
+        return owed
     if stage == "retreat":
         if b["loser"] != b["defender"]:
             return []
@@ -335,6 +344,8 @@ def advance(state: dict, ctx: Ctx, force: bool) -> list[Event]:
         return _resolve_supports(state, ctx, b)
     if stage == "cards":
         return _resolve_cards(state, ctx, b)
+    if stage == "redraw":
+        return tides.resolve(state, ctx, b, force) + _fight(state, ctx, b)
     if stage == "ability":
         return _resolve_ability(state, ctx, b)
     if stage == "casualties":
@@ -378,6 +389,8 @@ def check_instruction(state: dict, ctx: Ctx, house: str, command) -> Msg | None:
         if house == b["loser"] and stage_at_or_before(b, "casualties"):
             n, available = aftermath.casualty_count(state, b, ctx)
             return aftermath.casualty_problem(n, available, command.units)
+        if house == b["winner"] and b["stage"] == "casualties" and aftermath.skull_losses(state, b, ctx)[0]:
+            return aftermath.casualty_problem(*aftermath.skull_losses(state, b, ctx), command.units)  # 2e Tides
         if here and house == b["winner"]:
             return Msg("agot.error.won_no_casualties", area=ctx.area(area))
         if here and b["winner"] is not None:
@@ -487,7 +500,16 @@ def _resolve_cards(state: dict, ctx: Ctx, b: dict) -> list[Event]:
         events.append(Event("agot.battle.plays", house=house, card=card.id, strength=card.strength, swords=card.swords,
                             fortifications=card.fortifications))
     events += _immediate_abilities(state, ctx, b)
-    events += _tides(state, ctx, b)
+    events += tides.draw(state, ctx, b)
+    if b["stage"] == "redraw":  # 2e: the Blade holder is asked (tides.py)
+        return events
+    return events + _fight(state, ctx, b)
+
+
+def _fight(state: dict, ctx: Ctx, b: dict) -> list[Event]:
+    """The cards are down (and their Tides of Battle cards): a side left without units, the Blade, the result."""
+    events = []
+    a, d = b["attacker"], b["defender"]
     # Ser Loras may kill the last unit of a side: that side loses at once (see the report; not in CZ).
     emptied = [h for h in (a, d) if not has_units(state, b, h)]
     if emptied:
@@ -566,20 +588,6 @@ def _immediate_abilities(state: dict, ctx: Ctx, b: dict) -> list[Event]:
         if ability_active(b, house, ctx.rules.cards.REMOVE_ADJACENT_ORDER):
             events += _remove_adjacent_order(state, ctx, b, house, other, card)
     return events
-
-
-def _tides(state: dict, ctx: Ctx, b: dict) -> list[Event]:
-    """2e option Tides of Battle (section 10, R10.2): the whole deck shuffled for this combat from the
-    game's seed and the count of combats so far; attacker and defender each draw one, revealed
-    together. (The Blade holder's redraw takes its default, keep, until BLADE REDRAW exists: B29.)"""
-    if not state.get("tides_of_battle"):
-        return []
-    state["tides_drawn"] = state.get("tides_drawn", 0) + 1
-    deck = [card for card, spec in ctx.gd.tides_of_battle.items() for _ in range(spec.count)]
-    random.Random(f"{state['seed']}-tides-{state['tides_drawn']}").shuffle(deck)
-    deck = state.pop("tides_next", []) + deck  # a rules case's cards, attacker's first (caseposition.py)
-    b["tides"] = {b["attacker"]: deck[0], b["defender"]: deck[1]}
-    return [Event("agot.tides.drawn", cards=[Msg("agot.tides.card", house=h, card=c) for h, c in b["tides"].items()])]
 
 
 def _skulls(state: dict, ctx: Ctx, b: dict, winner: str, loser: str) -> list[Event]:

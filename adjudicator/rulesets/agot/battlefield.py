@@ -9,7 +9,7 @@ from collections import Counter
 from . import position as pos
 from .context import Ctx
 
-STAGES = ("supports", "cards", "casualties", "retreat", "ability")
+STAGES = ("supports", "cards", "redraw", "casualties", "retreat", "ability")  # redraw: 2e (tides.py)
 
 NO_WORDS = frozenset({"no", "none", "pass", "skip", "-", "nothing", "ne", "nic"})
 """An ``ABILITY <card>: <choice>`` that declines the ability (English and Czech)."""

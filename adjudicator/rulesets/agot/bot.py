@@ -11,9 +11,9 @@ import copy
 import random
 from collections import Counter
 
-from . import action, bidding, westeros
+from . import action, bidding, consolidate, westeros
 from . import position as pos
-from .commands import TRACK_SLOTS, Muster, MusterItem
+from .commands import TRACK_SLOTS, UNIT_SINGULARS, Consolidate, Muster, MusterItem, Port
 from .context import Ctx
 
 WESTEROS_STEPS = ("supply", "muster", "bid", "tiebreak", "wildlings", "losses", "reclaim", "outcome")
@@ -22,6 +22,8 @@ WESTEROS_STEPS = ("supply", "muster", "bid", "tiebreak", "wildlings", "losses", 
 def mail_for(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | None:
     """A mail answering what ``house`` owes now, or None if it has nothing to say."""
     step = state["step"]
+    if state.get("port_takeover"):  # 2e (takeover.py)
+        return port_mail(state, ctx, house, rng)
     if state["phase"] == "westeros" and step in WESTEROS_STEPS:
         return westeros_mail(state, ctx, house, rng)
     if step == "orders":
@@ -34,7 +36,28 @@ def mail_for(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | Non
         return _pick(rng, march_candidates(state, ctx, house, rng))
     if step == "battle":
         return battle_mail(state, ctx, house, rng)
+    if step == "consolidate":  # 2e (consolidate.py)
+        return consolidate_mail(state, ctx, house, rng)
     return None
+
+
+def port_mail(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | None:
+    """2e: how many of a taken port's ships to replace, at random."""
+    t = state["port_takeover"][0]
+    if t["house"] != house:
+        return None
+    most = pos.port_to_take(state, ctx.gd, house, t["castle"])[2]
+    return Port(ctx.gd.board.port(t["castle"]), rng.choice([None, rng.randint(0, most)])).canonical(ctx.names)
+
+
+def consolidate_mail(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | None:
+    """2e: a starred Consolidate Power's Power, or one random legal muster item there."""
+    area = consolidate.asked(state, ctx, house)
+    if area is None:
+        return None
+    options = [m for m in westeros.muster_options(state, ctx, house) if m.area == area]
+    pick = rng.choice([None, *options])
+    return Consolidate(area, pick.items if pick else None).canonical(ctx.names)
 
 
 def _pick(rng: random.Random, options: list[str]) -> str | None:
@@ -86,7 +109,7 @@ def march_candidates(state: dict, ctx: Ctx, house: str, rng: random.Random) -> l
             units = rng.sample(free, rng.randint(1, len(free)))
             dest = rng.choice(dests)
             leave = " LEAVE POWER" if rng.random() < 0.3 else ""
-            line = f"MARCH {ctx.area(src)} -> {ctx.area(dest)}: {', '.join(units)}{leave}"
+            line = f"MARCH {ctx.area(src)} -> {ctx.area(dest)}: {', '.join(UNIT_SINGULARS[u] for u in units)}{leave}"
             command = ctx.command(line)
             if action.check_march(state, ctx, house, command) is None:
                 attack = pos.owner(state, dest) not in (None, house) or dest in state["neutral"]
@@ -100,6 +123,8 @@ def battle_mail(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | 
 
     fight = state["battle"]
     area = fight["area"]
+    if fight["stage"] == "redraw":  # 2e Tides of Battle: only the Blade's holder is asked (tides.py)
+        return rng.choice(["BLADE REDRAW", "BLADE KEEP"])
     lines = []
     for src in pos.orders_of(state, house, "support"):
         if ctx.gd.board.adjacent(src, area):
@@ -180,6 +205,8 @@ def muster_mail(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | 
         for _ in range(4):
             options = [MusterItem("footman"), MusterItem("knight"), MusterItem("knight", None, True)]
             options += [MusterItem("ship", sea) for sea in westeros.ship_seas(scratch, ctx, house, castle)]
+            options += [MusterItem(u, None, up) for u in ctx.gd.setup.castle_only_units for up in (False, True)
+                        if not up or u in ctx.gd.setup.upgrade_to]  # 2e: siege engines
             legal = [i for i in options if westeros.muster_problem(scratch, ctx, house, Muster(castle, (*items, i))) is None]
             if not legal or (items and rng.random() < 0.3):
                 break

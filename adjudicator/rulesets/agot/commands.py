@@ -321,8 +321,8 @@ class Tiebreak:
 class MusterItem:
     """One thing mustered: a unit (a ship optionally ``-> <sea area>``) or an upgrade.
 
-    ``upgrade=True`` is a footman upgraded to a knight (the only upgrade of the 1st edition), so
-    ``unit`` is then always ``"knight"``.
+    ``upgrade=True`` is a footman upgraded to ``unit``: a knight (``upgrade``, the only upgrade of the
+    1st edition), or in the 2nd edition a siege engine (``upgrade -> siege engine``).
     """
 
     unit: str
@@ -331,7 +331,7 @@ class MusterItem:
 
     def canonical(self, names: Labels | None = None) -> str:
         if self.upgrade:
-            return "upgrade"
+            return "upgrade" if self.unit == "knight" else f"upgrade -> {UNIT_SINGULARS[self.unit]}"
         return UNIT_SINGULARS[self.unit] + (f" -> {_area(names, self.sea)}" if self.sea is not None else "")
 
 
@@ -401,6 +401,58 @@ class Discard:
         return f"DISCARD {_card(names, self.card_id)}"
 
 
+# --- the 2nd edition's action-phase choices (agot2e RULES.md 11.2: PORT, CONSOLIDATE, BLADE REDRAW) ---
+
+
+@dataclass(frozen=True, slots=True)
+class Port:
+    """``PORT <port>: TAKE <n> | TAKE ALL | TAKE NONE`` (2nd edition, R6.5 and B10: how many of the
+    ships in a taken castle area's port its new owner replaces with its own; ``take`` None is ALL)."""
+
+    port: str
+    take: int | None
+
+    def canonical(self, names: Labels | None = None) -> str:
+        n = "ALL" if self.take is None else "NONE" if self.take == 0 else str(self.take)
+        return f"PORT {_area(names, self.port)}: TAKE {n}"
+
+
+@dataclass(frozen=True, slots=True)
+class Consolidate:
+    """``CONSOLIDATE <area>: POWER | MUSTER <items>`` (2nd edition, R8.4: a starred Consolidate Power
+    order in a castle area takes its Power, or musters there with the area's points; ``muster`` None
+    is POWER)."""
+
+    area: str
+    muster: tuple[MusterItem, ...] | None = None
+
+    def canonical(self, names: Labels | None = None) -> str:
+        what = "POWER" if self.muster is None else "MUSTER " + ", ".join(i.canonical(names) for i in self.muster)
+        return f"CONSOLIDATE {_area(names, self.area)}: {what}"
+
+
+TIDES_LINE_NAMES: Final[dict[str, str]] = {"blank": "0", "sword": "+1 sword", "tower": "+1 fortification",
+                                           "plus-two": "+2", "plus-three": "+3", "skull": "skull"}
+"""A Tides of Battle card (id of ``tides_of_battle.yaml``) as a ``BLADE REDRAW IF`` line names it (RULES.md 11.2)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Redraw:
+    """``BLADE REDRAW [IF <tides card>[, ...]] [AT <battle area>]`` or ``BLADE KEEP`` (2nd edition, Tides
+    of Battle, R10.2 and B29: whether the Valyrian Steel Blade's holder discards its drawn card for
+    another; ``cards`` empty: whatever it drew)."""
+
+    redraw: bool
+    cards: tuple[str, ...] = ()
+    battle_area: str | None = None
+
+    def canonical(self, names: Labels | None = None) -> str:
+        if not self.redraw:
+            return "BLADE KEEP"
+        when = " IF " + ", ".join(TIDES_LINE_NAMES[c] for c in self.cards) if self.cards else ""
+        return f"BLADE REDRAW{when}{_in(names, self.battle_area, 'AT')}"
+
+
 CLEAR_KINDS: Final = ("orders", "raven", "marches", "raids", "supports", "cards", "casualties", "retreats",
                       "abilities", "blade", "bids", "musters", "removes", "tiebreaks", "reclaims")
 """What ``CLEAR <kind>`` may name: each a part of a house's plan (``position.empty_plan``)."""
@@ -423,6 +475,7 @@ class Clear:
 
 Command: TypeAlias = (
     Orders | Raid | March | Support | Card | Blade | Casualties | Retreat | Ability | Raven | Bid
-    | BidAll | Tiebreak | Muster | Remove | Reclaim | Track | Discard | Clear | Help | Status | OrdersQuery | Press
+    | BidAll | Tiebreak | Muster | Remove | Reclaim | Track | Discard | Port | Consolidate | Redraw | Clear | Help
+    | Status | OrdersQuery | Press
 )
 """Everything :func:`.grammar.parse_mail` puts in ``ParsedMail.commands``."""

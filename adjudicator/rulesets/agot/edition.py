@@ -45,6 +45,7 @@ class OrderRules:
     consolidate_on_water: bool  # 2e: on a port (1 Power without enemy ships in its sea) or a sea (nothing)
     neutral_is_the_attack: bool  # 2e: a march into a neutral force is its one attack (1e A6: it is not)
     orders_everywhere: bool  # 2e: an order in every area with units while a token fits (R5.1, B8; 1e A2: optional)
+    consolidate_musters: bool = False  # 2e: a starred Consolidate Power may muster in its castle area (R8.4)
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ reads ``state['restrictions']``), so the raid or consolidate step finds nothing 
 from __future__ import annotations
 
 from ...ruleset import Event, Owed
-from . import action, battle, planning, westeros
+from . import action, battle, consolidate, planning, takeover, westeros
 from . import position as pos
 from .context import Ctx
 
@@ -24,6 +24,8 @@ from .context import Ctx
 def pending(state: dict, ctx: Ctx) -> list[Owed]:
     if state["winner"] is not None:
         return []
+    if state.get("port_takeover"):  # 2e: a taken port's ships, before anything else (takeover.py)
+        return takeover.pending(state, ctx)
     if state["phase"] == "westeros":
         return westeros.pending(state, ctx)
     step = state["step"]
@@ -37,13 +39,17 @@ def pending(state: dict, ctx: Ctx) -> list[Owed]:
         return action.pending_turn(state, ctx, "march")
     if step == "battle":
         return battle.pending(state, ctx)
-    return []  # consolidate: nobody decides anything
+    if step == "consolidate":  # 2e: a starred order's owner (consolidate.py)
+        return consolidate.pending(state, ctx)
+    return []
 
 
 def advance(state: dict, ctx: Ctx, force: bool) -> list[Event]:
     """Resolve the current step (``force``: defaults for missing decisions) and move on."""
     if state["winner"] is not None:
         return []
+    if state.get("port_takeover"):
+        return takeover.resolve(state, ctx, force) + victory(state, ctx)
     step = state["step"]
     if state["phase"] == "westeros":
         events = westeros.advance(state, ctx, force)
@@ -65,7 +71,9 @@ def advance(state: dict, ctx: Ctx, force: bool) -> list[Event]:
     elif step == "battle":
         events = battle.advance(state, ctx, force)
     elif step == "consolidate":
-        events = action.resolve_consolidate(state, ctx) + end_round(state, ctx)
+        events = action.resolve_consolidate(state, ctx, force)
+        if not action.consolidating(state):
+            events += end_round(state, ctx)
     else:
         raise ValueError(f"unknown step {step!r}")
     if state["step"] == "march" and state["battle"] is None and action.next_house(state, "march") is None:

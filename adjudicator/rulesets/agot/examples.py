@@ -200,7 +200,14 @@ def _always(state, ctx, house, orders, command):
     yield "ORDERS?"
 
 
+def _consolidations(state, ctx, house, orders, command):
+    """2e: the Power of a starred Consolidate Power order in a castle area (always legal)."""
+    for area in _first(sorted((a for a, t in orders.items() if str(t) == "consolidate*"), key=ctx.area), command):
+        yield f"CONSOLIDATE {ctx.area(area)}: POWER"
+
+
 _MAKERS = {
+    "CONSOLIDATE": _consolidations,  # 2e
     "ORDER": _order_lines, "MARCH": _marches, "RAID": _raids, "SUPPORT": _supports, "CARD": _cards,
     "BLADE": lambda *_: iter(["BLADE AUTO"]), "CASUALTIES": _casualties, "RETREAT": _retreats,
     "ABILITY": _abilities, "RAVEN": _raven, "BID": _bids, "BIDALL": _bids, "TIEBREAK": _tiebreaks,

@@ -41,6 +41,7 @@ from .commands import (
     ORDER_TOKENS,
     SHORT_FORMS,
     BASIC_UNITS,
+    TIDES_LINE_NAMES,
     UPGRADE,
     Ability,
     Bid,
@@ -65,6 +66,9 @@ from .commands import (
     Reclaim,
     Track,
     Discard,
+    Consolidate,
+    Port,
+    Redraw,
     Remove,
     Retreat,
     Status,
@@ -131,6 +135,11 @@ COMMAND_WORDS: Final[dict[str, str]] = {
     "vrat": "RECLAIM",
     "stupnice": "TRACK",  # stupnice vlivu = influence track
     "odhod": "DISCARD",  # odhoď
+    # 2nd edition, the action phase's choices (RULES.md 11.2)
+    "port": "PORT",
+    "pristav": "PORT",  # přístav
+    "consolidate": "CONSOLIDATE",
+    "konsolidace": "CONSOLIDATE",
     **MAIL_WORDS,
 }
 """First word of a line -> the command it starts. A line starting with one of these also ends an
@@ -189,6 +198,25 @@ CLEAR_WORDS: Final[dict[str, str]] = {
 }
 """``CLEAR <kind>``: a word (folded, English or Czech, singular or plural) -> the kind of plan lines."""
 
+REDRAW_WORDS: Final[dict[str, bool]] = {"redraw": True, "vymen": True, "keep": False, "ponech": False}
+"""2e ``BLADE REDRAW`` (Czech ``MEČ VYMĚŇ``) and ``BLADE KEEP`` (``MEČ PONECH``): the redraw or not."""
+
+IF_WORDS: Final = frozenset({"if", "pokud", "kdyz"})
+
+TIDES_WORDS: Final[dict[str, str]] = {
+    "0": "blank", "blank": "blank", "nula": "blank",
+    "+1sword": "sword", "1sword": "sword", "sword": "sword", "+1andasword": "sword", "+1mec": "sword", "+1amec": "sword",
+    "mec": "sword",
+    "+1fortification": "tower", "1fortification": "tower", "fortification": "tower", "+1andafortification": "tower",
+    "tower": "tower", "+1opevneni": "tower", "+1aopevneni": "tower", "opevneni": "tower",
+    "+2": "plus-two", "2": "plus-two", "+3": "plus-three", "3": "plus-three",
+    "skull": "skull", "askull": "skull", "lebka": "skull", "lebku": "skull",
+}
+"""A Tides of Battle card in a ``BLADE REDRAW IF`` list (folded, only letters, digits and "+") -> its id."""
+
+TAKE_WORDS: Final = frozenset({"take", "vezmi"})
+POWER_WORDS: Final = frozenset({"power", "moc"})
+
 CLEAR_ALL_WORDS: Final = frozenset({"all", "everything", "vse", "vsechno", "vsechny"})
 
 HOUSE_PREFIXES: Final = ("house ", "rod ")
@@ -221,6 +249,8 @@ EXAMPLES: Final[dict[str, str]] = {
     "RECLAIM": "RECLAIM Eddard Stark",
     "TRACK": "TRACK FIEFDOMS",
     "DISCARD": "DISCARD Eddard Stark",
+    "PORT": "PORT Port of Lannisport: TAKE ALL",
+    "CONSOLIDATE": "CONSOLIDATE Lannisport: POWER",
     "CLEAR": "CLEAR MARCHES",
     "HELP": "HELP",
     "STATUS": "STATUS",
@@ -343,8 +373,7 @@ def parse_mail(text: str, names: NameResolver) -> ParsedMail:
         body = raw.split("#", 1)[0].strip()
         if not body:
             continue
-        head, _ = _head(body)
-        keyword = _commands_of(names).get(head)
+        keyword = command_word(body, _commands_of(names))
         if first and keyword == "JUDGE":  # the sign-on: checked by the mail layer
             first = False
             continue
@@ -481,21 +510,37 @@ def _fixed_example(body: str, exc: LineError, parse: Callable[[str], object], na
 
 def _parse_any(body: str, names: NameResolver, in_block: bool) -> Command | OrderLine:
     """A command line, or an order line inside an ORDERS block (used to check fixed lines)."""
-    if in_block and _commands_of(names).get(_head(body)[0]) is None:
+    if in_block and command_word(body, _commands_of(names)) is None:
         return _parse_order_line(body, names, in_block=True)
     return _parse_command(body, names)
 
 
-SECOND_EDITION_COMMANDS: Final = frozenset({"TRACK", "DISCARD"})
-"""Commands only the 2nd edition has (its wildling cards' choices): unknown to an agot1e mail, whose
-errors and hints stay as they were."""
+SECOND_EDITION_COMMANDS: Final = frozenset({"TRACK", "DISCARD", "PORT", "CONSOLIDATE"})
+"""Commands only the 2nd edition has (its wildling cards' and action phase's choices): unknown to an
+agot1e mail, whose errors and hints stay as they were. (``BLADE REDRAW | KEEP`` and ``upgrade -> siege
+engine`` are 2nd-edition forms of shared commands: :func:`_second_edition`.)"""
+
+
+def _second_edition(names: NameResolver) -> bool:
+    """Does ``names`` resolve for the 2nd edition (its data has wildling cards)?"""
+    return bool(getattr(getattr(names, "data", None), "wildling_cards", None))
 
 
 def _commands_of(names: NameResolver) -> dict[str, str]:
-    """:data:`COMMAND_WORDS` of the edition ``names`` resolves for (its data has wildling cards: 2e)."""
-    if getattr(getattr(names, "data", None), "wildling_cards", None):
+    """:data:`COMMAND_WORDS` of the edition ``names`` resolves for."""
+    if _second_edition(names):
         return COMMAND_WORDS
     return {k: v for k, v in COMMAND_WORDS.items() if v not in SECOND_EDITION_COMMANDS}
+
+
+def command_word(body: str, words: dict[str, str] = COMMAND_WORDS) -> str | None:
+    """The command ``body`` starts with among ``words`` (first word -> command), or None: a 2nd-edition
+    port's order line ("Port of Pyke: raid", every port's name starts so) is no ``PORT`` command."""
+    head, rest = _head(body)
+    found = words.get(head)
+    if found == "PORT" and fold(rest).split(None, 1)[:1] == ["of"]:
+        return None
+    return found
 
 
 def _close_command(word: str, names: NameResolver) -> str | None:
@@ -507,7 +552,7 @@ def _close_command(word: str, names: NameResolver) -> str | None:
 
 def _parse_command(body: str, names: NameResolver, with_example: bool = True) -> Command:
     head, rest = _head(body)
-    keyword = _commands_of(names).get(head)
+    keyword = command_word(body, _commands_of(names))
     if keyword is None or keyword == "JUDGE":
         raise _unknown_command(body, head, names)
     parser = _PARSERS[keyword]
@@ -780,7 +825,7 @@ def _misspelt_command(word: str, names: NameResolver) -> None:
     """Inside an ORDERS block a misspelt command keyword ("MRACH ...") is not a command, so it
     does not end the block; say so rather than "unknown area"."""
     good = _close_command(word, names)
-    if good:
+    if good and good != "PORT":  # (2e: a misspelt "Port of ..." is an order line's port)
         raise LineError(Msg("agot.error.unknown_command", word=word, hint=good, in_block=True),
                         example(good, names), fix=(word, good))
 
@@ -835,8 +880,10 @@ def _p_card(rest: str, names: NameResolver) -> Card:
     return Card(_card(main, names), _area(battle, names, _what("battle_area")) if battle is not None else None)
 
 
-def _p_blade(rest: str, names: NameResolver) -> Blade:
+def _p_blade(rest: str, names: NameResolver) -> Blade | Redraw:
     word, _, area_text = rest.strip().partition(" ")
+    if _second_edition(names) and fold(word) in REDRAW_WORDS:
+        return _p_redraw(REDRAW_WORDS[fold(word)], area_text, names)
     mode = BLADE_MODES.get(fold(word))
     if mode is None:
         raise LineError(Msg("agot.error.blade_mode", text=rest.strip()))
@@ -845,6 +892,28 @@ def _p_blade(rest: str, names: NameResolver) -> Blade:
     if area_text.strip():
         raise LineError(Msg("agot.error.blade_trailing", mode=mode.upper()))
     return Blade(mode)  # type: ignore[arg-type]
+
+
+def _p_redraw(redraw: bool, rest: str, names: NameResolver) -> Redraw:
+    """``BLADE REDRAW [IF <tides card>[, ...]] [AT <battle area>]`` or ``BLADE KEEP`` (2e, Tides of Battle)."""
+    if not redraw:
+        if rest.strip():
+            raise LineError(Msg("agot.error.keep_trailing"))
+        return Redraw(False)
+    main, battle = _split_word(rest, "at", "in", "v")
+    cards: list[str] = []
+    if main:
+        word, _, listed = main.partition(" ")
+        if fold(word) not in IF_WORDS or not listed.strip():
+            raise LineError(Msg("agot.error.redraw_form", text=main.strip()))
+        for item in re.split(r"\s*,\s*|\s+(?:or|nebo)\s+", listed.strip()):
+            card = TIDES_WORDS.get(re.sub(r"[^a-z0-9+]", "", fold(item)))
+            if card is None:
+                raise LineError(Msg("agot.error.tides_card_word", text=item.strip()))
+            if card not in cards:
+                cards.append(card)
+    return Redraw(True, tuple(sorted(cards, key=list(TIDES_LINE_NAMES).index)),
+                  _area(battle, names, _what("battle_area")) if battle is not None else None)
 
 
 def _p_casualties(rest: str, names: NameResolver) -> Casualties:
@@ -928,6 +997,11 @@ def _p_muster(rest: str, names: NameResolver) -> Muster:
         return Muster(None, ())
     area_text, items_text = _split_colon(rest, _what("what_to_muster"))
     area = _area(area_text, names, _what("castle_area"))
+    return Muster(area, _muster_items(items_text, names))
+
+
+def _muster_items(items_text: str, names: NameResolver) -> tuple[MusterItem, ...]:
+    """``footman, ship -> Bay of Ice, upgrade`` (and in 2e ``siege engine``, ``upgrade -> siege engine``)."""
     if not items_text:
         raise LineError(Msg("agot.error.nothing_to_muster"))
     items: list[MusterItem] = []
@@ -935,6 +1009,9 @@ def _p_muster(rest: str, names: NameResolver) -> Muster:
     items_text = re.sub(r"\b(upgrade|footman|to)\s+an?\s+", r"\1 ", items_text, flags=re.I)
     for part in re.split(_LIST_SEP, items_text, flags=re.I):
         if re.match(r"(upgrade|povyseni)\b", fold(part)):
+            if _second_edition(names) and _SIEGE_UPGRADE_RE.fullmatch(fold(part)):
+                items.append(SIEGE_UPGRADE)
+                continue
             if not _UPGRADE_RE.fullmatch(fold(part)):
                 raise LineError(Msg("agot.error.upgrade_form", text=part.strip()))
             items.append(UPGRADE)
@@ -947,13 +1024,54 @@ def _p_muster(rest: str, names: NameResolver) -> Muster:
                 raise LineError(Msg("agot.error.only_ship_to_sea", unit=unit))
             sea = _area(sea_text, names, _what("sea_area"))
         items.extend([MusterItem(unit, sea)] * n)
-    return Muster(area, tuple(items))
+    return tuple(items)
 
 
 _UPGRADE_RE: Final = re.compile(
     r"(upgrade|povyseni)(\s+(footman|pesak|pesaka))?(\s*(to|->|na)\s*(knight|rytir|rytire|rytiri|rytire))?"
 )
 """``upgrade``, ``upgrade footman``, ``upgrade footman to knight``, ``upgrade -> knight``."""
+
+_SIEGE_UPGRADE_RE: Final = re.compile(
+    r"(upgrade|povyseni)(\s+(footman|pesak|pesaka))?\s*(to|->|na)\s*(siege(\s*engine)?|oblehac\w*(\s+stroj\w*)?)"
+)
+"""2e: ``upgrade -> siege engine``, ``upgrade footman to siege engine``, ``povýšení na obléhací stroj``."""
+
+SIEGE_UPGRADE: Final = MusterItem("siege_engine", None, True)
+
+
+def _p_port(rest: str, names: NameResolver) -> Port:
+    """``PORT <port>: TAKE <n> | TAKE ALL | TAKE NONE`` (2e; the castle area's name names its port too)."""
+    area_text, take_text = _split_colon(rest, _what("ships_to_take"))
+    area = _area(area_text, names, _what("port"))
+    board = getattr(getattr(names, "data", None), "board", None)
+    if board is not None and board.area(area).kind != "port":
+        if board.port(area) is None:
+            raise LineError(Msg("agot.error.not_a_port", area=names.area_name(area)))
+        area = board.port(area)
+    word, _, n_text = take_text.strip().partition(" ")
+    if fold(word) not in TAKE_WORDS:
+        raise LineError(Msg("agot.error.port_take_form", text=take_text.strip()))
+    n_text = fold(n_text).strip()
+    if n_text in ALL_WORDS:
+        return Port(area, None)
+    if _is_none(n_text):
+        return Port(area, 0)
+    if not re.fullmatch(r"\d{1,2}", n_text):
+        raise LineError(Msg("agot.error.port_take_form", text=take_text.strip()))
+    return Port(area, int(n_text))
+
+
+def _p_consolidate(rest: str, names: NameResolver) -> Consolidate:
+    """``CONSOLIDATE <area>: POWER | MUSTER <items>`` (2e, a starred Consolidate Power order)."""
+    area_text, what = _split_colon(rest, _what("power_or_muster"))
+    area = _area(area_text, names)
+    word, _, items_text = what.strip().partition(" ")
+    if fold(word) in POWER_WORDS and not items_text.strip():
+        return Consolidate(area)
+    if COMMAND_WORDS.get(fold(word)) == "MUSTER":
+        return Consolidate(area, _muster_items(items_text.strip(), names))
+    raise LineError(Msg("agot.error.consolidate_form", text=what.strip()))
 
 
 def _p_remove(rest: str, names: NameResolver) -> Remove:
@@ -1042,6 +1160,8 @@ _PARSERS: Final[dict[str, Callable[[str, NameResolver], Command]]] = {
     "RECLAIM": _p_reclaim,
     "TRACK": _p_track,
     "DISCARD": _p_discard,
+    "PORT": _p_port,
+    "CONSOLIDATE": _p_consolidate,
     "CLEAR": _p_clear,
     "HELP": _p_help,
     "STATUS": _p_status,

@@ -20,9 +20,9 @@ from functools import cache
 
 from ...messages import Msg, register_line_hook, render
 from . import grammar, say
-from .commands import (ALL, Ability, Bid, BidAll, Blade, Card, Casualties, Clear, Discard, Help, March, Muster,
-                       OrderLine, Orders, OrdersQuery, Press, Raid, Raven, Reclaim, Remove, Retreat, Status, Support,
-                       Tiebreak, Track)
+from .commands import (ALL, Ability, Bid, BidAll, Blade, Card, Casualties, Clear, Consolidate, Discard, Help, March,
+                       Muster, MusterItem, OrderLine, Orders, OrdersQuery, Port, Press, Raid, Raven, Reclaim, Redraw, Remove,
+                       Retreat, Status, Support, Tiebreak, Track)
 from .edition import every
 
 
@@ -85,9 +85,14 @@ def message(command, names: grammar.GameDataNames) -> Msg | None:
     if isinstance(command, Muster):
         if command.area is None:
             return Msg("agot.line.muster_none")
-        items = [Msg("agot.line.item", unit=i.unit, sea=area(i.sea) if i.sea else None, upgrade=i.upgrade)
-                 for i in command.items]
-        return Msg("agot.line.muster", area=area(command.area), items=items)
+        return Msg("agot.line.muster", area=area(command.area), items=_items(command.items, names))
+    if isinstance(command, Port):
+        return Msg("agot.line.port", port=area(command.port), take=command.take)
+    if isinstance(command, Consolidate):
+        items = None if command.muster is None else _items(command.muster, names)
+        return Msg("agot.line.consolidate", area=area(command.area), items=items)
+    if isinstance(command, Redraw):
+        return Msg("agot.line.redraw", redraw=command.redraw, cards=list(command.cards), battle=battle)
     if isinstance(command, Remove):
         return Msg("agot.line.remove", area=area(command.area), units=list(command.units))
     if isinstance(command, Reclaim):
@@ -105,6 +110,11 @@ def message(command, names: grammar.GameDataNames) -> Msg | None:
     if isinstance(command, OrdersQuery):
         return Msg("agot.line.orders_query")
     return None
+
+
+def _items(items: tuple[MusterItem, ...], names: grammar.GameDataNames) -> list[Msg]:
+    return [Msg("agot.line.item", unit=i.unit, sea=names.area_name(i.sea) if i.sea else None, upgrade=i.upgrade)
+            for i in items]
 
 
 def _comment(text: str) -> Msg | None:
@@ -157,8 +167,7 @@ def in_language(text: str, language: str) -> str:
         return text
     out = []
     for line in str(text).split("\n"):  # a line that starts with no command word is an order line
-        head = grammar._head(line.split("#", 1)[0].strip())[0]
-        out.append(_one(line, language, grammar.COMMAND_WORDS.get(head) is None))
+        out.append(_one(line, language, grammar.command_word(line.split("#", 1)[0].strip()) is None))
     return "\n".join(out)
 
 

@@ -33,6 +33,8 @@ The state is plain YAML-serialisable data keyed by ids (areas ``kings-landing``,
 ``reshuffles``     Westeros deck -> how often Winter Is Coming reshuffled it (seeds the next shuffle)
 ``westeros``       this round's Westeros phase: cards, bids, ties, losses (``westeros.py``), or None
 ``winner``         a house, ``draw`` or None
+``port_takeover``  2e: [{house, castle}]: taken ports whose new owners are asked how many ships to replace,
+                   the first asked now (``takeover.py``); absent otherwise
 =================  ==============================================================================
 """
 
@@ -154,23 +156,31 @@ def occupier(state: dict, gd: GameData, area: str) -> str | None:
     return held
 
 
-def take_port(state: dict, gd: GameData, house: str, castle: str) -> tuple[str, int, int] | None:
-    """2e: ``house`` has just taken ``castle``; another house's ships in its port are destroyed and
-    ``house`` replaces as many as its unused ships and its supply allow (agot2e RULES.md R6.5; B10: the
-    new owner's default is the most). Returns (the old ships' owner, how many ships were there, how many
-    are replaced) or None when there was nothing to take."""
+def port_to_take(state: dict, gd: GameData, house: str, castle: str) -> tuple[str, int, int] | None:
+    """2e: ``house`` has just taken ``castle``: (the owner of the other house's ships in its port, how
+    many there are, how many of them ``house`` may replace: its unused ships within its supply), or
+    None when there is nothing to take (agot2e RULES.md R6.5)."""
     port = gd.board.port(castle)
     held = owner(state, port) if port else None
     if held in (None, house):
         return None
     ships = len(units_in(state, port, held))
-    set_units(state, port, held, [])
     room = gd.setup.unit_limits["ship"] - house_units(state, house)["ship"]
-    replaced = 0
-    for k in range(min(ships, room), 0, -1):
-        if supply_after(state, gd, house, {port: ["ship"] * k}):
-            replaced = k
-            break
+    most = next((k for k in range(min(ships, room), 0, -1) if supply_after(state, gd, house, {port: ["ship"] * k})), 0)
+    return held, ships, most
+
+
+def take_port(state: dict, gd: GameData, house: str, castle: str, want: int | None = None) -> tuple[str, int, int] | None:
+    """2e: the other house's ships in the port of ``castle``, just taken by ``house``, are destroyed and
+    ``house`` replaces ``want`` of them (None: as many as allowed, B10; more than allowed: the most).
+    Returns (the old ships' owner, how many ships were there, how many are replaced) or None."""
+    found = port_to_take(state, gd, house, castle)
+    if found is None:
+        return None
+    held, ships, most = found
+    port = gd.board.port(castle)
+    set_units(state, port, held, [])
+    replaced = most if want is None else min(want, most)
     if replaced:
         set_units(state, port, house, ["ship"] * replaced)
     return held, ships, replaced

@@ -21,7 +21,8 @@ from .newgame import initial_state
 
 class AgotRuleset:
     rules: Edition  # set by each edition's subclass
-    keywords = frozenset(grammar.COMMAND_WORDS)  # first words of a command line (mailbody.not_orders)
+    keywords = frozenset(k for k, v in grammar.COMMAND_WORDS.items() if v not in grammar.SECOND_EDITION_COMMANDS)
+    """First words of a command line (mailbody.not_orders); the 2nd edition adds its own commands'."""
 
     @property
     def name(self) -> str:
@@ -74,14 +75,15 @@ class AgotRuleset:
 
         Secret: other houses' plans (orders before the reveal, instructions sent ahead, card
         choices, bids until they are resolved), other houses' hands (their size is public), the
-        seed and the order of the Westeros decks and (2e) of the wildling deck (only their sizes are public).
+        seed and the order of the Westeros decks and (2e) of the wildling deck (only their sizes are public),
+        (2e) the Tides of Battle cards drawn while the Blade's holder decides its redraw.
         """
         if player is None:
             return clone(state)
         # The battle dict holds only what is public (cards are set there when both are revealed);
         # so does state['westeros'] (bids are copied there once resolved).
         view = {k: clone(v) for k, v in state.items()
-                if k not in ("plans", "hands", "seed", "decks", "wildling_deck")}
+                if k not in ("plans", "hands", "seed", "decks", "wildling_deck", "tides_secret")}
         if "decks" in state:
             view["decks"] = {deck: len(cards) for deck, cards in state["decks"].items()}
         if "wildling_deck" in state:  # 2e: its order is secret, its size public

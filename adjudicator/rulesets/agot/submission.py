@@ -13,10 +13,10 @@ import copy
 from ... import mailcommands
 from ...messages import Msg
 from ...ruleset import LineResult, Parsed, Submission
-from . import action, battle, examples, planning, westeros
+from . import action, battle, consolidate, examples, planning, takeover, tides, westeros
 from . import position as pos
-from .commands import (CLEAR_KINDS, Ability, Bid, BidAll, Blade, Card, Casualties, Clear, Discard, March, Muster,
-                       Orders, Raid, Raven, Reclaim, Remove, Retreat, Support, Tiebreak, Track)
+from .commands import (CLEAR_KINDS, Ability, Bid, BidAll, Blade, Card, Casualties, Clear, Consolidate, Discard, March,
+                       Muster, Orders, Port, Raid, Raven, Reclaim, Redraw, Remove, Retreat, Support, Tiebreak, Track)
 from .context import Ctx
 from . import grammar
 from .grammar import parse_mail
@@ -139,8 +139,9 @@ def _keyword_of(line: str | None) -> str | None:
     """The command a line starts with (``BIDALL`` for a bid on every track), or None."""
     if not line:
         return None
-    head, rest = grammar._head(line.split("\n", 1)[0])
-    keyword = grammar.COMMAND_WORDS.get(head)
+    first = line.split("\n", 1)[0]
+    _, rest = grammar._head(first)
+    keyword = grammar.command_word(first)
     if keyword == "BID" and len(rest.split()) > 1:
         return "BIDALL"
     return keyword
@@ -245,6 +246,12 @@ def _check(state: dict, ctx: Ctx, house: str, stretch: list, index: dict, broken
                 problem = westeros.restriction_text(state, ctx, command.order, problem)
         elif isinstance(command, WESTEROS_ONLY):
             problem, example = westeros_errors.get(id(command), (None, None))
+        elif isinstance(command, Port):  # 2e (takeover.py)
+            problem, example = takeover.check(state, ctx, house, command)
+        elif isinstance(command, Consolidate) and not (unsure and command.area not in orders):  # 2e (consolidate.py)
+            problem, example = consolidate.check(state, ctx, house, command, orders)
+        elif isinstance(command, Redraw):  # 2e (tides.py)
+            problem = tides.check(state, ctx, house, command)
         if problem is None and state["step"] == "battle" and isinstance(command, (Support, Card, Ability, Casualties, Retreat)):
             problem = battle.check_instruction(state, ctx, house, command)
         if problem:  # (on a broken ORDERS block's header this replaces the grammar's word: it says more)
@@ -305,8 +312,19 @@ def _apply(state: dict, ctx: Ctx, house: str, commands) -> None:
             plan["raven"] = command.canonical(ctx.names)
         elif isinstance(command, Blade):
             plan["blade"] = "at " + command.area if command.mode == "at" else command.mode
+        elif isinstance(command, Port):
+            takeover.store(state, ctx, house, command)
+        elif isinstance(command, Consolidate):
+            consolidate.store(state, ctx, house, command)
+        elif isinstance(command, Redraw):
+            tides.store(state, ctx, house, command)
         elif type(command) in PLAN_KEY:
             plan[PLAN_KEY[type(command)]].append(command.canonical(ctx.names))
+
+
+SECOND_EDITION_LINES = ("ports", "consolidations", "redraws")
+"""The plan's keys of the 2nd edition's action-phase lines (PORT, CONSOLIDATE, BLADE REDRAW/KEEP), in
+the order ``on_file`` lists them; a plan has them only once such a line was sent."""
 
 
 def clear(state: dict, house: str, kinds: tuple[str, ...] = ()) -> None:
@@ -316,6 +334,9 @@ def clear(state: dict, house: str, kinds: tuple[str, ...] = ()) -> None:
     fresh = pos.empty_plan()
     for kind in kinds or CLEAR_KINDS:
         plan[kind] = fresh[kind]
+    for key in SECOND_EDITION_LINES:  # 2e: made when first sent; CLEAR (everything) takes them, CLEAR BLADE the redraws
+        if not kinds or (key == "redraws" and "blade" in kinds):
+            plan.pop(key, None)
 
 
 def on_file(state: dict, ctx: Ctx, house: str) -> list[str]:
@@ -328,7 +349,7 @@ def on_file(state: dict, ctx: Ctx, house: str) -> list[str]:
     if plan["raven"]:
         out.append(plan["raven"])
     out += westeros.on_file(state, ctx, house)
-    for key in pos.PLAN_KEYS:
+    for key in pos.PLAN_KEYS + SECOND_EDITION_LINES:
         out += plan.get(key, [])
     if plan["blade"] != "auto":
         mode = plan["blade"]

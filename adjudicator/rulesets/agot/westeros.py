@@ -386,14 +386,14 @@ def _placed(state: dict, ctx: Ctx, house: str, muster: Muster) -> tuple[dict[str
     changes = {area: pos.units_in(state, area, house)}
     footmen = changes[area].count("footman")  # "already in that area": not one mustered now
     for item in muster.items:
-        if item.upgrade:
+        if item.upgrade:  # to a knight; 2e also to a siege engine (R4.5, data upgrade_to)
             if not footmen:
                 return None, Msg("agot.error.no_footman_to_upgrade", area=name)
             footmen -= 1
+            unit = item.unit
             changes[area].remove("footman")
-            changes[area].append("knight")
-            counts.update({"footman": -1, "knight": 1})
-            unit = "knight"
+            changes[area].append(unit)
+            counts.update({"footman": -1, unit: 1})
         elif item.unit == "ship":
             seas = ship_seas(state, ctx, house, area)
             sea = item.sea
@@ -438,13 +438,15 @@ def _apply_muster(state: dict, ctx: Ctx, house: str, muster: Muster) -> Msg:
     for area, units in changes.items():
         pos.set_units(state, area, house, units)
     parts = []
-    if any(i.upgrade for i in muster.items):
-        n = sum(i.upgrade for i in muster.items)
-        parts.append(Msg("agot.mustered.upgrades", n=n))
+    upgraded = Counter(i.unit for i in muster.items if i.upgrade)
+    if upgraded["knight"]:
+        parts.append(Msg("agot.mustered.upgrades", n=upgraded["knight"]))
+    if upgraded["siege_engine"]:  # 2e
+        parts.append(Msg("agot.mustered.siege_upgrades", n=upgraded["siege_engine"]))
     for area, units in changes.items():
         new = Counter(units) - before.get(area, Counter())
-        if any(i.upgrade for i in muster.items) and area == muster.area:
-            new -= Counter({"knight": sum(i.upgrade for i in muster.items)})
+        if area == muster.area:
+            new -= upgraded
         if +new:
             parts.append(Msg("agot.mustered.units", units=list(pos.sort_units(new.elements())), area=ctx.area(area)))
     return Msg("agot.mustered", area=ctx.area(muster.area), parts=parts)
@@ -467,6 +469,8 @@ def muster_options(state: dict, ctx: Ctx, house: str) -> list[Muster]:
     out = []
     for castle in muster_castles(state, ctx, house):
         items = [MusterItem("footman"), MusterItem("knight"), MusterItem("knight", None, True)]
+        items += [MusterItem(u, None, up) for u in ctx.gd.setup.castle_only_units for up in (False, True)
+                  if not up or u in ctx.gd.setup.upgrade_to]  # 2e: siege engines, mustered or upgraded
         items += [MusterItem("ship", sea) for sea in ship_seas(state, ctx, house, castle)]
         out += [m for i in items if muster_problem(state, ctx, house, m := Muster(castle, (i,))) is None]
     return out

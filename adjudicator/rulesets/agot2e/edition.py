@@ -27,7 +27,8 @@ EDITION = register(Edition(name="agot2e", shape=SHAPE, data_version=DATA_VERSION
                            cards=cards, wildlings=wildlings,
                            orders=OrderRules(star_raid_targets=1, star_raid_defense=True, pillage_loss=1,  # R8.1, B17
                                              consolidate_per_crown=True, consolidate_on_water=True,  # R8.4, B19
-                                             neutral_is_the_attack=True, orders_everywhere=True),  # R7.3, R5.1 and B8
+                                             neutral_is_the_attack=True, orders_everywhere=True,  # R7.3, R5.1 and B8
+                                             consolidate_musters=True),  # R8.4
                            absent_units_neutral=False))  # R3.2
 
 
