@@ -189,3 +189,18 @@ def test_raven_look_by_mail_shows_the_card_to_its_holder_alone(table):
         if house != "lannister":
             assert "Crow Killers" not in seen[house] + after[house], house
             assert "Your raven sees" not in seen[house] + after[house], house
+
+
+def test_help_of_agot2e_lists_the_second_edition_commands_in_each_language(table):
+    t = table({"round": 4, "step": "planning", "areas": {"Lannisport": {"lannister": ["footman"]}}}, "martell")
+    t.mail("stark", "HELP")
+    t.mail("martell", "NÁPOVĚDA")
+    mail = t.new_mail()
+    for line in ("CHOOSE <card>: <option>", "PROMOTE <area>[: <n>], ... | NONE", "DEMOTE <area>[: <n>], ...",
+                 "PENALTY UNITS | TRACK", "RAVEN LOOK [+ RAVEN TOP | BOTTOM]", "TRACK THRONE | FIEFDOMS | COURT",
+                 "DISCARD <house card>", "Put to the Sword: NO DEFENSE | NO MARCH+1 | NOTHING"):
+        assert line in mail["stark"], line
+    for line in ("ZVOL <karta>: <volba>", "POVYŠ <oblast>[: <počet>], ... | NIC", "DEGRADUJ <oblast>",
+                 "TREST JEDNOTKY | STUPNICE", "HAVRAN NAHLÉDNI", "STUPNICE TRŮN | PODDANÍ | DVŮR", "ODHOĎ <karta rodu>"):
+        assert line in mail["martell"], line
+    assert t.czech_clean(mail["martell"]) == []
