@@ -26,8 +26,11 @@ def mail_for(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | Non
         return westeros_mail(state, ctx, house, rng)
     if step == "orders":
         return orders_mail(state, ctx, house, rng)
-    if step == "raven":
-        return "RAVEN PASS"
+    if step == "raven":  # 2e: sometimes the raven looks at the top wildling card, and buries it or not
+        return rng.choice(["RAVEN PASS", "RAVEN LOOK", "RAVEN LOOK\nRAVEN BOTTOM"]) if ctx.gd.wildling_cards \
+            else "RAVEN PASS"
+    if step == "raven_card":
+        return rng.choice(["RAVEN TOP", "RAVEN BOTTOM"])
     if step == "raid":
         return _pick(rng, raid_candidates(state, ctx, house))
     if step == "march":

@@ -26,6 +26,7 @@ from ...messages import Msg
 from ...ruleset import Owed
 
 TRACK_ORDER = ("iron_throne", "fiefdoms", "kings_court")  # B31: ties for the reward
+CROW_KILLERS, PREEMPTIVE_RAID = "knights-and-footmen-swap", "preemptive-raid"  # effect keys with mailed choices
 
 
 def after_attack(state: dict, ctx: Ctx, result: str, pick: str, events=None) -> tuple[list[Event], bool]:
@@ -63,7 +64,12 @@ ASKED: dict[str, tuple[str, str]] = {"tracks": ("agot.owed.track", "tracks"), "d
 _VALUE = {"tracks": lambda command: TRACK_SLOTS[command.track], "discards": lambda command: command.card_id,
           "promotes": lambda command: command, "demotes": lambda command: command,
           "penalties": lambda command: command.choice}
-PROMOTE_MOST = 2  # Crow Killers' reward (data params.promote_footmen)
+
+
+def _params(ctx: Ctx, effect_key: str, group: str) -> dict:
+    """The data's ``params`` of the wildling card with ``effect_key`` for ``group``."""
+    card = next(c for c in ctx.gd.wildling_cards.values() if c.effect_key == effect_key)
+    return getattr(card, group).params
 
 
 def choices(state: dict, ctx: Ctx, house: str, kind: str) -> list[str]:
@@ -111,9 +117,9 @@ def _swap_problem(state: dict, ctx: Ctx, house: str, command: Promote) -> Msg | 
             return Msg("agot.error.area_has_only", area=ctx.area(area), n=have, unit=unit)
     total = sum(n for _, n in command.areas)
     if command.demote:
-        need = min(2, pos.house_units(state, house)["knight"])
+        need = min(_params(ctx, CROW_KILLERS, "everyone_else")["demote_knights"], pos.house_units(state, house)["knight"])
         return None if total == need else Msg("agot.error.demote_exactly", n=need)
-    most = min(PROMOTE_MOST, _knights_left(state, ctx, house))
+    most = min(_params(ctx, CROW_KILLERS, "highest_bidder")["promote_footmen"], _knights_left(state, ctx, house))
     return None if total <= most else Msg("agot.error.promote_most", n=most)
 
 
@@ -148,7 +154,7 @@ def example(state: dict, ctx: Ctx, house: str, kind: str) -> str | None:
     demote = kind == "demotes"
     areas = [a for a, u in sorted(_units(state, house), key=lambda au: ctx.area(au[0]))
              if u == ("knight" if demote else "footman")]
-    areas = areas[:min(2, pos.house_units(state, house)["knight"])] if demote else areas[:1]
+    areas = areas[:_params(ctx, CROW_KILLERS, "everyone_else")["demote_knights"]] if demote else areas[:1]
     if not areas:
         return None if demote else "PROMOTE NONE"
     return Promote(tuple(Counter(areas).items()), demote).canonical(ctx.names)
@@ -177,14 +183,9 @@ def removes_problem(state: dict, ctx: Ctx, house: str, removes: list[Remove]) ->
     _, problem = bidding.areas_after(state, ctx, house, removes)
     if problem is not None:
         return problem
-    need = min(_preemptive_units(state, ctx), len(_units(state, house)))
+    need = min(_params(ctx, PREEMPTIVE_RAID, "lowest_bidder")["destroy_units"], len(_units(state, house)))
     named = sum(len(r.units) for r in removes)
     return None if named == need else Msg("agot.error.remove_exactly", n=need, named=named)
-
-
-def _preemptive_units(state: dict, ctx: Ctx) -> int:
-    return next(c for c in ctx.gd.wildling_cards.values() if c.effect_key == "preemptive-raid").lowest_bidder.params[
-        "destroy_units"]
 
 
 def asks_removes(state: dict, ctx: Ctx, house: str) -> bool:
