@@ -129,6 +129,18 @@ def test_put_to_the_sword_chosen_after_orders_were_mailed_asks_for_them_again():
     assert not sub.applied and "Put to the Sword" in errors(sub)[0]
 
 
+def test_clear_forgets_choose_lines_and_clear_raven_the_raven_card_too():
+    state = position(westeros_cards=THRONE_OF_BLADES)
+    assert AGOT2E.submit(state, "baratheon", "CHOOSE A Throne of Blades: supply").applied
+    assert AGOT2E.submit(state, "baratheon", "CLEAR").applied
+    assert AGOT2E.on_file(state, "baratheon") == []
+    raven = planning()
+    assert AGOT2E.submit(raven, "lannister", "RAVEN LOOK\nRAVEN BOTTOM").applied
+    assert AGOT2E.on_file(raven, "lannister") == ["RAVEN LOOK", "RAVEN BOTTOM"]
+    assert AGOT2E.submit(raven, "lannister", "CLEAR RAVEN").applied
+    assert AGOT2E.on_file(raven, "lannister") == []
+
+
 def test_choose_refuses_an_unknown_card_and_an_option_the_card_does_not_offer():
     names = GameDataNames(load_gamedata())
     error = parse_mail("CHOOSE Winter: supply", names).lines[0]
@@ -243,6 +255,9 @@ def test_raven_top_or_bottom_in_the_action_phase_is_refused():
 
 
 def test_raven_look_is_no_command_of_agot1e():
+    from adjudicator.rulesets.agot1e.ruleset import AGOT1E
+    assert {"choose", "promote", "demote", "penalty", "zvol", "trest"} <= AGOT2E.keywords  # never prose in a mail
+    assert not {"choose", "promote", "demote", "penalty", "zvol", "trest", "track"} & AGOT1E.keywords
     names = GameDataNames(load_agot1e())
     assert str(parse_mail("RAVEN LOOK", names).lines[0].error) == 'RAVEN needs "<area>: <order>" or PASS'
     for line in ("CHOOSE A Throne of Blades: supply", "PROMOTE Winterfell", "DEMOTE Winterfell", "PENALTY UNITS"):

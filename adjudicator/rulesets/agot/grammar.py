@@ -542,11 +542,16 @@ def _second_edition(names: NameResolver) -> bool:
     return bool(getattr(getattr(names, "data", None), "wildling_cards", None))
 
 
-def _commands_of(names: NameResolver) -> dict[str, str]:
-    """:data:`COMMAND_WORDS` of the edition ``names`` resolves for (its data has wildling cards: 2e)."""
-    if _second_edition(names):
+def command_words(second_edition: bool) -> dict[str, str]:
+    """:data:`COMMAND_WORDS` of one edition (the 1st has none of :data:`SECOND_EDITION_COMMANDS`)."""
+    if second_edition:
         return COMMAND_WORDS
     return {k: v for k, v in COMMAND_WORDS.items() if v not in SECOND_EDITION_COMMANDS}
+
+
+def _commands_of(names: NameResolver) -> dict[str, str]:
+    """:data:`COMMAND_WORDS` of the edition ``names`` resolves for (its data has wildling cards: 2e)."""
+    return command_words(_second_edition(names))
 
 
 def _close_command(word: str, names: NameResolver) -> str | None:

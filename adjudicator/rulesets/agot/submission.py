@@ -319,6 +319,11 @@ def clear(state: dict, house: str, kinds: tuple[str, ...] = ()) -> None:
     fresh = pos.empty_plan()
     for kind in kinds or CLEAR_KINDS:
         plan[kind] = fresh[kind]
+    if "raven" in (kinds or CLEAR_KINDS):  # 2e: the RAVEN TOP | BOTTOM beside a RAVEN LOOK
+        plan.pop("raven_card", None)
+    if not kinds:  # 2e: CLEAR forgets the lines of the 2nd-edition choices too
+        for key in westeros.SECOND_EDITION_KEYS.values():
+            plan.pop(key, None)
 
 
 def on_file(state: dict, ctx: Ctx, house: str) -> list[str]:
