@@ -97,7 +97,8 @@ def test_choose_by_mail_the_holder_is_asked_in_czech_and_its_choice_resolves(tab
     assert [(o.player, o.done) for o in AGOT2E.pending(t.state)] == [("baratheon", False)]
     t.mail("baratheon", "STAV")
     asked = t.new_mail()["baratheon"]
-    assert "ZVOL Trůn z čepelí: Zásobování | Shromažďování | nic" in asked
+    assert "Zásobování, Shromažďování, nic (ZVOL Trůn z čepelí: zásobování nebo ZVOL Trůn z čepelí: shromažďování" \
+        " nebo ZVOL Trůn z čepelí: nic)" in asked
     t.mail("stark", "CHOOSE Put to the Sword: no defense")  # not revealed this round: a note, nothing kept
     assert "Your CHOOSE line for Put to the Sword is ignored: the card is not revealed this round." \
         in t.new_mail()["stark"]

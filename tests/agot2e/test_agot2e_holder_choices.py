@@ -47,7 +47,8 @@ def test_the_holder_is_asked_at_step_choose_and_only_the_holder_may_answer():
     assert state["step"] == "choose"
     [owed] = AGOT2E.pending(state)
     assert (owed.player, owed.done) == ("baratheon", False)
-    assert str(owed.what) == "choose for A Throne of Blades (CHOOSE A Throne of Blades: Supply | Mustering | nothing)"
+    assert str(owed.what) == ("choose for A Throne of Blades: Supply, Mustering, nothing (CHOOSE A Throne of Blades:"
+                              " SUPPLY or CHOOSE A Throne of Blades: MUSTERING or CHOOSE A Throne of Blades: NOTHING)")
     sub = AGOT2E.submit(state, "stark", "CHOOSE A Throne of Blades: supply")
     assert errors(sub) == ["Baratheon holds the token that chooses for A Throne of Blades, not you"]
     assert AGOT2E.submit(state, "baratheon", "CHOOSE throne of blades: MUSTERING").applied  # a unique start of the name
@@ -285,7 +286,8 @@ def test_each_new_line_reads_back_from_its_czech_words(line):
 
 def test_the_new_czech_messages_are_all_czech():
     samples = [
-        Msg("agot.owed.choose", card="dark-wings-dark-words", options=["clash-of-kings", "game-of-thrones", "nothing"]),
+        Msg("agot.owed.choose", card="dark-wings-dark-words", options=["clash-of-kings", "game-of-thrones", "nothing"],
+            lines=[Msg("agot.line.choose", card="dark-wings-dark-words", option="clash-of-kings")]),
         Msg("agot.westeros.holder_chose", card="put-to-the-sword", house="greyjoy", option="rains-of-autumn"),
         Msg("agot.error.not_the_chooser", card="a-throne-of-blades", house="baratheon"),
         Msg("agot.error.choose_card", text="x"), Msg("agot.error.choose_option", card="a-throne-of-blades", text="x",

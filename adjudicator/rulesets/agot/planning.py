@@ -157,8 +157,10 @@ def reveal(state: dict, ctx: Ctx) -> list[Event]:
 
 
 def raven_needed(state: dict) -> bool:
-    """The raven holder has a choice only when it has an order on the board."""
-    return bool(pos.orders_of(state, pos.holder(state, "messenger_raven")))
+    """The raven holder has a choice only when it has an order on the board (2e: or sent RAVEN LOOK ahead,
+    which needs no order)."""
+    holder = pos.holder(state, "messenger_raven")
+    return bool(pos.orders_of(state, holder)) or pos.plan(state, holder)["raven"] == "RAVEN LOOK"
 
 
 def pending_raven(state: dict, ctx: Ctx) -> list[Owed]:

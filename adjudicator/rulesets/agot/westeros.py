@@ -188,7 +188,8 @@ def pending(state: dict, ctx: Ctx) -> list[Owed]:
     if step == "choose":  # 2e: the token holder's CHOOSE
         card = w["cards"][w["deck"]]
         holder = _chooser(state, ctx, card)
-        return [Owed(holder, Msg("agot.owed.choose", card=card, options=_options(ctx, card)), "step",
+        lines = [Msg("agot.line.choose", card=card, option=option) for option in _options(ctx, card)]
+        return [Owed(holder, Msg("agot.owed.choose", card=card, options=_options(ctx, card), lines=lines), "step",
                      _chosen(state, ctx, holder, card) is not None)]
     return []
 
