@@ -18,6 +18,9 @@ The engine then alternates :func:`pending` and :func:`advance`:
 ``wildlings``  Wildling Attack: the Night's Watch bid (``BID``; default 0)
 ``losses``     the wildlings won: units worth 2 (the lowest bidder 4) mustering points removed
 ``reclaim``    the Night's Watch won: the highest bidder takes a discarded house card back
+``outcome``    2e: the houses a wildling card lets choose answer it (``agot2e/wildlings.py``)
+``choose``     2e: the token holder chooses for A Throne of Blades, Dark Wings Dark Words or Put
+               to the Sword (``CHOOSE``; default nothing); the card then resolves as its choice
 Game of Thrones, the restrictions (Sea of Storms, Storm of Swords, Feast for Crows, Rains of
 Autumn) and Last Days of Summer need nobody. A sub-step where nobody owes anything resolves in
 the same :func:`advance`. After card III the planning phase starts.
@@ -320,8 +323,8 @@ def _resolve_choose(state: dict, ctx: Ctx, force: bool, card: str | None = None)
     events = [Event("agot.westeros.holder_chose", card=card, house=holder, option=option)]
     if option == "nothing":
         return events + _next(state, ctx), False
-    if effect(ctx.gd, option) == FORBID or restrictions_of(ctx.gd, option):
-        forbidden = restrictions_of(ctx.gd, option)
+    forbidden = restrictions_of(ctx.gd, option)
+    if forbidden:
         state["restrictions"] = list(state["restrictions"]) + [k for k in forbidden if k not in state["restrictions"]]
         events.append(Event("agot.westeros.forbids", card=card, tokens=[say.token(t) for t in forbidden]))
         return events + _next(state, ctx), False

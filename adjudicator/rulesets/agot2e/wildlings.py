@@ -74,7 +74,9 @@ def _params(ctx: Ctx, effect_key: str, group: str) -> dict:
 
 def choices(state: dict, ctx: Ctx, house: str, kind: str) -> list[str]:
     """What ``house`` may name with a ``kind`` line (:data:`ASKED`) for the card being resolved (none:
-    the card does not ask it): A King Beyond the Wall's tracks, Massing on the Milkwater's hand of two or more."""
+    the card does not ask it): A King Beyond the Wall's tracks, Massing on the Milkwater's hand of two or
+    more, Crow Killers' areas with footmen (while knight pieces are left) or, for a house with more than
+    the two knights it demotes, with knights, Preemptive Raid's two penalties (for a house with units)."""
     o = (state.get("westeros") or {}).get("outcome")
     if not o:
         return []
@@ -137,21 +139,12 @@ def line_problem(state: dict, ctx: Ctx, house: str, command, ahead: bool) -> tup
     if kind != "penalties":
         problem = _swap_problem(state, ctx, house, command)
         if problem is not None:
-            return problem, example(state, ctx, house, kind)
+            return problem, _swap_example(state, ctx, house, command.demote)
     return None, None
 
 
-def example(state: dict, ctx: Ctx, house: str, kind: str) -> str | None:
-    """A valid line of ``kind`` for ``house`` now (a refused line's example, the bot's answer)."""
-    if kind == "penalties":
-        return "PENALTY UNITS"
-    if kind == "tracks":
-        options = choices(state, ctx, house, kind)
-        return f"TRACK {next(w for w, t in TRACK_SLOTS.items() if t == options[0]).upper()}" if options else None
-    if kind == "discards":
-        options = choices(state, ctx, house, kind)
-        return f"DISCARD {ctx.card(options[0])}" if options else None
-    demote = kind == "demotes"
+def _swap_example(state: dict, ctx: Ctx, house: str, demote: bool) -> str | None:
+    """A valid PROMOTE (DEMOTE) line for ``house`` now: a refused line's example, the bot's DEMOTE."""
     areas = [a for a, u in sorted(_units(state, house), key=lambda au: ctx.area(au[0]))
              if u == ("knight" if demote else "footman")]
     areas = areas[:_params(ctx, CROW_KILLERS, "everyone_else")["demote_knights"]] if demote else areas[:1]
@@ -174,7 +167,7 @@ def bot_line(state: dict, ctx: Ctx, house: str, kind: str, rng) -> str | None:
         return rng.choice(["PROMOTE NONE", Promote(((pick, 1),)).canonical(ctx.names)])
     if kind == "penalties":
         return f"PENALTY {pick.upper()}"
-    return example(state, ctx, house, kind)
+    return _swap_example(state, ctx, house, demote=True)
 
 
 def removes_problem(state: dict, ctx: Ctx, house: str, removes: list[Remove]) -> Msg | None:
