@@ -13,10 +13,10 @@ from collections import Counter
 
 from . import action, bidding, consolidate, westeros
 from . import position as pos
-from .commands import TRACK_SLOTS, UNIT_SINGULARS, Consolidate, Muster, MusterItem, Port
+from .commands import UNIT_SINGULARS, Consolidate, Muster, MusterItem, Port
 from .context import Ctx
 
-WESTEROS_STEPS = ("supply", "muster", "bid", "tiebreak", "wildlings", "losses", "reclaim", "outcome")
+WESTEROS_STEPS = ("supply", "muster", "bid", "tiebreak", "wildlings", "losses", "reclaim", "outcome", "choose")
 
 
 def mail_for(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | None:
@@ -28,8 +28,11 @@ def mail_for(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | Non
         return westeros_mail(state, ctx, house, rng)
     if step == "orders":
         return orders_mail(state, ctx, house, rng)
-    if step == "raven":
-        return "RAVEN PASS"
+    if step == "raven":  # 2e: sometimes the raven looks at the top wildling card, and buries it or not
+        return rng.choice(["RAVEN PASS", "RAVEN LOOK", "RAVEN LOOK\nRAVEN BOTTOM"]) if ctx.gd.wildling_cards \
+            else "RAVEN PASS"
+    if step == "raven_card":
+        return rng.choice(["RAVEN TOP", "RAVEN BOTTOM"])
     if step == "raid":
         return _pick(rng, raid_candidates(state, ctx, house))
     if step == "march":
@@ -173,14 +176,11 @@ def westeros_mail(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str 
     if step == "muster":
         return muster_mail(state, ctx, house, rng)
     if step == "outcome":  # 2e: what the wildling card asks (agot2e/wildlings.py)
-        lines = []
-        for kind in ctx.rules.wildlings.ASKED:
-            options = ctx.rules.wildlings.choices(state, ctx, house, kind)
-            if options:
-                pick = rng.choice(options)
-                lines.append(f"TRACK {next(w for w, t in TRACK_SLOTS.items() if t == pick).upper()}"
-                             if kind == "tracks" else f"DISCARD {ctx.card(pick)}")
-        return "\n".join(lines) or None
+        wildlings = ctx.rules.wildlings
+        return "\n".join(line for kind in wildlings.ASKED if (line := wildlings.bot_line(state, ctx, house, kind, rng))) \
+            or None
+    if step == "choose":  # 2e: the token holder's choice
+        return rng.choice(westeros.choose_lines(state, ctx))
     return None
 
 

@@ -268,18 +268,27 @@ class Ability:
         return f"ABILITY {_card(names, self.card_id)}: {self.choice}"
 
 
+RAVEN_LOOKS: Final = ("look", "top", "bottom")
+"""2nd edition: ``RAVEN LOOK`` (look at the top wildling card instead of changing an order), then
+``RAVEN TOP`` or ``RAVEN BOTTOM`` (leave it on top or put it at the bottom)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Raven:
-    """``RAVEN <area>: <order>`` (swap the order there) or ``RAVEN PASS`` (both fields None)."""
+    """``RAVEN <area>: <order>`` (swap the order there), ``RAVEN PASS`` (every field None), or (2nd
+    edition) ``RAVEN LOOK | TOP | BOTTOM`` (``look``, one of :data:`RAVEN_LOOKS`)."""
 
     area: str | None = None
     order: OrderToken | None = None
+    look: str | None = None
 
     @property
     def is_pass(self) -> bool:
-        return self.area is None
+        return self.area is None and self.look is None
 
     def canonical(self, names: Labels | None = None) -> str:
+        if self.look is not None:
+            return f"RAVEN {self.look.upper()}"
         if self.area is None or self.order is None:
             return "RAVEN PASS"
         return f"RAVEN {_area(names, self.area)}: {self.order.canonical()}"
@@ -453,6 +462,60 @@ class Redraw:
         return f"BLADE REDRAW{when}{_in(names, self.battle_area, 'AT')}"
 
 
+CHOOSE_WORDS: Final[dict[str, str]] = {
+    "supply": "SUPPLY", "mustering": "MUSTERING", "clash-of-kings": "CLASH", "game-of-thrones": "POWER",
+    "storm-of-swords": "NO DEFENSE", "rains-of-autumn": "NO MARCH+1", "nothing": "NOTHING"}
+"""A holder-chooses card's option (the data's ``params.options``: the card it resolves as, or
+``nothing``) -> its word in a canonical ``CHOOSE`` line (agot2e RULES.md 11.2)."""
+
+
+class WesterosLabels(Labels, Protocol):
+    def westeros_card_name(self, card_id: str) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Choose:
+    """``CHOOSE <Westeros card>: <option>`` (2nd edition: A Throne of Blades, Dark Wings Dark Words, Put
+    to the Sword): what the token holder chooses, a key of :data:`CHOOSE_WORDS` the card offers."""
+
+    card_id: str
+    option: str
+
+    def canonical(self, names: WesterosLabels | None = None) -> str:
+        card = names.westeros_card_name(self.card_id) if names is not None else self.card_id
+        return f"CHOOSE {card}: {CHOOSE_WORDS[self.option]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Promote:
+    """``PROMOTE <area>[: <n>], ...`` (2nd edition, Crow Killers' reward: footmen there become knights;
+    ``PROMOTE NONE``, no area, declines) or, with ``demote``, ``DEMOTE <area>[: <n>], ...`` (its penalty:
+    knights there become footmen). Areas in the order written, each once."""
+
+    areas: tuple[tuple[str, int], ...]
+    demote: bool = False
+
+    def canonical(self, names: Labels | None = None) -> str:
+        word = "DEMOTE" if self.demote else "PROMOTE"
+        if not self.areas:
+            return f"{word} NONE"
+        return f"{word} " + ", ".join(f"{_area(names, a)}: {n}" for a, n in self.areas)
+
+
+PENALTIES: Final = ("units", "track")
+
+
+@dataclass(frozen=True, slots=True)
+class Penalty:
+    """``PENALTY UNITS | TRACK`` (2nd edition, Preemptive Raid's lowest bidder: lose two units, with
+    ``REMOVE`` lines, or drop two places on its best influence track)."""
+
+    choice: str
+
+    def canonical(self, names: Labels | None = None) -> str:
+        return f"PENALTY {self.choice.upper()}"
+
+
 CLEAR_KINDS: Final = ("orders", "raven", "marches", "raids", "supports", "cards", "casualties", "retreats",
                       "abilities", "blade", "bids", "musters", "removes", "tiebreaks", "reclaims")
 """What ``CLEAR <kind>`` may name: each a part of a house's plan (``position.empty_plan``)."""
@@ -475,7 +538,7 @@ class Clear:
 
 Command: TypeAlias = (
     Orders | Raid | March | Support | Card | Blade | Casualties | Retreat | Ability | Raven | Bid
-    | BidAll | Tiebreak | Muster | Remove | Reclaim | Track | Discard | Port | Consolidate | Redraw | Clear | Help
-    | Status | OrdersQuery | Press
+    | BidAll | Tiebreak | Muster | Remove | Reclaim | Track | Discard | Choose | Promote | Penalty | Port | Consolidate
+    | Redraw | Clear | Help | Status | OrdersQuery | Press
 )
 """Everything :func:`.grammar.parse_mail` puts in ``ParsedMail.commands``."""

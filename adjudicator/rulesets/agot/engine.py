@@ -3,7 +3,8 @@
 ::
 
     westeros: (from round 2) the three cards, their decisions (``westeros.py``)
-    planning: orders -> raven (only if the raven holder has orders on the board)
+    planning: orders -> raven (only if the raven holder has orders on the board) -> (2e, after RAVEN LOOK)
+              raven_card
     action:   raid (repeated) -> march (repeated, each possibly a battle) -> consolidate
     end of round: orders, routed marks and the round's restrictions cleared, instructions sent
               ahead expire, next round; after the last round the final ranking (``westeros.end_game``)
@@ -32,7 +33,9 @@ def pending(state: dict, ctx: Ctx) -> list[Owed]:
     if step == "orders":
         return planning.pending_orders(state)
     if step == "raven":
-        return planning.pending_raven(state)
+        return planning.pending_raven(state, ctx)
+    if step == "raven_card":  # 2e: after RAVEN LOOK
+        return planning.pending_raven_card(state)
     if step == "raid":
         return action.pending_turn(state, ctx, "raid")
     if step == "march":
@@ -60,7 +63,11 @@ def advance(state: dict, ctx: Ctx, force: bool) -> list[Event]:
         else:
             events += begin_action(state, ctx)
     elif step == "raven":
-        events = planning.resolve_raven(state, ctx) + begin_action(state, ctx)
+        events = planning.resolve_raven(state, ctx)
+        if state["step"] == "raven":  # (2e: not waiting for the card the raven looked at)
+            events += begin_action(state, ctx)
+    elif step == "raven_card":
+        events = planning.resolve_raven_card(state, ctx) + begin_action(state, ctx)
     elif step == "raid":
         events = action.resolve_raid(state, ctx, force)
         if action.next_house(state, "raid", ctx) is None:
@@ -86,6 +93,7 @@ def begin_action(state: dict, ctx: Ctx) -> list[Event]:
     house that lost the raven in the Westeros phase), so they leave the file."""
     for house in state["houses"]:
         pos.plan(state, house)["raven"] = None
+        pos.plan(state, house).pop("raven_card", None)
     state.update(phase="action", step="raid", turn=0)
     return []
 
@@ -97,7 +105,7 @@ def end_round(state: dict, ctx: Ctx) -> list[Event]:
     state["blade_used"] = False
     state["restrictions"] = []  # a Westeros card restricts its own round only
     state["westeros"] = None
-    state["plans"] = {h: pos.empty_plan() for h in state["houses"]}
+    state["plans"] = {h: {**pos.empty_plan(), **_kept(pos.plan(state, h))} for h in state["houses"]}
     state.update(round=state["round"] + 1, turn=0)
     events = [Event("agot.round_ends", round=state["round"] - 1)]
     if state["round"] > ctx.gd.setup.rounds:
@@ -106,6 +114,11 @@ def end_round(state: dict, ctx: Ctx) -> list[Event]:
         return events + westeros.begin(state, ctx)
     state.update(phase="planning", step="orders")
     return events + [Event("agot.round_planning", round=state["round"])]
+
+
+def _kept(plan: dict) -> dict:
+    """2e: CHOOSE lines wait for the next Westeros phase (agot2e RULES.md 11.2: sent before the reveal)."""
+    return {"chooses": plan["chooses"]} if plan.get("chooses") else {}
 
 
 def victory(state: dict, ctx: Ctx) -> list[Event]:

@@ -69,6 +69,10 @@ from .commands import (
     Consolidate,
     Port,
     Redraw,
+    CHOOSE_WORDS,
+    Choose,
+    Penalty,
+    Promote,
     Remove,
     Retreat,
     Status,
@@ -117,6 +121,10 @@ COMMAND_WORDS: Final[dict[str, str]] = {
     "reclaim": "RECLAIM",
     "track": "TRACK",  # 2nd edition
     "discard": "DISCARD",  # 2nd edition
+    "choose": "CHOOSE",  # 2nd edition
+    "promote": "PROMOTE",  # 2nd edition
+    "demote": "DEMOTE",  # 2nd edition
+    "penalty": "PENALTY",  # 2nd edition
     "rozkazy": "ORDERS",
     "clear": "CLEAR",
     "cancel": "CLEAR",
@@ -140,6 +148,10 @@ COMMAND_WORDS: Final[dict[str, str]] = {
     "pristav": "PORT",  # přístav
     "consolidate": "CONSOLIDATE",
     "konsolidace": "CONSOLIDATE",
+    "zvol": "CHOOSE",  # zvol = choose
+    "povys": "PROMOTE",  # povyš = promote
+    "degraduj": "DEMOTE",  # degraduj = demote
+    "trest": "PENALTY",  # trest = penalty
     **MAIL_WORDS,
 }
 """First word of a line -> the command it starts. A line starting with one of these also ends an
@@ -177,6 +189,35 @@ TRACK_WORDS: Final[dict[str, str]] = {
     "court": "court", "kingscourt": "court", "dvur": "court", "kralovskydvur": "court",
 }
 """``BID THRONE <n> FIEFDOMS <n> COURT <n>``: track word (letters only) -> BidAll field."""
+
+CHOOSE_CARD_WORDS: Final[dict[str, str]] = {
+    "athroneofblades": "a-throne-of-blades", "throneofblades": "a-throne-of-blades", "trunzcepeli": "a-throne-of-blades",
+    "darkwingsdarkwords": "dark-wings-dark-words", "temnakridlatemnaslova": "dark-wings-dark-words",
+    "puttothesword": "put-to-the-sword", "podostrimmece": "put-to-the-sword",
+}
+"""``CHOOSE <card>``: a 2nd-edition holder-chooses Westeros card, English or Czech (the cs catalogue's
+``westeros_card`` names), folded to letters; any unique start of 4+ letters names it too."""
+
+CHOOSE_OPTION_WORDS: Final[dict[str, str]] = {
+    "supply": "supply", "zasobovani": "supply",
+    "mustering": "mustering", "muster": "mustering", "shromazdovani": "mustering",
+    "clash": "clash-of-kings", "clashofkings": "clash-of-kings", "stret": "clash-of-kings", "stretkralu": "clash-of-kings",
+    "power": "game-of-thrones", "gameofthrones": "game-of-thrones", "moc": "game-of-thrones",
+    "hraotruny": "game-of-thrones",
+    "nodefense": "storm-of-swords", "nodefence": "storm-of-swords", "zadnaobrana": "storm-of-swords",
+    "nomarch1": "rains-of-autumn", "nomarchplus1": "rains-of-autumn", "zadnypochod1": "rains-of-autumn",
+    "nothing": "nothing", "none": "nothing", "nic": "nothing",
+}
+"""``CHOOSE <card>: <option>``: the option word (folded, letters and digits only; "no march+1" is
+"nomarch1") -> the card id it resolves as (data ``params.options``) or ``nothing``."""
+
+RAVEN_LOOK_WORDS: Final[dict[str, str]] = {
+    "look": "look", "nahledni": "look", "top": "top", "nahore": "top", "bottom": "bottom", "dospod": "bottom"}
+"""``RAVEN LOOK | TOP | BOTTOM`` (2nd edition), English or Czech (folded) -> :data:`.commands.RAVEN_LOOKS`."""
+
+PENALTY_WORDS: Final[dict[str, str]] = {"units": "units", "unit": "units", "jednotky": "units",
+                                        "track": "track", "stupnice": "track"}
+"""``PENALTY UNITS | TRACK`` (2nd edition), English or Czech (folded)."""
 
 CLEAR_WORDS: Final[dict[str, str]] = {
     **{k: k for k in CLEAR_KINDS},
@@ -251,6 +292,10 @@ EXAMPLES: Final[dict[str, str]] = {
     "DISCARD": "DISCARD Eddard Stark",
     "PORT": "PORT Port of Lannisport: TAKE ALL",
     "CONSOLIDATE": "CONSOLIDATE Lannisport: POWER",
+    "CHOOSE": "CHOOSE A Throne of Blades: supply",
+    "PROMOTE": "PROMOTE Winterfell: 2",
+    "DEMOTE": "DEMOTE Winterfell: 1, White Harbor: 1",
+    "PENALTY": "PENALTY UNITS",
     "CLEAR": "CLEAR MARCHES",
     "HELP": "HELP",
     "STATUS": "STATUS",
@@ -515,8 +560,9 @@ def _parse_any(body: str, names: NameResolver, in_block: bool) -> Command | Orde
     return _parse_command(body, names)
 
 
-SECOND_EDITION_COMMANDS: Final = frozenset({"TRACK", "DISCARD", "PORT", "CONSOLIDATE"})
-"""Commands only the 2nd edition has (its wildling cards' and action phase's choices): unknown to an
+SECOND_EDITION_COMMANDS: Final = frozenset({"TRACK", "DISCARD", "CHOOSE", "PROMOTE", "DEMOTE", "PENALTY", "PORT",
+                                             "CONSOLIDATE"})
+"""Commands only the 2nd edition has (its Westeros, wildling and action-phase choices): unknown to an
 agot1e mail, whose errors and hints stay as they were. (``BLADE REDRAW | KEEP`` and ``upgrade -> siege
 engine`` are 2nd-edition forms of shared commands: :func:`_second_edition`.)"""
 
@@ -526,11 +572,16 @@ def _second_edition(names: NameResolver) -> bool:
     return bool(getattr(getattr(names, "data", None), "wildling_cards", None))
 
 
-def _commands_of(names: NameResolver) -> dict[str, str]:
-    """:data:`COMMAND_WORDS` of the edition ``names`` resolves for."""
-    if _second_edition(names):
+def command_words(second_edition: bool) -> dict[str, str]:
+    """:data:`COMMAND_WORDS` of one edition (the 1st has none of :data:`SECOND_EDITION_COMMANDS`)."""
+    if second_edition:
         return COMMAND_WORDS
     return {k: v for k, v in COMMAND_WORDS.items() if v not in SECOND_EDITION_COMMANDS}
+
+
+def _commands_of(names: NameResolver) -> dict[str, str]:
+    """:data:`COMMAND_WORDS` of the edition ``names`` resolves for."""
+    return command_words(_second_edition(names))
 
 
 def command_word(body: str, words: dict[str, str] = COMMAND_WORDS) -> str | None:
@@ -941,6 +992,9 @@ def _p_ability(rest: str, names: NameResolver) -> Ability:
 def _p_raven(rest: str, names: NameResolver) -> Raven:
     if fold(rest).strip() in ("pass", "pas"):
         return Raven()
+    look = RAVEN_LOOK_WORDS.get(fold(rest).strip())
+    if look is not None and _second_edition(names):  # 2nd edition: the top wildling card
+        return Raven(look=look)
     if ":" not in rest:
         raise LineError(Msg("agot.error.raven_form"))
     line = _parse_order_line(rest, names)
@@ -1097,6 +1151,57 @@ def _p_discard(rest: str, names: NameResolver) -> Discard:
     return Discard(_card(rest, names))
 
 
+def _letters(text: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", fold(text))
+
+
+def _p_choose(rest: str, names: NameResolver) -> Choose:
+    """``CHOOSE <Westeros card>: <option>`` (2nd edition; the options the card offers, RULES.md 11.2)."""
+    card_text, option_text = _split_colon(rest, _what("the_option"))
+    key = _letters(card_text)
+    cards = {c for word, c in CHOOSE_CARD_WORDS.items() if word == key or (len(key) >= 4 and word.startswith(key))}
+    if len(cards) != 1:
+        raise LineError(Msg("agot.error.choose_card", text=card_text.strip()), EXAMPLES["CHOOSE"])
+    card = cards.pop()
+    option = CHOOSE_OPTION_WORDS.get(_letters(option_text))
+    offered = list(names.data.westeros_cards[card].params["options"])
+    if option not in offered:
+        words = [CHOOSE_WORDS[o] for o in offered]
+        raise LineError(Msg("agot.error.choose_option", card=card, text=option_text.strip(), options=words),
+                        f"CHOOSE {names.data.westeros_cards[card].name}: {words[0]}")
+    return Choose(card, option)
+
+
+def _p_promote(rest: str, names: NameResolver, demote: bool = False) -> Promote:
+    """``PROMOTE <area>[: <n>], ...`` or ``PROMOTE NONE``; ``DEMOTE <area>[: <n>], ...`` (2nd edition,
+    Crow Killers). An area named twice counts once with the two numbers added."""
+    word = "DEMOTE" if demote else "PROMOTE"
+    if _is_none(rest) and not demote:
+        return Promote(())
+    counts: dict[str, int] = {}
+    for part in (p for p in re.split(r"[,;]", rest) if p.strip()):
+        area_text, _, n_text = part.partition(":")
+        area = _area(area_text, names)
+        n_text = n_text.strip()
+        if n_text and not (n_text.isdigit() and 1 <= int(n_text) <= MAX_COUNT):
+            raise LineError(Msg("agot.error.promote_count", word=word, text=n_text), EXAMPLES[word])
+        counts[area] = counts.get(area, 0) + (int(n_text) if n_text else 1)
+    if not counts:
+        raise LineError(Msg("agot.error.missing", what=_what("area")), EXAMPLES[word])
+    return Promote(tuple(counts.items()), demote)
+
+
+def _p_demote(rest: str, names: NameResolver) -> Promote:
+    return _p_promote(rest, names, demote=True)
+
+
+def _p_penalty(rest: str, names: NameResolver) -> Penalty:
+    choice = PENALTY_WORDS.get(fold(rest).strip())
+    if choice is None:
+        raise LineError(Msg("agot.error.penalty_word", text=rest.strip()), EXAMPLES["PENALTY"])
+    return Penalty(choice)
+
+
 def _p_clear(rest: str, names: NameResolver) -> Clear:
     """``CLEAR``, ``CLEAR ALL``, ``CLEAR MARCHES, RAIDS``, ``ZRUŠ pochody a nájezdy``."""
     words = [fold(w) for w in re.split(r"[,;\s]+|\s+(?:and|a)\s+", rest.strip()) if w and fold(w) not in ("and", "a")]
@@ -1159,6 +1264,10 @@ _PARSERS: Final[dict[str, Callable[[str, NameResolver], Command]]] = {
     "REMOVE": _p_remove,
     "RECLAIM": _p_reclaim,
     "TRACK": _p_track,
+    "CHOOSE": _p_choose,
+    "PROMOTE": _p_promote,
+    "DEMOTE": _p_demote,
+    "PENALTY": _p_penalty,
     "DISCARD": _p_discard,
     "PORT": _p_port,
     "CONSOLIDATE": _p_consolidate,
@@ -1202,6 +1311,9 @@ class GameDataNames:
 
     def card_name(self, card_id: str) -> str:
         return self._data.card(card_id).name
+
+    def westeros_card_name(self, card_id: str) -> str:
+        return self._data.westeros_cards[card_id].name
 
     def player_name(self, house: str) -> str:
         """A house as the PRESS echo writes it (``Stark``)."""

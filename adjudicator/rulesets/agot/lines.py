@@ -20,9 +20,9 @@ from functools import cache
 
 from ...messages import Msg, register_line_hook, render
 from . import grammar, say
-from .commands import (ALL, Ability, Bid, BidAll, Blade, Card, Casualties, Clear, Consolidate, Discard, Help, March,
-                       Muster, MusterItem, OrderLine, Orders, OrdersQuery, Port, Press, Raid, Raven, Reclaim, Redraw, Remove,
-                       Retreat, Status, Support, Tiebreak, Track)
+from .commands import (ALL, Ability, Bid, BidAll, Blade, Card, Casualties, Choose, Clear, Consolidate, Discard, Help,
+                       March, Muster, MusterItem, OrderLine, Orders, OrdersQuery, Penalty, Port, Promote, Raid, Raven,
+                       Reclaim, Redraw, Remove, Retreat, Status, Support, Tiebreak, Track)
 from .edition import every
 
 
@@ -73,6 +73,8 @@ def message(command, names: grammar.GameDataNames) -> Msg | None:
     if isinstance(command, Ability):
         return Msg("agot.line.ability", card=command.card_id, choice=command.choice)
     if isinstance(command, Raven):
+        if command.look is not None:
+            return Msg("agot.line.raven_look", look=command.look)
         if command.is_pass:
             return Msg("agot.line.raven_pass")
         return Msg("agot.line.raven", area=area(command.area), token=say.token(command.order.canonical()))
@@ -101,6 +103,12 @@ def message(command, names: grammar.GameDataNames) -> Msg | None:
         return Msg("agot.line.discard", card=command.card_id)
     if isinstance(command, Track):
         return Msg("agot.line.track", track=command.track)
+    if isinstance(command, Choose):
+        return Msg("agot.line.choose", card=command.card_id, option=command.option)
+    if isinstance(command, Promote):
+        return Msg("agot.line.promote", demote=command.demote, areas=[[area(a), n] for a, n in command.areas])
+    if isinstance(command, Penalty):
+        return Msg("agot.line.penalty", choice=command.choice)
     if isinstance(command, Clear):
         return Msg("agot.line.clear", kinds=list(command.kinds))
     if isinstance(command, Help):

@@ -92,12 +92,23 @@ def store_orders(state: dict, house: str, lines: list[OrderLine]) -> None:
     pos.plan(state, house)["orders"] = {line.area: line.token.canonical() for line in lines}
 
 
+RAVEN_STEPS = ("raven", "raven_card")
+"""The planning phase's steps after the reveal: the Messenger Raven's choice, and (2e) the wildling card
+its holder looked at (step ``raven_card``, RAVEN TOP | BOTTOM)."""
+
+
 def check_raven(state: dict, ctx: Ctx, house: str, raven: Raven) -> str | None:
     if house != pos.holder(state, "messenger_raven"):
         return Msg("agot.error.no_raven")
     if raven.is_pass:
         return None
-    orders = state["orders"] if state["phase"] == "action" or state["step"] == "raven" else (pos.plan(state, house)["orders"] or {})
+    if raven.look is not None:  # 2e: LOOK during the planning phase (or sent ahead); TOP | BOTTOM after it
+        if state["phase"] == "action" or (raven.look == "look" and state["step"] == "raven_card"):
+            return Msg("agot.error.raven_look_not_now")
+        return None
+    if state["step"] == "raven_card":
+        return Msg("agot.error.raven_looked")
+    orders = state["orders"] if state["phase"] == "action" or state["step"] in RAVEN_STEPS else (pos.plan(state, house)["orders"] or {})
     where = ctx.area(raven.area)
     if raven.area not in orders or pos.owner(state, raven.area) != house:
         return Msg("agot.error.raven_no_order", area=where)
@@ -146,13 +157,16 @@ def reveal(state: dict, ctx: Ctx) -> list[Event]:
 
 
 def raven_needed(state: dict) -> bool:
-    """The raven holder has a choice only when it has an order on the board."""
-    return bool(pos.orders_of(state, pos.holder(state, "messenger_raven")))
+    """The raven holder has a choice only when it has an order on the board (2e: or sent RAVEN LOOK ahead,
+    which needs no order)."""
+    holder = pos.holder(state, "messenger_raven")
+    return bool(pos.orders_of(state, holder)) or pos.plan(state, holder)["raven"] == "RAVEN LOOK"
 
 
-def pending_raven(state: dict) -> list[Owed]:
+def pending_raven(state: dict, ctx: Ctx) -> list[Owed]:
     house = pos.holder(state, "messenger_raven")
-    return [Owed(house, Msg("agot.owed.raven"), "step", pos.plan(state, house)["raven"] is not None)]
+    what = Msg("agot.owed.raven_or_look") if ctx.gd.wildling_cards else Msg("agot.owed.raven")  # 2e: LOOK too
+    return [Owed(house, what, "step", pos.plan(state, house)["raven"] is not None)]
 
 
 def resolve_raven(state: dict, ctx: Ctx) -> list[Event]:
@@ -163,9 +177,43 @@ def resolve_raven(state: dict, ctx: Ctx) -> list[Event]:
     if line is None:
         return [Event("agot.default.raven", house=house)]
     raven = ctx.command(line)
-    if raven.is_pass or check_raven(state, ctx, house, raven):
+    if raven.look == "look":
+        return _look(state, ctx, house)
+    if raven.is_pass or raven.look is not None or check_raven(state, ctx, house, raven):
         return [Event("agot.raven.unused", house=house)]
     old = state["orders"][raven.area]
     state["orders"][raven.area] = raven.order.canonical()
     return [Event("agot.raven.used", house=house, area=ctx.area(raven.area), old=say.token(old),
                   new=say.token(raven.order.canonical()))]
+
+
+# -- 2e: the Messenger Raven looks at the top wildling card (agot2e RULES.md R5.3, 11.2) ------------------
+
+
+def _look(state: dict, ctx: Ctx, house: str) -> list[Event]:
+    """``RAVEN LOOK``: the holder alone sees the top wildling card (an event only it may see); its
+    ``RAVEN TOP | BOTTOM`` on file applies at once, else it is asked (step ``raven_card``)."""
+    events = [Event("agot.raven.looks", house=house),
+              Event("agot.raven.seen", card=state["wildling_deck"][0], to=(house,))]
+    if pos.plan(state, house).get("raven_card"):
+        return events + resolve_raven_card(state, ctx)
+    state["step"] = "raven_card"
+    return events
+
+
+def pending_raven_card(state: dict) -> list[Owed]:
+    house = pos.holder(state, "messenger_raven")
+    return [Owed(house, Msg("agot.owed.raven_card"), "step", bool(pos.plan(state, house).get("raven_card")))]
+
+
+def resolve_raven_card(state: dict, ctx: Ctx) -> list[Event]:
+    """``RAVEN BOTTOM`` puts the card at the bottom of the wildling deck; ``RAVEN TOP`` or the deadline
+    (the default) leaves it on top. Whether it moved is public, as at the table; the card is not."""
+    house = pos.holder(state, "messenger_raven")
+    line = pos.plan(state, house).pop("raven_card", None)
+    if line is None:
+        return [Event("agot.default.raven_card", house=house)]
+    if ctx.command(line).look == "bottom":
+        state["wildling_deck"].append(state["wildling_deck"].pop(0))
+        return [Event("agot.raven.bottom", house=house)]
+    return [Event("agot.raven.top", house=house)]

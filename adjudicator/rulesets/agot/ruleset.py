@@ -21,12 +21,15 @@ from .newgame import initial_state
 
 class AgotRuleset:
     rules: Edition  # set by each edition's subclass
-    keywords = frozenset(k for k, v in grammar.COMMAND_WORDS.items() if v not in grammar.SECOND_EDITION_COMMANDS)
-    """First words of a command line (mailbody.not_orders); the 2nd edition adds its own commands'."""
 
     @property
     def name(self) -> str:
         return self.rules.name
+
+    @property
+    def keywords(self) -> frozenset[str]:
+        """The first words of the edition's command lines (mailbody.not_orders: never prose)."""
+        return frozenset(grammar.command_words(bool(self.rules.shape.wildling_cards)))
 
     @property
     def data_version(self) -> str:

@@ -15,13 +15,14 @@ from ...messages import Msg
 from ...ruleset import LineResult, Parsed, Submission
 from . import action, battle, consolidate, examples, planning, takeover, tides, westeros
 from . import position as pos
-from .commands import (CLEAR_KINDS, Ability, Bid, BidAll, Blade, Card, Casualties, Clear, Consolidate, Discard, March,
-                       Muster, Orders, Port, Raid, Raven, Reclaim, Redraw, Remove, Retreat, Support, Tiebreak, Track)
+from .commands import (CLEAR_KINDS, Ability, Bid, BidAll, Blade, Card, Casualties, Choose, Clear, Consolidate,
+                       Discard, March, Muster, Orders, Penalty, Port, Promote, Raid, Raven, Reclaim, Redraw, Remove,
+                       Retreat, Support, Tiebreak, Track)
 from .context import Ctx
 from . import grammar
 from .grammar import parse_mail
 
-WESTEROS_ONLY = (Bid, BidAll, Tiebreak, Muster, Remove, Reclaim, Track, Discard)
+WESTEROS_ONLY = (Bid, BidAll, Tiebreak, Muster, Remove, Reclaim, Track, Discard, Choose, Promote, Penalty)
 PLAN_KEY = {Raid: "raids", March: "marches", Support: "supports", Card: "cards", Casualties: "casualties",
             Retreat: "retreats", Ability: "abilities"}
 
@@ -38,6 +39,7 @@ def submit(state: dict, ctx: Ctx, house: str, text: str) -> Submission:
     parsed = Parsed(lines, tuple(mail.commands))
     if not parsed.ok:
         return Submission(state, parsed, False, requests=mailcommands.requests(mail.commands))
+    notes += westeros.choose_notes(state, ctx, house, mail.commands)
     _apply(state, ctx, house, mail.commands)
     return Submission(state, parsed, True, notes, requests=mailcommands.requests(mail.commands))
 
@@ -163,7 +165,7 @@ def _line_keywords(mail) -> list[str | None]:
 def _final_orders(state: dict, ctx: Ctx, house: str, mail) -> dict:
     """The house's orders as the mail leaves them (for the examples of its action lines)."""
     blocks = [c for c in mail.commands if isinstance(c, Orders)] + list(mail.broken_orders.values())
-    if blocks and state["phase"] in ("planning", "westeros") and state["step"] != "raven":
+    if blocks and state["phase"] in ("planning", "westeros") and state["step"] not in planning.RAVEN_STEPS:
         return {line.area: line.token.canonical() for line in blocks[-1].lines}
     return _orders_for(state, house, None)
 
@@ -175,7 +177,7 @@ def _orders_for(state: dict, house: str, mail_orders: dict | None) -> dict:
     """The house's orders as they stand for checking instructions: on the board once revealed (from the
     raven step on), else this mail, else on file (orders and action lines may be sent during the
     Westeros phase, for the coming planning phase)."""
-    if state["phase"] not in ("planning", "westeros") or state["step"] == "raven":
+    if state["phase"] not in ("planning", "westeros") or state["step"] in planning.RAVEN_STEPS:
         return {a: t for a, t in state["orders"].items() if pos.owner(state, a) == house}
     return mail_orders if mail_orders is not None else (pos.plan(state, house)["orders"] or {})
 
@@ -241,7 +243,8 @@ def _check(state: dict, ctx: Ctx, house: str, stretch: list, index: dict, broken
                 problem = Msg("agot.error.not_your_card", card=command.card_id, owner=owner_, house=house)
         elif isinstance(command, Raven):
             problem = planning.check_raven(state, ctx, house, command) if (
-                state["step"] == "raven" or command.is_pass or house != pos.holder(state, "messenger_raven")) else None
+                state["step"] in planning.RAVEN_STEPS or command.is_pass or command.look is not None
+                or house != pos.holder(state, "messenger_raven")) else None
             if problem and command.order is not None:
                 problem = westeros.restriction_text(state, ctx, command.order, problem)
         elif isinstance(command, WESTEROS_ONLY):
@@ -286,7 +289,7 @@ def _check_ahead(state: dict, seen: dict, ctx: Ctx, house: str, command, orders:
 def _clear_problem(state: dict, ctx: Ctx, house: str, clear: Clear) -> tuple[Msg, str] | None:
     """``CLEAR ORDERS`` takes back orders not yet revealed; on the board they stay."""
     if "orders" in clear.kinds and state["phase"] not in ("planning", "westeros") or \
-            "orders" in clear.kinds and state["step"] == "raven":
+            "orders" in clear.kinds and state["step"] in planning.RAVEN_STEPS:
         return Msg("agot.error.clear_revealed"), "CLEAR MARCHES"
     return None
 
@@ -308,8 +311,8 @@ def _apply(state: dict, ctx: Ctx, house: str, commands) -> None:
             westeros_lines.append(command)
         elif isinstance(command, Orders):
             planning.store_orders(state, house, list(command.lines))
-        elif isinstance(command, Raven):
-            plan["raven"] = command.canonical(ctx.names)
+        elif isinstance(command, Raven):  # 2e: RAVEN TOP | BOTTOM beside the RAVEN LOOK it answers
+            plan["raven_card" if command.look in ("top", "bottom") else "raven"] = command.canonical(ctx.names)
         elif isinstance(command, Blade):
             plan["blade"] = "at " + command.area if command.mode == "at" else command.mode
         elif isinstance(command, Port):
@@ -334,6 +337,11 @@ def clear(state: dict, house: str, kinds: tuple[str, ...] = ()) -> None:
     fresh = pos.empty_plan()
     for kind in kinds or CLEAR_KINDS:
         plan[kind] = fresh[kind]
+    if "raven" in (kinds or CLEAR_KINDS):  # 2e: the RAVEN TOP | BOTTOM beside a RAVEN LOOK
+        plan.pop("raven_card", None)
+    if not kinds:  # 2e: CLEAR forgets the lines of the 2nd-edition choices too
+        for key in westeros.SECOND_EDITION_KEYS.values():
+            plan.pop(key, None)
     for key in SECOND_EDITION_LINES:  # 2e: made when first sent; CLEAR (everything) takes them, CLEAR BLADE the redraws
         if not kinds or (key == "redraws" and "blade" in kinds):
             plan.pop(key, None)
@@ -348,6 +356,8 @@ def on_file(state: dict, ctx: Ctx, house: str) -> list[str]:
         out += [f"{ctx.area(a)}: {t}" for a, t in plan["orders"].items()]
     if plan["raven"]:
         out.append(plan["raven"])
+    if plan.get("raven_card"):
+        out.append(plan["raven_card"])
     out += westeros.on_file(state, ctx, house)
     for key in pos.PLAN_KEYS + SECOND_EDITION_LINES:
         out += plan.get(key, [])

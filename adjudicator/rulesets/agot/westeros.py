@@ -18,6 +18,9 @@ The engine then alternates :func:`pending` and :func:`advance`:
 ``wildlings``  Wildling Attack: the Night's Watch bid (``BID``; default 0)
 ``losses``     the wildlings won: units worth 2 (the lowest bidder 4) mustering points removed
 ``reclaim``    the Night's Watch won: the highest bidder takes a discarded house card back
+``outcome``    2e: the houses a wildling card lets choose answer it (``agot2e/wildlings.py``)
+``choose``     2e: the token holder chooses for A Throne of Blades, Dark Wings Dark Words or Put
+               to the Sword (``CHOOSE``; default nothing); the card then resolves as its choice
 Game of Thrones, the restrictions (Sea of Storms, Storm of Swords, Feast for Crows, Rains of
 Autumn) and Last Days of Summer need nobody. A sub-step where nobody owes anything resolves in
 the same :func:`advance`. After card III the planning phase starts.
@@ -41,7 +44,8 @@ from ...messages import Msg
 from ...ruleset import Event, Owed
 from . import battle, bidding, planning, say
 from . import position as pos
-from .commands import UNIT_PLURALS, units_text, Bid, BidAll, Discard, Muster, MusterItem, OrderLine, Reclaim, Remove, Tiebreak, Track, TRACK_SLOTS
+from .commands import (Bid, BidAll, Choose, Discard, Muster, MusterItem, OrderLine, Penalty,
+                       Promote, Reclaim, Remove, Tiebreak, Track, TRACK_SLOTS)
 from .context import Ctx
 from .gamedata import GameData
 from .grammar import parse_order_token
@@ -70,7 +74,7 @@ def restrictions_of(gd: GameData, card: str) -> list[str]:
         texts = {t.id: t.text for t in gd.setup.order_tokens}
         return [texts[token] for token in gd.westeros_cards[card].params["orders"]]
     return [RESTRICTS[card]] if card in RESTRICTS and effect(gd, card) == card else []
-COMMANDS = (Bid, BidAll, Tiebreak, Muster, Remove, Reclaim, Track, Discard)
+COMMANDS = (Bid, BidAll, Tiebreak, Muster, Remove, Reclaim, Track, Discard, Choose, Promote, Penalty)
 
 
 def _w(state: dict) -> dict:
@@ -154,7 +158,8 @@ def reveal(state: dict, ctx: Ctx, given: dict[str, str] | None = None) -> list[E
 def begin(state: dict, ctx: Ctx) -> list[Event]:
     """Start the Westeros phase of ``state['round']`` (the round marker has moved already)."""
     state.update(phase="westeros", step="westeros", turn=0)
-    return [Event("agot.round_westeros", round=state["round"])] + reveal(state, ctx)
+    events = reveal(state, ctx)
+    return [Event("agot.round_westeros", round=state["round"])] + events + drop_unrevealed_chooses(state, ctx)
 
 
 # -- the step machine -----------------------------------------------------------------------------------
@@ -183,6 +188,12 @@ def pending(state: dict, ctx: Ctx) -> list[Owed]:
         return bidding.pending_reclaim(state, ctx)
     if step == "outcome":  # 2e: a wildling card's mailed choices (agot2e/wildlings.py)
         return ctx.rules.wildlings.pending_outcome(state, ctx)
+    if step == "choose":  # 2e: the token holder's CHOOSE
+        card = w["cards"][w["deck"]]
+        holder = _chooser(state, ctx, card)
+        lines = [Msg("agot.line.choose", card=card, option=option) for option in _options(ctx, card)]
+        return [Owed(holder, Msg("agot.owed.choose", card=card, options=_options(ctx, card), lines=lines), "step",
+                     _chosen(state, ctx, holder, card) is not None)]
     return []
 
 
@@ -205,7 +216,7 @@ def _resolve(state: dict, ctx: Ctx, force: bool) -> list[Event]:
     resolver = {"supply": _resolve_supply, "muster": _resolve_muster, "bid": bidding.resolve_bid,
                 "tiebreak": bidding.resolve_tiebreak, "wildlings": bidding.resolve_wildlings,
                 "losses": bidding.resolve_losses, "reclaim": bidding.resolve_reclaim,
-                "outcome": getattr(ctx.rules.wildlings, "resolve_outcome", None)}.get(step)
+                "outcome": getattr(ctx.rules.wildlings, "resolve_outcome", None), "choose": _resolve_choose}.get(step)
     if resolver is None:
         raise ValueError(f"unknown Westeros step {step!r}")
     events, done = resolver(state, ctx, force)
@@ -234,6 +245,14 @@ def _start(state: dict, ctx: Ctx, deck: str) -> list[Event]:
     w = _w(state)
     w["deck"] = deck
     card = w["cards"][deck]
+    if effect(ctx.gd, card) == HOLDER_CHOOSES:
+        return _holder_chooses(state, ctx, card)
+    return _resolve_card(state, ctx, card)
+
+
+def _resolve_card(state: dict, ctx: Ctx, card: str, port_power: bool | None = None) -> list[Event]:
+    """Resolve ``card`` (the deck's, or what a holder-chooses card resolves as): start its step, or
+    apply it and go on to the next deck."""
     kind = effect(ctx.gd, card)
     if kind == SUPPLY:
         return _start_supply(state, ctx)
@@ -245,25 +264,127 @@ def _start(state: dict, ctx: Ctx, deck: str) -> list[Event]:
     if kind == WILDLING_ATTACK:
         return bidding.start_wildlings(state, ctx)
     if kind == THRONES:
-        events = _game_of_thrones(state, ctx, card)
+        events = _game_of_thrones(state, ctx, card, port_power)
     elif kind == FORBID:
         events = [Event("agot.westeros.forbids", card=card,
                         tokens=[say.token(t) for t in restrictions_of(ctx.gd, card)])]
     elif restrictions_of(ctx.gd, card):
         events = [Event("agot.westeros.effect", card=card)]
-    elif kind == HOLDER_CHOOSES:
-        events = _holder_chooses(state, ctx, card)
     else:
         events = [Event("agot.westeros.nothing", card=card)]
     return events + _next(state, ctx)
 
 
+# -- 2e: the cards whose token holder chooses (A Throne of Blades, Dark Wings Dark Words, Put to the Sword)
+
+
+def _chooser(state: dict, ctx: Ctx, card: str) -> str:
+    return pos.holder(state, ctx.gd.westeros_cards[card].params["token"])
+
+
+def _options(ctx: Ctx, card: str) -> list[str]:
+    return list(ctx.gd.westeros_cards[card].params["options"])
+
+
+def _chosen(state: dict, ctx: Ctx, house: str, card: str) -> str | None:
+    """The option of ``house``'s last CHOOSE line on file for ``card``, or None."""
+    for line in reversed(pos.plan(state, house).get("chooses", [])):
+        command = ctx.command(line)
+        if command.card_id == card:
+            return command.option
+    return None
+
+
 def _holder_chooses(state: dict, ctx: Ctx, card: str) -> list[Event]:
-    """2e: A Throne of Blades, Dark Wings Dark Words, Put to the Sword: the token's holder chooses an
-    effect. The CHOOSE command is still to come (agot2e RULES.md section 0), so the holder takes the
-    deadline default: nothing happens (B28)."""
-    holder = pos.holder(state, ctx.gd.westeros_cards[card].params["token"])
-    return [Event("agot.westeros.holder_default", card=card, house=holder)]
+    """The holder's CHOOSE line on file (sent ahead) applies at once; else the holder is asked (step
+    ``choose``; agot2e RULES.md 11.1)."""
+    if _chosen(state, ctx, _chooser(state, ctx, card), card) is None:
+        state["step"] = "choose"
+        return []
+    events, _ = _resolve_choose(state, ctx, False, card)
+    return events
+
+
+def _resolve_choose(state: dict, ctx: Ctx, force: bool, card: str | None = None) -> tuple[list[Event], bool]:
+    """Resolve the holder's choice, or its default, nothing (B28): the card then resolves as the card it
+    names (Supply, Mustering, Clash of Kings, Game of Thrones with the card's ``port_power``; Put to the
+    Sword's restrictions those of Storm of Swords or Rains of Autumn, from now to the end of the round).
+    Its line is used, so it leaves the file. Never 'done' here: the option's own resolution moves on."""
+    w = _w(state)
+    card = card or w["cards"][w["deck"]]
+    holder = _chooser(state, ctx, card)
+    option = _chosen(state, ctx, holder, card)
+    plan = pos.plan(state, holder)
+    plan["chooses"] = [line for line in plan.get("chooses", []) if ctx.command(line).card_id != card]
+    if option is None:
+        w.setdefault("choices", {})[w["deck"]] = "nothing"
+        return [Event("agot.westeros.holder_default", card=card, house=holder)] + _next(state, ctx), False
+    w.setdefault("choices", {})[w["deck"]] = option
+    events = [Event("agot.westeros.holder_chose", card=card, house=holder, option=option)]
+    if option == "nothing":
+        return events + _next(state, ctx), False
+    forbidden = restrictions_of(ctx.gd, option)
+    if forbidden:
+        state["restrictions"] = list(state["restrictions"]) + [k for k in forbidden if k not in state["restrictions"]]
+        events.append(Event("agot.westeros.forbids", card=card, tokens=[say.token(t) for t in forbidden]))
+        return events + _next(state, ctx), False
+    return events + _resolve_card(state, ctx, option, ctx.gd.westeros_cards[card].params.get("port_power")), False
+
+
+def choose_lines(state: dict, ctx: Ctx) -> list[str]:
+    """Every CHOOSE line the card asking now (step ``choose``) accepts."""
+    card = _w(state)["cards"][_w(state)["deck"]]
+    return [Choose(card, option).canonical(ctx.names) for option in _options(ctx, card)]
+
+
+def choose_problem(state: dict, ctx: Ctx, house: str, command: Choose) -> tuple[Msg | None, str | None]:
+    """A CHOOSE line is refused only when its card asks now and the sender does not hold the token
+    (sent ahead, the token may still change hands; a line for a card not revealed is ignored, with a
+    note: :func:`choose_notes`)."""
+    w = state.get("westeros") or {}
+    if state["phase"] == "westeros" and state["step"] == "choose" and w["cards"][w["deck"]] == command.card_id:
+        holder = _chooser(state, ctx, command.card_id)
+        if house != holder:
+            return Msg("agot.error.not_the_chooser", card=command.card_id, house=holder), None
+    return None, None
+
+
+def _choose_ignored(state: dict, ctx: Ctx, command: Choose) -> str | None:
+    """Why a CHOOSE line sent now cannot be used: its card is not revealed this round, or it has
+    resolved already (None: it may be used; outside the Westeros phase it waits for the next one)."""
+    if state["phase"] != "westeros" or not state.get("westeros"):
+        return None
+    w = _w(state)
+    decks = [d for d, c in w["cards"].items() if c == command.card_id]
+    if not decks:
+        return "agot.note.choose_not_revealed"
+    current = DECKS.index(w["deck"]) if w["deck"] is not None else -1  # None: no deck started yet
+    if any(DECKS.index(d) > current or (DECKS.index(d) == current and d not in w.get("choices", {})) for d in decks):
+        return None
+    return "agot.note.choose_resolved"
+
+
+def choose_notes(state: dict, ctx: Ctx, house: str, commands: list) -> list[Msg]:
+    """The reply's notes for CHOOSE lines that will not be used (agot2e RULES.md 11.2)."""
+    return [Msg(key, card=c.card_id) for c in commands if isinstance(c, Choose) and (key := _choose_ignored(state, ctx, c))]
+
+
+def drop_unrevealed_chooses(state: dict, ctx: Ctx) -> list[Event]:
+    """At the reveal: CHOOSE lines sent before it for a card not revealed this round are dropped, and
+    their senders told."""
+    events = []
+    for house in pos.turn_order(state):
+        plan = pos.plan(state, house)
+        keep = []
+        for line in plan.get("chooses", []):
+            command = ctx.command(line)
+            if command.card_id in _w(state)["cards"].values():
+                keep.append(line)
+            else:
+                events.append(Event("agot.westeros.choose_dropped", card=command.card_id, to=(house,)))
+        if "chooses" in plan:
+            plan["chooses"] = keep
+    return events
 
 
 def _next(state: dict, ctx: Ctx) -> list[Event]:
@@ -277,7 +398,7 @@ def _next(state: dict, ctx: Ctx) -> list[Event]:
     state.update(phase="planning", step="orders", turn=0)
     for house in state["houses"]:  # RULES.md section 12: what the Westeros phase did not use expires with it
         pos.plan(state, house).update(bids={}, musters=[], removes=[], tiebreaks=[], reclaims=[])
-        for key in ("tracks", "discards"):
+        for key in ("tracks", "discards", "chooses", "promotes", "demotes", "penalties"):  # 2e
             pos.plan(state, house).pop(key, None)
     return [Event("agot.round_planning", round=state["round"])] + _recheck_orders(state, ctx)
 
@@ -298,7 +419,8 @@ def _recheck_orders(state: dict, ctx: Ctx) -> list[Event]:
         errors = planning.check_orders(state, ctx, house, lines)
         if errors:
             plan["orders"] = None
-            why = [Msg("agot.error.at", area=ctx.area(lines[i].area), error=e) for i, e in sorted(errors.items())]
+            why = [Msg("agot.error.at", area=ctx.area(lines[i].area), error=restriction_text(state, ctx, lines[i], e))
+                   for i, e in sorted(errors.items())]  # (2e: Put to the Sword's choice forbids from its resolution)
             events.append(Event("agot.westeros.orders_no_longer_hold", why=why, to=(house,)))
         else:
             plan["orders"] = kept
@@ -521,9 +643,10 @@ def paying_ports(state: dict, gd: GameData, house: str) -> int:
     return count
 
 
-def _game_of_thrones(state: dict, ctx: Ctx, card: str) -> list[Event]:
-    """Power per crown (CZ p.13), and per paying port where the card says so (2e ``params.port_power``)."""
-    ports = bool(ctx.gd.westeros_cards[card].params.get("port_power"))
+def _game_of_thrones(state: dict, ctx: Ctx, card: str, port_power: bool | None = None) -> list[Event]:
+    """Power per crown (CZ p.13), and per paying port where the card says so (2e ``params.port_power``;
+    ``port_power`` overrides it: Dark Wings, Dark Words' collection counts crowns only, B2)."""
+    ports = bool(ctx.gd.westeros_cards[card].params.get("port_power") if port_power is None else port_power)
     parts = []
     for house in pos.turn_order(state):
         want = crowns(state, ctx.gd, house) + (paying_ports(state, ctx.gd, house) if ports else 0)
@@ -581,7 +704,8 @@ def _remaining(state: dict) -> list[tuple[str, str, bool]]:
     w = _w(state)
     current = w["deck"]
     start = 0 if current is None else DECKS.index(current)
-    return [(d, w["cards"][d], d == current) for d in DECKS[start:]]
+    chosen = w.get("choices") or {}  # 2e: a holder-chooses card resolving as the card its holder chose
+    return [(d, chosen.get(d, w["cards"][d]) if d == current else w["cards"][d], d == current) for d in DECKS[start:]]
 
 
 def bid_slots(state: dict) -> list[str]:
@@ -603,6 +727,13 @@ def bid_slots(state: dict) -> list[str]:
         elif card == WILDLING_ATTACK and (not started or step == "wildlings"):
             slots.append(bidding.WILDLINGS)
     return slots
+
+
+def _may_become(state: dict, ctx: Ctx, card: str) -> bool:
+    """2e: may a holder-chooses card still to resolve this round resolve as ``card`` (A Throne of Blades
+    as Mustering: MUSTER lines may be sent before its holder chooses)?"""
+    return any(effect(ctx.gd, c) == HOLDER_CHOOSES and card in _options(ctx, c)
+               and (not started or state["step"] == "choose") for _, c, started in _remaining(state))
 
 
 def _coming(state: dict, card: str, steps: tuple[str, ...] = ()) -> bool:
@@ -724,14 +855,19 @@ def check_commands(state: dict, ctx: Ctx, house: str, commands: list) -> dict[in
             problem, example = _track_problem(state, ctx, house, command)
         elif isinstance(command, Discard):
             problem, example = _discard_problem(state, ctx, house, command)
+        elif isinstance(command, Choose):
+            problem, example = choose_problem(state, ctx, house, command)
+        elif isinstance(command, (Promote, Penalty)):
+            problem, example = ctx.rules.wildlings.line_problem(state, ctx, house, command, _wildling_bid_ahead(state, ctx))
         elif isinstance(command, Muster):
-            if not _coming(state, MUSTERING, ("muster",)):
+            if not _coming(state, MUSTERING, ("muster",)) and not _may_become(state, ctx, MUSTERING):
                 problem = Msg("agot.error.no_muster_now")
         elif isinstance(command, Remove):
             preview = supply_preview(state, ctx)
             fits = preview is not None and pos.within_supply(preview, ctx.gd, house)
             if not (removal_now(state, house) or (_coming(state, SUPPLY) and not fits) or
-                    _coming(state, WILDLING_ATTACK, ("wildlings", "tiebreak", "losses"))):
+                    _coming(state, WILDLING_ATTACK, ("wildlings", "tiebreak", "losses")) or
+                    _wildling_bid_ahead(state, ctx) or _removes_asked(state, ctx, house)):
                 problem = (Msg("agot.error.armies_will_fit", supply=preview["supply"][house]) if fits
                            else Msg("agot.error.no_removal_now"))
         if problem:
@@ -811,8 +947,16 @@ def supply_preview(state: dict, ctx: Ctx) -> dict | None:
     return {**state, "supply": {h: min(top, barrels(state, ctx.gd, h)) for h in state["houses"]}}
 
 
+def _removes_asked(state: dict, ctx: Ctx, house: str) -> bool:
+    """2e: is ``house`` asked at step ``outcome`` for units a wildling card destroys (Preemptive Raid)?"""
+    return bool(ctx.gd.wildling_cards) and ctx.rules.wildlings.asks_removes(state, ctx, house)
+
+
 def _check_removes(state: dict, ctx: Ctx, house: str, commands: list, at: list[int]) -> dict:
     removes = [commands[i] for i in at]
+    if _removes_asked(state, ctx, house):
+        problem = ctx.rules.wildlings.removes_problem(state, ctx, house, removes)
+        return {at[0]: (problem, None)} if problem else {}
     kind = removal_now(state, house)
     preview = supply_preview(state, ctx) if kind is None else None
     if preview is not None and not pos.within_supply(preview, ctx.gd, house):
@@ -840,8 +984,9 @@ def store(state: dict, ctx: Ctx, house: str, commands: list) -> None:
     lines replace those on file; a MUSTER line replaces the one on file for its castle; a bid
     replaces the one on file for its slot."""
     plan = pos.plan(state, house)
+    commands = [c for c in commands if not (isinstance(c, Choose) and _choose_ignored(state, ctx, c))]  # noted
     for key in ("bids", "musters", "removes", "tiebreaks", "reclaims") + tuple(  # 2e only: added when sent
-            k for k, kind in (("tracks", Track), ("discards", Discard)) if any(isinstance(c, kind) for c in commands)):
+            SECOND_EDITION_KEYS[kind] for kind in {_kind_of(c) for c in commands} if kind in SECOND_EDITION_KEYS):
         plan.setdefault(key, {} if key == "bids" else [])
     slots = bid_slots(state)
     replaced = set()
@@ -857,13 +1002,26 @@ def store(state: dict, ctx: Ctx, house: str, commands: list) -> None:
         elif isinstance(command, Muster):  # a castle's line replaces that castle's; NONE replaces all
             keep = [] if command.area is None else [m for m in plan["musters"] if ctx.command(m).area not in (command.area, None)]
             plan["musters"] = keep + [line]
+        elif isinstance(command, Choose):  # one line per card: a new one replaces the card's
+            plan["chooses"] = [c for c in plan["chooses"] if ctx.command(c).card_id != command.card_id] + [line]
         else:
-            key = {Remove: "removes", Tiebreak: "tiebreaks", Reclaim: "reclaims", Track: "tracks",
-                   Discard: "discards"}[type(command)]
+            key = {Remove: "removes", Tiebreak: "tiebreaks", Reclaim: "reclaims", **SECOND_EDITION_KEYS}[_kind_of(command)]
             if key not in replaced:
                 plan[key] = []
                 replaced.add(key)
             plan[key].append(line)
+
+
+SECOND_EDITION_KEYS = {Track: "tracks", Discard: "discards", Choose: "chooses", "promote": "promotes",
+                       "demote": "demotes", Penalty: "penalties"}
+"""2e: the plan key of each 2nd-edition Westeros line (a key is added to the plan when such a line is sent)."""
+
+
+def _kind_of(command):
+    """A command's key in :data:`SECOND_EDITION_KEYS` (PROMOTE and DEMOTE are one class) or its class."""
+    if isinstance(command, Promote):
+        return "demote" if command.demote else "promote"
+    return type(command)
 
 
 def on_file(state: dict, ctx: Ctx, house: str) -> list[str]:
@@ -877,7 +1035,7 @@ def on_file(state: dict, ctx: Ctx, house: str) -> list[str]:
     if bidding.WILDLINGS in bids:
         out.append(f"BID {bids[bidding.WILDLINGS]}  # Night's Watch")
     plan = pos.plan(state, house)
-    return out + plan.get("tracks", []) + plan.get("discards", [])  # 2e: a wildling card's lines
+    return out + [line for key in SECOND_EDITION_KEYS.values() for line in plan.get(key, [])]  # 2e
 
 
 def restriction_text(state: dict, ctx: Ctx, line: OrderLine, message: Msg) -> Msg:
@@ -885,8 +1043,10 @@ def restriction_text(state: dict, ctx: Ctx, line: OrderLine, message: Msg) -> Ms
     the card forbids."""
     if message.key != "agot.error.token_forbidden":
         return message
-    for card in ((state.get("westeros") or {}).get("cards") or {}).values():
-        forbidden = restrictions_of(ctx.gd, card)
+    w = state.get("westeros") or {}
+    for deck, card in (w.get("cards") or {}).items():
+        chosen = (w.get("choices") or {}).get(deck, "nothing")  # 2e: Put to the Sword's choice
+        forbidden = restrictions_of(ctx.gd, card) + (restrictions_of(ctx.gd, chosen) if chosen != "nothing" else [])
         if line.kind in forbidden or line.token.canonical() in forbidden:
             return Msg(message.key, {**message.params, "card": card})
     return message

@@ -11,7 +11,6 @@ Rules cases (``judge case tests/cases/agot2e``) need no option.
 from __future__ import annotations
 
 from ...ruleset import RulesetError, register
-from ..agot import grammar
 from ..agot.newgame import initial_state
 from ..agot.ruleset import AgotRuleset
 from .edition import EDITION
@@ -19,7 +18,6 @@ from .edition import EDITION
 
 class Agot2e(AgotRuleset):
     rules = EDITION
-    keywords = frozenset(grammar.COMMAND_WORDS)  # TRACK, DISCARD, PORT, CONSOLIDATE too
 
     def new_game(self, players: list[str], options: dict[str, str], seed: int) -> dict:
         tides = options.get("tides-of-battle", "no")

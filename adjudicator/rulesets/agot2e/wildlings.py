@@ -6,10 +6,11 @@ seed by ``westeros.new_wildling_deck``, secret) is revealed and resolved, then g
 bidder's reward; after a wildling win the lowest bidder's penalty first, then every other house's in
 turn order (FAQ1/FAQ2).
 
-A King Beyond the Wall's track is chosen by ``TRACK``, Massing on the Milkwater's discard by ``DISCARD``
-(sent with the bid or asked after the reveal, step ``outcome``); every other choice a card gives is taken
-by its deadline default (section 11.3, B30-B35): the mail commands for them (PROMOTE, DEMOTE, PENALTY,
-...) are still to come (RULES.md section 0).
+A King Beyond the Wall's track is chosen by ``TRACK``, Massing on the Milkwater's discard by ``DISCARD``,
+Crow Killers' footmen by ``PROMOTE`` and knights by ``DEMOTE``, Preemptive Raid's penalty by ``PENALTY
+UNITS`` (with ``REMOVE`` lines) or ``PENALTY TRACK`` (each sent with the bid or asked after the reveal,
+step ``outcome``); Mammoth Riders', Rattleshirt's Raiders' and The Horde Descends' choices are taken by
+their deadline defaults (section 11.3, B30-B35).
 """
 
 from __future__ import annotations
@@ -19,12 +20,13 @@ from collections import Counter
 from ...ruleset import Event
 from ..agot import bidding
 from ..agot import position as pos
-from ..agot.commands import TRACK_SLOTS
+from ..agot.commands import TRACK_SLOTS, Penalty, Promote, Remove
 from ..agot.context import Ctx
 from ...messages import Msg
 from ...ruleset import Owed
 
 TRACK_ORDER = ("iron_throne", "fiefdoms", "kings_court")  # B31: ties for the reward
+CROW_KILLERS, PREEMPTIVE_RAID = "knights-and-footmen-swap", "preemptive-raid"  # effect keys with mailed choices
 
 
 def after_attack(state: dict, ctx: Ctx, result: str, pick: str, events=None) -> tuple[list[Event], bool]:
@@ -53,16 +55,28 @@ def _groups(state: dict) -> list[tuple[str, str]]:
     return [(o["pick"], "lowest_bidder")] + [(h, "everyone_else") for h in pos.turn_order(state) if h != o["pick"]]
 
 
-ASKED: dict[str, tuple[str, str]] = {"tracks": ("agot.owed.track", "tracks"), "discards": ("agot.owed.discard", "cards")}
-"""What a card may ask by mail, by the house's plan key of its lines (``TRACK``, ``DISCARD``) -> the
-owed message and its parameter."""
+ASKED: dict[str, tuple[str, str]] = {"tracks": ("agot.owed.track", "tracks"), "discards": ("agot.owed.discard", "cards"),
+                                     "promotes": ("agot.owed.promote", "areas"), "demotes": ("agot.owed.demote", "areas"),
+                                     "penalties": ("agot.owed.penalty", "choices")}
+"""What a card may ask by mail, by the house's plan key of its lines (``TRACK``, ``DISCARD``, ``PROMOTE``,
+``DEMOTE``, ``PENALTY``) -> the owed message and its parameter."""
 
-_VALUE = {"tracks": lambda command: TRACK_SLOTS[command.track], "discards": lambda command: command.card_id}
+_VALUE = {"tracks": lambda command: TRACK_SLOTS[command.track], "discards": lambda command: command.card_id,
+          "promotes": lambda command: command, "demotes": lambda command: command,
+          "penalties": lambda command: command.choice}
+
+
+def _params(ctx: Ctx, effect_key: str, group: str) -> dict:
+    """The data's ``params`` of the wildling card with ``effect_key`` for ``group``."""
+    card = next(c for c in ctx.gd.wildling_cards.values() if c.effect_key == effect_key)
+    return getattr(card, group).params
 
 
 def choices(state: dict, ctx: Ctx, house: str, kind: str) -> list[str]:
     """What ``house`` may name with a ``kind`` line (:data:`ASKED`) for the card being resolved (none:
-    the card does not ask it): A King Beyond the Wall's tracks, Massing on the Milkwater's hand of two or more."""
+    the card does not ask it): A King Beyond the Wall's tracks, Massing on the Milkwater's hand of two or
+    more, Crow Killers' areas with footmen (while knight pieces are left) or, for a house with more than
+    the two knights it demotes, with knights, Preemptive Raid's two penalties (for a house with units)."""
     o = (state.get("westeros") or {}).get("outcome")
     if not o:
         return []
@@ -76,7 +90,100 @@ def choices(state: dict, ctx: Ctx, house: str, kind: str) -> list[str]:
         if kind == "discards" and card.effect_key == "house-cards-lost-or-back" and params.get("discard") == 1 \
                 and len(state["hands"][house]) >= 2:
             return sorted(state["hands"][house], key=ctx.card)
+        if kind == "promotes" and "promote_footmen" in params and _knights_left(state, ctx, house):
+            return _areas_with(state, ctx, house, "footman")
+        if kind == "demotes" and isinstance(params.get("demote_knights"), int) \
+                and pos.house_units(state, house)["knight"] > params["demote_knights"]:
+            return _areas_with(state, ctx, house, "knight")
+        if kind == "penalties" and "drop_positions" in params and pos.house_units(state, house):
+            return ["units", "track"]
     return []
+
+
+def _areas_with(state: dict, ctx: Ctx, house: str, unit: str) -> list[str]:
+    return sorted({a for a, u in _units(state, house) if u == unit}, key=ctx.area)
+
+
+def _knights_left(state: dict, ctx: Ctx, house: str) -> int:
+    return ctx.gd.setup.unit_limits["knight"] - pos.house_units(state, house)["knight"]
+
+
+def _swap_problem(state: dict, ctx: Ctx, house: str, command: Promote) -> Msg | None:
+    """What is wrong with a PROMOTE or DEMOTE line now: an area without that many of the house's footmen
+    (knights), more than two footmen (more knight pieces than are left), or not exactly the two knights
+    (all, if fewer) that Crow Killers' penalty demotes."""
+    unit = "knight" if command.demote else "footman"
+    for area, n in command.areas:
+        have = pos.units_in(state, area, house).count(unit)
+        if have < n:
+            return Msg("agot.error.area_has_only", area=ctx.area(area), n=have, unit=unit)
+    total = sum(n for _, n in command.areas)
+    if command.demote:
+        need = min(_params(ctx, CROW_KILLERS, "everyone_else")["demote_knights"], pos.house_units(state, house)["knight"])
+        return None if total == need else Msg("agot.error.demote_exactly", n=need)
+    most = min(_params(ctx, CROW_KILLERS, "highest_bidder")["promote_footmen"], _knights_left(state, ctx, house))
+    return None if total <= most else Msg("agot.error.promote_most", n=most)
+
+
+def line_problem(state: dict, ctx: Ctx, house: str, command, ahead: bool) -> tuple[Msg | None, str | None]:
+    """PROMOTE, DEMOTE and PENALTY lines (westeros.check_commands): sent with a wildling bid (``ahead``)
+    they must make sense with the house's units now; at step ``outcome`` they must answer what the card
+    asks of the sender."""
+    kind = "penalties" if isinstance(command, Penalty) else "demotes" if command.demote else "promotes"
+    word = {"penalties": "PENALTY", "demotes": "DEMOTE", "promotes": "PROMOTE"}[kind]
+    if state["step"] == "outcome":
+        if not choices(state, ctx, house, kind):
+            return Msg("agot.error.not_asked", word=word), None
+    elif not ahead:
+        return Msg("agot.error.no_wildling_choice_now", word=word), None
+    if kind != "penalties":
+        problem = _swap_problem(state, ctx, house, command)
+        if problem is not None:
+            return problem, _swap_example(state, ctx, house, command.demote)
+    return None, None
+
+
+def _swap_example(state: dict, ctx: Ctx, house: str, demote: bool) -> str | None:
+    """A valid PROMOTE (DEMOTE) line for ``house`` now: a refused line's example, the bot's DEMOTE."""
+    areas = [a for a, u in sorted(_units(state, house), key=lambda au: ctx.area(au[0]))
+             if u == ("knight" if demote else "footman")]
+    areas = areas[:_params(ctx, CROW_KILLERS, "everyone_else")["demote_knights"]] if demote else areas[:1]
+    if not areas:
+        return None if demote else "PROMOTE NONE"
+    return Promote(tuple(Counter(areas).items()), demote).canonical(ctx.names)
+
+
+def bot_line(state: dict, ctx: Ctx, house: str, kind: str, rng) -> str | None:
+    """A legal answer to what the card asks ``house`` (self-play's bot), picked with ``rng``."""
+    options = choices(state, ctx, house, kind)
+    if not options:
+        return None
+    pick = rng.choice(options)
+    if kind == "tracks":
+        return f"TRACK {next(w for w, t in TRACK_SLOTS.items() if t == pick).upper()}"
+    if kind == "discards":
+        return f"DISCARD {ctx.card(pick)}"
+    if kind == "promotes":
+        return rng.choice(["PROMOTE NONE", Promote(((pick, 1),)).canonical(ctx.names)])
+    if kind == "penalties":
+        return f"PENALTY {pick.upper()}"
+    return _swap_example(state, ctx, house, demote=True)
+
+
+def removes_problem(state: dict, ctx: Ctx, house: str, removes: list[Remove]) -> Msg | None:
+    """Preemptive Raid's two units (B6: all, if fewer), at step ``outcome``: the REMOVE lines must name
+    exactly that many of the sender's units, anywhere (RULES.md R4.7, 11.3)."""
+    _, problem = bidding.areas_after(state, ctx, house, removes)
+    if problem is not None:
+        return problem
+    need = min(_params(ctx, PREEMPTIVE_RAID, "lowest_bidder")["destroy_units"], len(_units(state, house)))
+    named = sum(len(r.units) for r in removes)
+    return None if named == need else Msg("agot.error.remove_exactly", n=need, named=named)
+
+
+def asks_removes(state: dict, ctx: Ctx, house: str) -> bool:
+    """Is ``house`` the lowest bidder of a Preemptive Raid at step ``outcome`` (its REMOVE lines answer it)?"""
+    return state["step"] == "outcome" and bool(choices(state, ctx, house, "penalties"))
 
 
 def _asked(state: dict, ctx: Ctx) -> list[tuple[str, str, list[str]]]:
@@ -88,14 +195,16 @@ def chosen(state: dict, ctx: Ctx, house: str, kind: str, options: list[str]) -> 
     """The value of ``house``'s last ``kind`` line on file among ``options`` (a line naming something
     else, or sent with a bid when the card drawn asks nothing of it, is not used)."""
     for line in reversed(pos.plan(state, house).get(kind, [])):
-        value = _VALUE[kind](ctx.command(line))
-        if value in options:
+        command = ctx.command(line)
+        value = _VALUE[kind](command)
+        if (_swap_problem(state, ctx, house, command) is None) if kind in ("promotes", "demotes") else value in options:
             return value
     return None
 
 
 def pending_outcome(state: dict, ctx: Ctx) -> list[Owed]:
-    return [Owed(h, Msg(ASKED[kind][0], **{ASKED[kind][1]: options}), "step",
+    return [Owed(h, Msg(ASKED[kind][0], **{ASKED[kind][1]: [ctx.area(a) for a in options]
+                                            if kind in ("promotes", "demotes") else options}), "step",
                  chosen(state, ctx, h, kind, options) is not None) for h, kind, options in _asked(state, ctx)]
 
 
@@ -168,24 +277,39 @@ def _tracks(state, ctx, card, group, house, events):
 
 
 def _crow_killers(state, ctx, card, group, house, events):
-    """Crow Killers (B32): the reward promotes footmen where the house has most units; penalties demote
-    knights by area name; a knight with no footman piece left to replace it is destroyed."""
+    """Crow Killers: the reward promotes the footmen of the house's PROMOTE line, by default (B32) where
+    it has most units; penalties demote the knights of its DEMOTE line (everyone else), by default by
+    area name (the lowest bidder: all); a knight with no footman piece left to replace it is destroyed."""
     params = getattr(card, group).params
     limits = ctx.gd.setup.unit_limits
+    plan = pos.plan(state, house)
     if "promote_footmen" in params:
-        areas = sorted((a for a, u in _units(state, house) if u == "footman"),
-                       key=lambda a: (-len(pos.units_in(state, a, house)), ctx.area(a)))
+        picked = chosen(state, ctx, house, "promotes", [])
+        plan.pop("promotes", None)
+        if picked is not None:
+            areas = [a for a, n in picked.areas for _ in range(n)]
+        else:
+            areas = sorted((a for a, u in _units(state, house) if u == "footman"),
+                           key=lambda a: (-len(pos.units_in(state, a, house)), ctx.area(a)))
         done = 0
         for area in areas:
             if done == params["promote_footmen"] or pos.house_units(state, house)["knight"] >= limits["knight"]:
                 break
             _swap(state, area, house, "footman", "knight")
             done += 1
-        events.append(Event("agot.wildlings.promoted", house=house, n=done))
+        events.append(Event("agot.wildlings.promoted_chosen" if picked is not None else "agot.wildlings.promoted",
+                            house=house, n=done))
         return events, True
+    asked = group == "everyone_else" and pos.house_units(state, house)["knight"] > params["demote_knights"]
+    picked = chosen(state, ctx, house, "demotes", []) if asked else None
+    plan.pop("demotes", None)
     knights = sorted((a for a, u in _units(state, house) if u == "knight"), key=ctx.area)
-    if params["demote_knights"] != "all":
+    if picked is not None:
+        knights = [a for a, n in picked.areas for _ in range(n)]
+    elif params["demote_knights"] != "all":
         knights = knights[:params["demote_knights"]]
+        if asked:
+            events.append(Event("agot.default.demote", house=house))
     demoted = lost = 0
     for area in knights:
         if pos.house_units(state, house)["footman"] < limits["footman"]:
@@ -256,8 +380,30 @@ def _preemptive(state, ctx, card, group, house, events):
         events += bidding.start_wildlings(state, ctx, strength=params["new_attack_strength"], without=house)
         return events, False
     if group == "lowest_bidder":
+        picked = chosen(state, ctx, house, "penalties", ["units", "track"])
+        removes = [ctx.command(line) for line in pos.plan(state, house).get("removes", [])]
+        for key in ("penalties", "removes"):
+            pos.plan(state, house).pop(key, None)
+        if picked == "track":
+            return events + _drop_on_best_track(state, house, params["drop_positions"]), True
+        if removes and removes_problem(state, ctx, house, removes) is None:
+            removed = bidding.remove_units(state, ctx, house, removes)
+            return events + [Event("agot.wildlings.kill", house=house, removed=removed)], True
+        if picked is None and _units(state, house):
+            events.append(Event("agot.default.penalty", house=house))
         return events + _destroy(state, ctx, house, params["destroy_units"], card.id), True
     return events, True
+
+
+def _drop_on_best_track(state: dict, house: str, places: int) -> list[Event]:
+    """Preemptive Raid's PENALTY TRACK: ``places`` down on the track where the house stands best; ties
+    Iron Throne, Fiefdoms, King's Court (our choice: SR lets the Iron Throne holder pick)."""
+    track = min(TRACK_ORDER, key=lambda t: (state["tracks"][t].index(house), TRACK_ORDER.index(t)))
+    order = state["tracks"][track]
+    at = order.index(house)
+    order.remove(house)
+    order.insert(min(at + places, len(order)), house)
+    return [Event("agot.wildlings.track_dropped", house=house, track=track, place=order.index(house) + 1)]
 
 
 def _rattleshirt(state, ctx, card, group, house, events):

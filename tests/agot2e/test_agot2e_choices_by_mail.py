@@ -1,0 +1,207 @@
+"""The 2nd edition's Westeros and wildling choices by mail, through the judge and the mail layer
+(adjudicator/mail/process.py's Postmaster): CHOOSE, PROMOTE, DEMOTE, PENALTY with REMOVE, RAVEN LOOK
+and BOTTOM (agot2e RULES.md 11.2). Each game starts from a rules-case position; one house reads Czech,
+so its mail may show no message key and no English catalogue word (tests/i18nhelp.py). The card a
+Messenger Raven sees reaches its holder's mail and nobody else's."""
+
+from __future__ import annotations
+
+import copy
+import email
+import email.policy
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from adjudicator.judge import Judge
+from adjudicator.mail.process import Postmaster
+from adjudicator.mail.settings import MailSettings
+from adjudicator.rulesets.agot2e.ruleset import AGOT2E
+from adjudicator.store import Store
+from conftest import FakeClock
+from i18nhelp import untranslated
+from test_agot2e_mail_game import _frame_words
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "mail"))  # the mail tests' helpers
+from mailhelp import JUDGE, raw_mail, text_of  # noqa: E402
+
+HOUSES = ("stark", "lannister", "baratheon", "greyjoy", "tyrell", "martell")
+WILDLING_ATTACK = {"round": 4, "step": "westeros", "wildlings": 2,
+                   "westeros_cards": {"I": "Last Days of Summer", "II": "Last Days of Summer", "III": "Wildlings Attack"}}
+
+
+class Table:
+    """A game of the six houses by mail, from ``position``; ``czech`` reads Czech."""
+
+    def __init__(self, tmp_path: Path, monkeypatch, position: dict, czech: str):
+        state = AGOT2E.case_state({"players": list(HOUSES), **position})
+        while not AGOT2E.pending(state):  # to the first decision anybody owes, as the judge runs steps
+            state, _ = AGOT2E.advance(state, force=False)
+        monkeypatch.setattr(AGOT2E, "new_game", lambda players, options, seed: copy.deepcopy(state))
+        self.judge = Judge(Store(tmp_path / "data", fsync=False), now=FakeClock())
+        self.passwords = self.judge.new_game("g", "agot2e", {
+            h: {"address": f"{h}@example.org", **({"language": "cs"} if h == czech else {})} for h in HOUSES},
+            options={"preview": "yes"})
+        self.postmaster = Postmaster(self.judge, MailSettings(JUDGE))
+        self.czech, self.sent, self.read = czech, 0, set()
+        self.postmaster.sweep_reports()
+
+    @property
+    def state(self) -> dict:
+        return self.judge.present("g").state
+
+    def mail(self, house: str, body: str) -> None:
+        self.sent += 1
+        sender = f"{house}@example.org"
+        raw = raw_mail(f"JUDGE g {house} {self.passwords[house]}\n{body}", sender=sender,
+                       message_id=f"<{house}-{self.sent}@example.org>")
+        self.postmaster.process(self.postmaster.receive(raw, mail_from=sender))
+        self.postmaster.sweep_reports()
+
+    def deadline(self) -> None:
+        self.judge.adjudicate("g", force=True, reason="deadline")
+        self.postmaster.sweep_reports()
+
+    def new_mail(self) -> dict[str, str]:
+        """House -> the text of every mail queued for it since the last call."""
+        outbox = self.postmaster.outbox
+        out = {h: "" for h in HOUSES}
+        for path in sorted([*outbox.root.glob("*.eml"), *outbox.sent_dir.glob("*.eml")]):
+            if path.name in self.read:
+                continue
+            self.read.add(path.name)
+            message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+            for house in HOUSES:
+                if message["To"] and f"{house}@example.org" in message["To"]:
+                    out[house] += re.sub(r"(?m)^X-Judge: .*$", "", text_of(message)) + "\n"
+        return out
+
+    def czech_clean(self, text: str) -> list[str]:
+        """The Czech reader's text: keys and English catalogue words, outside quoted mail lines and the
+        judge's own frame (which names the English mail commands too)."""
+        frame = _frame_words()
+        return [w for w in untranslated(re.sub(r"„[^“]*“", "", text), "cs", ("agot", "agot2e")) if w.lower() not in frame]
+
+
+@pytest.fixture
+def table(tmp_path, monkeypatch):
+    return lambda position, czech: Table(tmp_path, monkeypatch, position, czech)
+
+
+def test_choose_by_mail_the_holder_is_asked_in_czech_and_its_choice_resolves(table):
+    t = table({"round": 4, "step": "westeros", "supply": {"stark": 0},
+               "westeros_cards": {"I": "A Throne of Blades", "II": "Last Days of Summer", "III": "Sea of Storms"},
+               "areas": {"Winterfell": {"stark": ["footman"]}, "Dragonstone": {"baratheon": ["footman"]}}}, "baratheon")
+    assert [(o.player, o.done) for o in AGOT2E.pending(t.state)] == [("baratheon", False)]
+    t.mail("baratheon", "STAV")
+    asked = t.new_mail()["baratheon"]
+    assert "Zásobování, Shromažďování, nic (ZVOL Trůn z čepelí: zásobování nebo ZVOL Trůn z čepelí: shromažďování" \
+        " nebo ZVOL Trůn z čepelí: nic)" in asked
+    t.mail("stark", "CHOOSE Put to the Sword: no defense")  # not revealed this round: a note, nothing kept
+    assert "Your CHOOSE line for Put to the Sword is ignored: the card is not revealed this round." \
+        in t.new_mail()["stark"]
+    t.mail("baratheon", "ZVOL Trůn z čepelí: zásobování")
+    assert t.state["phase"] == "planning" and t.state["supply"]["stark"] == 1
+    mail = t.new_mail()
+    assert "A Throne of Blades: Baratheon chooses Supply." in mail["stark"]
+    assert "Trůn z čepelí: rod Baratheon volí: Zásobování." in mail["baratheon"]
+    assert t.czech_clean(asked + mail["baratheon"]) == []
+
+
+def test_choose_by_mail_at_the_deadline_the_holder_takes_the_default_nothing(table):
+    t = table({"round": 4, "step": "westeros",
+               "westeros_cards": {"I": "Last Days of Summer", "II": "Dark Wings, Dark Words", "III": "Sea of Storms"}},
+              "greyjoy")
+    assert [o.player for o in AGOT2E.pending(t.state)] == ["lannister"]
+    t.deadline()
+    assert "Dark Wings, Dark Words: Lannister holds the token that chooses and sent no choice; default: nothing" \
+        in t.new_mail()["stark"]
+
+
+def test_crow_killers_by_mail_promote_when_asked(table):
+    won = table({**WILDLING_ATTACK, "wildling_deck": ["Crow Killers"],
+                 "areas": {"Winterfell": {"stark": ["footman", "footman", "knight"]},
+                           "White Harbor": {"stark": ["footman"]}}}, "stark")
+    won.mail("stark", "SÁZKA 5")
+    for n, house in enumerate(HOUSES[1:]):  # no tie for the lowest bidder
+        won.mail(house, f"BID {n}")
+    assert won.state["step"] == "outcome" and [o.player for o in AGOT2E.pending(won.state)] == ["stark"]
+    asked = won.new_mail()["stark"]
+    assert "POVYŠ <oblast>[: <počet>], ... nebo POVYŠ NIC; pěšáci v oblastech White Harbor, Winterfell" in asked
+    won.mail("stark", "POVYŠ White Harbor: 1")
+    assert won.state["areas"]["white-harbor"]["stark"] == ["knight"]
+    assert "Rod Stark mění pěšáky v rytíře: 1." in won.new_mail()["stark"]
+    assert won.czech_clean(asked) == []
+
+
+def test_crow_killers_lost_by_mail_a_czech_demote_names_the_knights(tmp_path, monkeypatch):
+    t = Table(tmp_path, monkeypatch, {**WILDLING_ATTACK, "wildling_deck": ["Crow Killers"],
+                                      "power": {h: 1 for h in HOUSES},
+                                      "areas": {"Lannisport": {"lannister": ["knight", "knight"]},
+                                                "Stoney Sept": {"lannister": ["knight"]}}}, "lannister")
+    t.mail("stark", "BID 0")
+    for house in HOUSES[1:]:
+        t.mail(house, "BID 1")
+    assert [o.player for o in AGOT2E.pending(t.state)] == ["lannister"]
+    t.mail("lannister", "DEGRADUJ Stoney Sept, Lannisport")
+    assert t.state["areas"]["stoney-sept"]["lannister"] == ["footman"]
+    assert sorted(t.state["areas"]["lannisport"]["lannister"]) == ["footman", "knight"]
+    assert t.czech_clean(t.new_mail()["lannister"]) == []
+
+
+def test_preemptive_raid_by_mail_penalty_units_with_remove_lines_when_asked(table):
+    t = table({**WILDLING_ATTACK, "wildling_deck": ["Preemptive Raid"], "power": {h: 1 for h in HOUSES},
+               "areas": {"Winterfell": {"stark": ["footman", "footman", "knight"]}, "Bay of Ice": {"stark": ["ship"]}}},
+              "stark")
+    t.mail("stark", "BID 0")
+    for house in HOUSES[1:]:
+        t.mail(house, "BID 1")
+    assert [o.player for o in AGOT2E.pending(t.state)] == ["stark"]
+    asked = t.new_mail()["stark"]
+    assert "TREST JEDNOTKY" in asked and t.czech_clean(asked) == []
+    t.mail("stark", "TREST JEDNOTKY\nODSTRAŇ Winterfell: rytíř")  # one unit of two: refused, nothing changes
+    reply = t.new_mail()["stark"]
+    assert "jmenujte přesně tolik jednotek k odstranění: 2 (tyto řádky jmenují 1)" in reply
+    assert t.czech_clean(reply) == []
+    t.mail("stark", "TREST JEDNOTKY\nODSTRAŇ Winterfell: rytíř\nODSTRAŇ Bay of Ice: loď")
+    assert t.state["phase"] == "planning"
+    assert t.state["areas"]["winterfell"]["stark"] == ["footman", "footman"] and "bay-of-ice" not in t.state["areas"]
+
+
+def test_raven_look_by_mail_shows_the_card_to_its_holder_alone(table):
+    t = table({"round": 4, "step": "planning", "wildling_deck": ["Crow Killers", "Silence at the Wall"],
+               "areas": {"Lannisport": {"lannister": ["footman"]}, "Winterfell": {"stark": ["footman"]},
+                         "Pyke": {"greyjoy": ["footman"]}}}, "lannister")
+    t.mail("stark", "ORDERS\nWinterfell: defense +1")
+    t.mail("greyjoy", "ORDERS\nPyke: defense +1")
+    t.mail("lannister", "ROZKAZY\nLannisport: obrana +1\nHAVRAN NAHLÉDNI")
+    assert t.state["step"] == "raven_card" and [o.player for o in AGOT2E.pending(t.state)] == ["lannister"]
+    seen = t.new_mail()
+    assert "Váš havran vidí vrchní kartu divokých: Zabijáci vran (ukazuje se jen vám)." in seen["lannister"]
+    assert "HAVRAN NAHOŘE (nechat ji navrchu) nebo HAVRAN DOSPOD" in seen["lannister"]
+    t.mail("lannister", "HAVRAN DOSPOD")
+    assert t.state["step"] != "raven_card" and t.state["wildling_deck"][0] != "crow-killers"
+    after = t.new_mail()
+    assert "Lannister puts the wildling card at the bottom of the deck." in after["stark"]
+    assert t.czech_clean(seen["lannister"] + after["lannister"]) == []
+    for house in HOUSES:
+        if house != "lannister":
+            assert "Crow Killers" not in seen[house] + after[house], house
+            assert "Your raven sees" not in seen[house] + after[house], house
+
+
+def test_help_of_agot2e_lists_the_second_edition_commands_in_each_language(table):
+    t = table({"round": 4, "step": "planning", "areas": {"Lannisport": {"lannister": ["footman"]}}}, "martell")
+    t.mail("stark", "HELP")
+    t.mail("martell", "NÁPOVĚDA")
+    mail = t.new_mail()
+    for line in ("CHOOSE <card>: <option>", "PROMOTE <area>[: <n>], ... | NONE", "DEMOTE <area>[: <n>], ...",
+                 "PENALTY UNITS | TRACK", "RAVEN LOOK [+ RAVEN TOP | BOTTOM]", "TRACK THRONE | FIEFDOMS | COURT",
+                 "DISCARD <house card>", "Put to the Sword: NO DEFENSE | NO MARCH+1 | NOTHING"):
+        assert line in mail["stark"], line
+    for line in ("ZVOL <karta>: <volba>", "POVYŠ <oblast>[: <počet>], ... | NIC", "DEGRADUJ <oblast>",
+                 "TREST JEDNOTKY | STUPNICE", "HAVRAN NAHLÉDNI", "STUPNICE TRŮN | PODDANÍ | DVŮR", "ODHOĎ <karta rodu>"):
+        assert line in mail["martell"], line
+    assert t.czech_clean(mail["martell"]) == []
