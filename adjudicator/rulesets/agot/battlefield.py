@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ...ruleset import Event
 from . import position as pos
 from .context import Ctx
 
-STAGES = ("supports", "cards", "casualties", "retreat", "ability")
+STAGES = ("supports", "cards", "cancel", "repick", "immediately", "casualties", "retreat", "ability", "after")
+"""The battle's sub-steps in order. ``cancel``, ``repick``, ``immediately`` and ``after`` are the 2nd
+edition's questions of abilities by printed timing (agot2e RULES.md R8.5; ``battle.py``)."""
 
 NO_WORDS = frozenset({"no", "none", "pass", "skip", "-", "nothing", "ne", "nic"})
 """An ``ABILITY <card>: <choice>`` that declines the ability (English and Czech)."""
@@ -51,8 +54,6 @@ def ability_active(b: dict, house: str, ids) -> bool:
     return b["cards"].get(house) in ids and house not in b["cancelled"]
 
 
-
-
 def find_instruction(state: dict, ctx: Ctx, house: str, key: str, area: str, legal) -> tuple[int, object] | None:
     """The instruction of ``plan[key]`` to use: a legal line for this battle area (``IN``) beats a
     general one; within each, the first legal line in the order written."""
@@ -77,10 +78,61 @@ def default_card(state: dict, ctx: Ctx, house: str) -> str:
 def card_icons(state: dict, ctx: Ctx, b: dict, house: str) -> tuple[int, int]:
     """(swords, fortifications) of ``house``'s card in this battle: printed, plus its static bonus and its
     Tides of Battle card (2e)."""
-    card = ctx.gd.card(b["cards"][house])
-    _, swords, forts = ctx.rules.cards.bonus(state, ctx, b, house)
+    swords = forts = 0
+    if b["cards"].get(house) is not None:  # 2e: none left after Tyrion's (agot2e RULES.md R8.5): no icons
+        card = ctx.gd.card(b["cards"][house])
+        _, bonus_swords, bonus_forts = ctx.rules.cards.bonus(state, ctx, b, house)
+        swords, forts = card.swords + bonus_swords, card.fortifications + bonus_forts
     tides = (b.get("tides") or {}).get(house)  # 2e option Tides of Battle: its icons add to the card's
     if tides is not None:
         swords += ctx.gd.tides_of_battle[tides].swords
         forts += ctx.gd.tides_of_battle[tides].fortifications
-    return card.swords + swords, card.fortifications + forts
+    return swords, forts
+
+
+def upgrade_footman(state: dict, area: str, house: str) -> None:
+    """Renly Baratheon: a fighting footman of ``house`` in ``area`` becomes a knight (the routed marks stay as
+    they are: set_units keeps them)."""
+    units = pos.units_in(state, area, house)
+    units.remove("footman")
+    pos.set_units(state, area, house, units + ["knight"])
+
+
+# -- 2e: a card's choice by mail (agot2e RULES.md R8.5, 11.2) --------------------------------------------------
+
+
+def choice_line(state: dict, ctx: Ctx, b: dict, house: str, card: str):
+    """2e: ``house``'s usable ``ABILITY <card>: <choice>`` line for this battle now, or None."""
+    return find_instruction(state, ctx, house, "abilities", b["area"],
+                            lambda c: c.card_id == card and ctx.rules.cards.parse_choice(state, ctx, b, card, c.choice)[1] is None)
+
+
+def choose(state: dict, ctx: Ctx, b: dict, house: str, card: str, stage: str) -> tuple[list[Event], bool]:
+    """2e: the choice of ``house``'s ``card`` at battle stage ``stage``: (events, asked). Nothing to choose:
+    no effect. A usable line on file decides; else the question is asked alone (``b['asking']``) the
+    first time, and the deadline default (optional: not used; mandatory: B26) applies the second. Each
+    choice is made once per combat (FAQ1; ``b['resolved']``)."""
+    rules = ctx.rules.cards
+    key = f"{stage} {card}"
+    resolved = b.setdefault("resolved", [])
+    if key in resolved:
+        return [], False
+    if not rules.choice_options(state, ctx, b, card):
+        resolved.append(key)
+        return [Event("agot.battle.nothing_to_choose", card=card, house=house)], False
+    found = choice_line(state, ctx, b, house, card)
+    if found is None and b.get("asking") != card:
+        b["stage"], b["asking"] = stage, card
+        return [], True
+    b.pop("asking", None)
+    resolved.append(key)
+    if found is not None:
+        consume_instruction(state, house, "abilities", found[0])
+        value = rules.parse_choice(state, ctx, b, card, found[1].choice)[0]
+        if value is None:
+            return [Event("agot.ability.unused", house=house, card=card)], False
+        return rules.apply_choice(state, ctx, b, card, value), False
+    value = rules.default_choice(state, ctx, b, card)
+    if value is None:
+        return [Event("agot.default.ability", house=house, card=card)], False
+    return rules.apply_choice(state, ctx, b, card, value, default=True), False

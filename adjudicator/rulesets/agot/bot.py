@@ -114,8 +114,24 @@ def battle_mail(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | 
         rng.shuffle(near)
         for dest in near[:4]:
             lines.append(f"RETREAT {ctx.area(dest)} FROM {ctx.area(area)}")
+    lines += _ability_lines(state, ctx, house, rng)
     legal = [line for line in lines if battle.check_instruction(state, ctx, house, ctx.command(line)) is None]
     return "\n".join(legal) or None
+
+
+CHOICE_WORDS = {"use": "USE", "iron_throne": "THRONE", "fiefdoms": "FIEFDOMS", "kings_court": "COURT"}
+"""2e: a choice value that is neither an area nor a card, as the mail writes it."""
+
+
+def _ability_lines(state: dict, ctx: Ctx, house: str, rng: random.Random) -> list[str]:
+    """2e: a random answer (an option or NONE) to the ABILITY question this house owes, if any."""
+    fight = state["battle"]
+    card = fight.get("asking") if fight["stage"] != "retreat" else fight["cards"].get(fight["winner"])
+    if not ctx.rules.cards.BY_TIMING or card not in ctx.rules.cards.CHOICE_STAGE or ctx.gd.card(card).house != house:
+        return []
+    options = ctx.rules.cards.choice_options(state, ctx, fight, card)
+    shown = [ctx.area(o) if o in ctx.gd.board else CHOICE_WORDS.get(o) or ctx.card(o) for o in options]
+    return [f"ABILITY {ctx.card(card)}: {rng.choice(shown + ['NONE'])}"]
 
 
 # -- the Westeros phase ------------------------------------------------------------------------------

@@ -245,6 +245,8 @@ def _check(state: dict, ctx: Ctx, house: str, stretch: list, index: dict, broken
                 problem = westeros.restriction_text(state, ctx, command.order, problem)
         elif isinstance(command, WESTEROS_ONLY):
             problem, example = westeros_errors.get(id(command), (None, None))
+        elif isinstance(command, Ability) and ctx.rules.cards.BY_TIMING and state["step"] != "battle":
+            problem = battle.ability_form(ctx, house, command)  # 2e: checked when sent ahead, not only in battle
         if problem is None and state["step"] == "battle" and isinstance(command, (Support, Card, Ability, Casualties, Retreat)):
             problem = battle.check_instruction(state, ctx, house, command)
         if problem:  # (on a broken ORDERS block's header this replaces the grammar's word: it says more)
