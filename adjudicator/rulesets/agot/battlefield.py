@@ -100,6 +100,25 @@ def upgrade_footman(state: dict, area: str, house: str) -> None:
 
 # -- 2e: a card's choice by mail (agot2e RULES.md R8.5, 11.2) --------------------------------------------------
 
+CHOICE_WORDS = {"use": "USE", "iron_throne": "THRONE", "fiefdoms": "FIEFDOMS", "kings_court": "COURT"}
+"""A choice that is neither an area nor a card (Tyrion's, Doran's), as an ABILITY line writes it."""
+
+
+def choice_text(ctx: Ctx, value: str) -> str:
+    """A card's choice (an area, a card, or :data:`CHOICE_WORDS`' values) as an ABILITY line writes it."""
+    return ctx.area(value) if value in ctx.gd.board else CHOICE_WORDS.get(value) or ctx.card(value)
+
+
+def asked_choice(state: dict, ctx: Ctx, house: str) -> str | None:
+    """2e: the card whose choice ``house`` is asked for now (Robb Stark's at the retreat stage), or None."""
+    b = state.get("battle")
+    if not b or not ctx.rules.cards.BY_TIMING:
+        return None
+    card = b["cards"].get(b["winner"]) if b["stage"] == "retreat" else b.get("asking")
+    if card not in ctx.rules.cards.CHOICE_STAGE or ctx.gd.card(card).house != house:
+        return None
+    return card
+
 
 def choice_line(state: dict, ctx: Ctx, b: dict, house: str, card: str):
     """2e: ``house``'s usable ``ABILITY <card>: <choice>`` line for this battle now, or None."""

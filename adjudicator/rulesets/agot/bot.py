@@ -13,6 +13,7 @@ from collections import Counter
 
 from . import action, bidding, westeros
 from . import position as pos
+from .battlefield import asked_choice, choice_text
 from .commands import TRACK_SLOTS, Muster, MusterItem
 from .context import Ctx
 
@@ -119,18 +120,13 @@ def battle_mail(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | 
     return "\n".join(legal) or None
 
 
-CHOICE_WORDS = {"use": "USE", "iron_throne": "THRONE", "fiefdoms": "FIEFDOMS", "kings_court": "COURT"}
-"""2e: a choice value that is neither an area nor a card, as the mail writes it."""
-
-
 def _ability_lines(state: dict, ctx: Ctx, house: str, rng: random.Random) -> list[str]:
     """2e: a random answer (an option or NONE) to the ABILITY question this house owes, if any."""
     fight = state["battle"]
-    card = fight.get("asking") if fight["stage"] != "retreat" else fight["cards"].get(fight["winner"])
-    if not ctx.rules.cards.BY_TIMING or card not in ctx.rules.cards.CHOICE_STAGE or ctx.gd.card(card).house != house:
+    card = asked_choice(state, ctx, house)
+    if card is None:
         return []
-    options = ctx.rules.cards.choice_options(state, ctx, fight, card)
-    shown = [ctx.area(o) if o in ctx.gd.board else CHOICE_WORDS.get(o) or ctx.card(o) for o in options]
+    shown = [choice_text(ctx, o) for o in ctx.rules.cards.choice_options(state, ctx, fight, card)]
     return [f"ABILITY {ctx.card(card)}: {rng.choice(shown + ['NONE'])}"]
 
 
