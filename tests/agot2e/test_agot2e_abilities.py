@@ -227,3 +227,22 @@ def test_a_refused_choice_comes_with_a_valid_example_from_the_question():
     run(state, stage("after"))
     sub = AGOT2E.submit(state, "baratheon", "ABILITY Patchface: Greatjon Umber")  # played, not in hand
     assert not sub.applied and sub.parsed.lines[0].example == "ABILITY Patchface: Catelyn Stark"
+
+
+def test_help_lists_the_second_edition_choices_in_english_and_czech(tmp_path):
+    from adjudicator.judge import Judge
+    from adjudicator.reports import render_help
+    from adjudicator.store import Store
+    from conftest import FakeClock
+
+    judge = Judge(Store(tmp_path / "data", fsync=False), now=FakeClock())
+    judge.new_game("g", "agot2e", {h: {"address": f"{h}@example.org"} for h in HOUSES}, seed=1,
+                   options={"preview": "yes"})
+    english = render_help(judge.present("g"), "stark", "en")
+    assert "ABILITY Tyrion Lannister: USE | IF <card>[, <card>...]" in english
+    assert "ABILITY Doran Martell: THRONE | FIEFDOMS | COURT" in english
+    assert "ABILITY Patchface: <card>" in english
+    czech = render_help(judge.present("g"), "stark", "cs")
+    part = czech[czech.index("2. edice"):]
+    assert "SCHOPNOST Tyrion Lannister: POUŽIJ | POKUD <karta>[, <karta>...]" in part
+    assert untranslated(part, "cs", ("agot", "agot2e")) == []
