@@ -246,3 +246,16 @@ def test_help_lists_the_second_edition_choices_in_english_and_czech(tmp_path):
     part = czech[czech.index("2. edice"):]
     assert "SCHOPNOST Tyrion Lannister: POUŽIJ | POKUD <karta>[, <karta>...]" in part
     assert untranslated(part, "cs", ("agot", "agot2e")) == []
+
+
+def test_after_combat_abilities_resolve_once_when_patchfaces_question_comes_after_loras():
+    state = battle({"The Reach": {"tyrell": ["knight", "footman", "footman"]}, "Kingswood": {"baratheon": ["footman"]}},
+                   {"The Reach": "march 0"},
+                   tracks={"iron_throne": ["tyrell", "lannister", "stark", "martell", "greyjoy", "baratheon"]})
+    assert mail(state, "tyrell", "MARCH The Reach -> Kingswood: ALL\nCARD Ser Loras Tyrell")[0].applied
+    assert mail(state, "baratheon", "CARD Patchface\nRETREAT Storm's End")[0].applied
+    texts = run(state, stage("after"))
+    assert mail(state, "baratheon", "ABILITY Patchface: Mace Tyrell")[0].applied
+    texts += run(state, fought())
+    assert sum("Ser Loras Tyrell: Tyrell's march 0 order moves" in t for t in texts) == 1
+    assert "Patchface: Baratheon looks at Tyrell's hand and discards Mace Tyrell from it." in texts

@@ -265,6 +265,7 @@ def after_combat(state: dict, ctx: Ctx, b: dict) -> list[Event]:
     hand, asked alone (stage ``after``: he must see the hand) unless a usable line is on file; Ser Loras
     Tyrell's March order into the conquered area (agot2e RULES.md R8.5)."""
     events = []
+    b.setdefault("resolved", [])
     for house in ctx.rules.cards.ability_order(state, b):
         card = b["cards"][house]
         if ability_active(b, house, ctx.rules.cards.DISCARD_FROM_HAND):
@@ -272,7 +273,8 @@ def after_combat(state: dict, ctx: Ctx, b: dict) -> list[Event]:
             events += more
             if asked:
                 return events
-        if ability_active(b, house, ctx.rules.cards.MARCH_FOLLOWS):
+        if ability_active(b, house, ctx.rules.cards.MARCH_FOLLOWS) and f"after {card}" not in b["resolved"]:
+            b["resolved"].append(f"after {card}")  # (done once, also when Patchface's question follows)
             events += _march_follows(state, ctx, b, house, card)
     return events + _over(state)
 
