@@ -693,7 +693,7 @@ def _repick(state: dict, ctx: Ctx, b: dict) -> tuple[list[Event], bool]:
         card = found[1].card_id
         consume_instruction(state, house, "cards", found[0])
     else:
-        card = min(others, key=lambda c: (ctx.gd.card(c).strength, ctx.card(c)))
+        card = default_card(state, ctx, house, others)
         events.append(Event("agot.default.card", house=house, card=card))
     state["hands"][house].remove(card)
     if not state["hands"][house]:

@@ -70,9 +70,9 @@ def consume_instruction(state: dict, house: str, key: str, index: int) -> None:
     del pos.plan(state, house)[key][index]
 
 
-def default_card(state: dict, ctx: Ctx, house: str) -> str:
-    """PBEM.md: the lowest-strength card in hand, ties by name."""
-    return min(state["hands"][house], key=lambda c: (ctx.gd.card(c).strength, ctx.card(c)))
+def default_card(state: dict, ctx: Ctx, house: str, among: list[str] | None = None) -> str:
+    """PBEM.md: the lowest-strength card in hand (``among`` those, 2e Tyrion's opponent), ties by name."""
+    return min(state["hands"][house] if among is None else among, key=lambda c: (ctx.gd.card(c).strength, ctx.card(c)))
 
 
 def card_icons(state: dict, ctx: Ctx, b: dict, house: str) -> tuple[int, int]:

@@ -104,9 +104,9 @@ DISCARD_FROM_HAND = frozenset({"patchface"})
 
 TRACKS = {"throne": "iron_throne", "fiefdoms": "fiefdoms", "court": "kings_court"}
 """Doran Martell's choice: the mail's track word (``grammar.TRACK_WORDS``) -> the state's track."""
-USE_WORDS = frozenset({"use", "yes", "ano", "pouzij", "pouzit", "pouzivam"})
+USE_WORDS = frozenset({"use", "yes", "ano", "pouzij", "pouzit"})
 """Tyrion Lannister: cancel the opponent's card whatever it is (English and Czech)."""
-IF_WORDS = ("if", "pokud", "jestli")
+IF_WORDS = ("if", "pokud")
 """Tyrion Lannister: ``IF <card>[, <card>...]`` (Czech ``POKUD``), cancel only those cards."""
 
 ALL_ABILITIES = frozenset(DEFENSE_DOUBLED | KILL_FOOTMAN | ZERO_OPPOSING_CARD | set(WIN_POWER) | BONUS_CARDS
