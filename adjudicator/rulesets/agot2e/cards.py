@@ -35,7 +35,7 @@ from ...messages import Msg
 from ...ruleset import Event
 from ..agot import aftermath, battle, grammar
 from ..agot import position as pos
-from ..agot.battlefield import NO_WORDS, YES_WORDS, fighting_units, upgrade_footman
+from ..agot.battlefield import NO_WORDS, YES_WORDS, fighting_units, opponent, upgrade_footman
 from ..agot.board import UnknownName
 from ..agot.context import Ctx
 from ..agot.grammar import fold
@@ -141,10 +141,6 @@ def _declines(text: str) -> bool:
     return " ".join(fold(text).split()) in NO_WORDS
 
 
-def _other(b: dict, house: str) -> str:
-    return b["defender"] if house == b["attacker"] else b["attacker"]
-
-
 def renly_areas(state: dict, ctx: Ctx, b: dict) -> list[str]:
     """Renly Baratheon: the areas holding a footman of the winner that took part in the combat: the
     embattled area (its army, after the conquest or the defence) and the areas whose Support order the
@@ -162,7 +158,7 @@ def choice_options(state: dict, ctx: Ctx, b: dict, card_id: str) -> list[str]:
     """What ``card_id``'s owner may choose now ([] = nothing: the ability has no effect). Values: an
     area id, a card id, a track id, or ``use`` (Tyrion Lannister)."""
     house = ctx.gd.card(card_id).house
-    other = _other(b, house)
+    other = opponent(b, house)
     if card_id == "tyrion-lannister":
         return ["use"] if b["cards"].get(other) else []
     if card_id == "aeron-damphair":
@@ -222,7 +218,7 @@ def parse_choice(state: dict, ctx: Ctx, b: dict, card_id: str, text: str) -> tup
     """(value, error) of a choice for ``card_id`` in this battle now: value None and no error means "not
     used" (NONE, or Tyrion's IF list without the opponent's card)."""
     house = ctx.gd.card(card_id).house
-    other = _other(b, house)
+    other = opponent(b, house)
     problem = check_form(ctx, house, card_id, text)
     if problem or _declines(text):
         return None, problem
@@ -265,16 +261,16 @@ def default_choice(state: dict, ctx: Ctx, b: dict, card_id: str) -> str | None:
     """The deadline's choice: None (not used) for an optional ability; B26 for the mandatory ones."""
     house = ctx.gd.card(card_id).house
     if card_id == "doran-martell":
-        return battle.fall_most(state, _other(b, house))
+        return battle.fall_most(state, opponent(b, house))
     if card_id == "queen-of-thorns":
-        return battle.order_to_remove(state, ctx, b, _other(b, house), choice_options(state, ctx, b, card_id))
+        return battle.order_to_remove(state, ctx, b, opponent(b, house), choice_options(state, ctx, b, card_id))
     return None
 
 
 def apply_choice(state: dict, ctx: Ctx, b: dict, card_id: str, value: str, *, default: bool = False) -> list[Event]:
     """Carry out a legal choice (:func:`parse_choice`) or the default (:func:`default_choice`)."""
     house = ctx.gd.card(card_id).house
-    other = _other(b, house)
+    other = opponent(b, house)
     if card_id == "tyrion-lannister":
         given_back = b["cards"][other]
         state["hands"][other].append(given_back)
