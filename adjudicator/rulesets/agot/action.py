@@ -380,7 +380,7 @@ def resolve_march(state: dict, ctx: Ctx, force: bool) -> list[Event]:
 
 def execute_march(state: dict, ctx: Ctx, house: str, march: March) -> list[Event]:
     """Move the units of a legal march; start its battle, if any, last (CZ p.9)."""
-    src, bonus = march.src, pos.order_bonus(state, march.src)
+    src, bonus, token = march.src, pos.order_bonus(state, march.src), state["orders"][march.src]
     pos.remove_order(state, src)
     if not march.moves:
         return [Event("agot.march.none", house=house, area=ctx.area(src))]
@@ -407,7 +407,7 @@ def execute_march(state: dict, ctx: Ctx, house: str, march: March) -> list[Event
     events += _leave_power(state, ctx, house, march)
     if battle_move:
         events += battle.start(state, ctx, area=battle_move[0], attacker=house, origin=src, units=battle_move[1],
-                               march_bonus=bonus)
+                               march_bonus=bonus, order=token)
     return events
 
 

@@ -10,7 +10,7 @@ from ...messages import Msg
 from ...ruleset import Event
 from . import position as pos
 from . import say, takeover
-from .battlefield import ability_active, card_icons, consume_instruction, fighting_units, find_instruction, units_list
+from .battlefield import ability_active, card_icons, choose, consume_instruction, fighting_units, find_instruction, units_list
 from .context import Ctx
 
 CASUALTY_ORDER = ("footman", "ship", "knight")  # PBEM.md default casualties: weakest first (never a siege engine)
@@ -118,9 +118,9 @@ def _casualties(state: dict, ctx: Ctx, b: dict) -> list[Event]:
     winner, loser, area = b["winner"], b["loser"], b["area"]
     b["stage"] = "retreat"
     n, available = casualty_count(state, b, ctx)
-    win_card, lose_card = ctx.gd.card(b["cards"][winner]), ctx.gd.card(b["cards"][loser])
     swords, forts = card_icons(state, ctx, b, winner)[0], card_icons(state, ctx, b, loser)[1]
-    why = Msg("agot.battle.swords", swords=swords, win_card=win_card.id, fortifications=forts, lose_card=lose_card.id)
+    why = Msg("agot.battle.swords", swords=swords, win_card=b["cards"][winner], fortifications=forts,
+              lose_card=b["cards"][loser])  # a card None: 2e, no card left after Tyrion's
     if n == 0:
         event = "agot.battle.nothing_to_lose" if b["casualties"] and not available else "agot.battle.no_casualties"
         events = [Event(event, house=loser, why=why)]
@@ -243,25 +243,86 @@ def after_retreat(state: dict, ctx: Ctx, b: dict) -> list[Event]:
     """The winner's "if you win" abilities (RULES.md R8.10): Ser Jaime at once, the others may ask."""
     events = []
     winner = b["winner"]
-    card = ctx.gd.card(b["cards"][winner])
+    card = b["cards"][winner]  # (2e: None after Tyrion's, if its hand held no other card)
     if ability_active(b, winner, ctx.rules.cards.WIN_POWER):
-        want = ctx.rules.cards.WIN_POWER[card.id]
+        want = ctx.rules.cards.WIN_POWER[card]
         got = pos.gain_power(state, winner, want, ctx.gd.setup.power_limit)
-        events.append(Event("agot.battle.win_power", card=card.id, house=winner, got=got, want=want,
+        events.append(Event("agot.battle.win_power", card=card, house=winner, got=got, want=want,
                             limit=ctx.gd.setup.power_limit))
+    if ctx.rules.cards.BY_TIMING:
+        return events + win_choice(state, ctx, b)
     if ability_active(b, winner, ctx.rules.cards.WIN_CHOICE):
-        if ctx.rules.cards.choice_options(state, ctx, b, card.id):
+        if ctx.rules.cards.choice_options(state, ctx, b, card):
             b["stage"] = "ability"
             return events
-        events.append(Event("agot.battle.nothing_to_choose", card=card.id, house=winner))
+        events.append(Event("agot.battle.nothing_to_choose", card=card, house=winner))
+    return events + end_battle(state, ctx, b)
+
+
+def win_choice(state: dict, ctx: Ctx, b: dict) -> list[Event]:
+    """2e: the winner's "if you win" choice (Cersei, Renly; agot2e RULES.md R8.5), asked alone at the stage
+    ``ability`` when no usable line is on file; then the combat clean-up."""
+    winner = b["winner"]
+    events = []
+    if ability_active(b, winner, ctx.rules.cards.WIN_CHOICE):
+        events, asked = choose(state, ctx, b, winner, b["cards"][winner], "ability")
+        if asked:
+            return events
     return events + end_battle(state, ctx, b)
 
 
 def end_battle(state: dict, ctx: Ctx, b: dict) -> list[Event]:
     events = discard_cards(state, ctx, b)
+    if ctx.rules.cards.BY_TIMING:
+        return events + after_combat(state, ctx, b)
+    return events + _over(state)
+
+
+def _over(state: dict) -> list[Event]:
     state["battle"] = None
     state["step"] = "march"
-    return events
+    return []
+
+
+def after_combat(state: dict, ctx: Ctx, b: dict) -> list[Event]:
+    """2e: the ``after_combat`` abilities at the end of the combat clean-up, the played cards discarded
+    (and Roose Bolton's reclaim done), in Iron Throne order (B20): Patchface's discard from the opponent's
+    hand, asked alone (stage ``after``: he must see the hand) unless a usable line is on file; Ser Loras
+    Tyrell's March order into the conquered area (agot2e RULES.md R8.5)."""
+    events = []
+    b.setdefault("resolved", [])
+    for house in ctx.rules.cards.ability_order(state, b):
+        card = b["cards"][house]
+        if ability_active(b, house, ctx.rules.cards.DISCARD_FROM_HAND):
+            more, asked = choose(state, ctx, b, house, card, "after")
+            events += more
+            if asked:
+                return events
+        if ability_active(b, house, ctx.rules.cards.MARCH_FOLLOWS) and f"after {card}" not in b["resolved"]:
+            b["resolved"].append(f"after {card}")  # (done once, also when Patchface's question follows)
+            events += _march_follows(state, ctx, b, house, card)
+    return events + _over(state)
+
+
+def _march_follows(state: dict, ctx: Ctx, b: dict, house: str, card: str) -> list[Event]:
+    """2e Ser Loras Tyrell: if his house attacked and won, the March order that began the combat moves into
+    the conquered area instead of being removed, and may be resolved again this round; nothing moves when
+    the attackers did not move in (Arianne Martell) or the order is not known (a battle begun elsewhere)."""
+    area = b["area"]
+    if house != b["attacker"] or b["winner"] != house or not b.get("order") or pos.owner(state, area) != house:
+        return [Event("agot.ability.loras_no_march", card=card, house=house)]
+    state["orders"][area] = b["order"]
+    return [Event("agot.ability.loras", card=card, house=house, order=say.token(b["order"]), area=ctx.area(area))]
+
+
+def refill_empty_hand(state: dict, ctx: Ctx, house: str) -> list[Event]:
+    """A house whose hand an ability emptied (2e Patchface) takes its cards back, as after its last card
+    (:func:`discard_cards`): no house is ever left without a card."""
+    if state["hands"][house]:
+        return []
+    state["hands"][house] = [c.id for c in ctx.gd.house_cards[house]]
+    state["discards"][house] = []
+    return [Event("agot.battle.seventh_card", house=house)]
 
 
 def defender_retreats(state: dict, ctx: Ctx, b: dict) -> list[Event]:
@@ -270,6 +331,10 @@ def defender_retreats(state: dict, ctx: Ctx, b: dict) -> list[Event]:
     routed = pos.routed_in(state, area)
     survivors = fighting_units(state, b, loser)
     legal, fit = retreat_options(state, ctx, b, survivors) if survivors else ([], 0)
+    robb = []
+    if len(legal) > 1 and ability_active(b, b["winner"], ctx.rules.cards.RETREAT_CHOICE):  # 2e Robb Stark
+        b["asking"] = b["cards"][b["winner"]]  # asked at the retreat stage, with the loser's own retreat
+        robb, _ = choose(state, ctx, b, b["winner"], b["asking"], "retreat")
     pos.set_units(state, area, loser, [])
     if routed:
         events.append(Event("agot.battle.routed_destroyed", house=loser, units=units_list(routed), area=ctx.area(area)))
@@ -278,8 +343,11 @@ def defender_retreats(state: dict, ctx: Ctx, b: dict) -> list[Event]:
     if not legal:
         events.append(Event("agot.battle.no_retreat", house=loser, area=ctx.area(area), units=units_list(survivors)))
         return events
-    found = retreat_line(state, ctx, b, legal)
-    if found:
+    events += robb
+    found = None if b.get("retreat_to") else retreat_line(state, ctx, b, legal)
+    if b.get("retreat_to"):
+        dest = b["retreat_to"]
+    elif found:
         dest = found[1].area
         consume_instruction(state, loser, "retreats", found[0])
     elif len(legal) == 1:
@@ -333,6 +401,8 @@ def discard_cards(state: dict, ctx: Ctx, b: dict) -> list[Event]:
     events = []
     for house in (b["attacker"], b["defender"]):
         card = b["cards"][house]
+        if card is None:  # 2e: it fought without a card after Tyrion's (its hand holds the returned one)
+            continue
         if house in b["seventh"] or not state["hands"][house]:
             state["hands"][house] = [c.id for c in ctx.gd.house_cards[house]]
             state["discards"][house] = []

@@ -17,11 +17,16 @@ následujícími kroky"):
                 ahead only, BLADE AUTO/NEVER/AT) and the result (step 5).
 ``redraw``      2e Tides of Battle: the Valyrian Steel Blade's holder, asked whether to redraw its card
                 (``tides.py``); then the rest of the ``cards`` sub-step.
+``cancel``, ``repick``, ``immediately``  2e only (agot2e RULES.md R8.5): a card's choice at the
+                reveal asked alone (Tyrion; his opponent's other card; Aeron, Queen of Thorns,
+                Doran), in the printed timing's order (:func:`_by_timing`).
 ``casualties``  the loser's casualties (winner's swords - loser's fortifications, CZ p.11).
 ``retreat``     the loser's retreat (CZ p.11), then the conquest (CZ p.12), then Ser Jaime's power.
 ``ability``     the winner's "if you win" ability that gives a choice (Luwin, Melisandre, Renly,
                 Cersei, Asha; RULES.md R8.10/A17: after casualties and retreat); skipped when the
-                winner has none or nothing to choose.
+                winner has none or nothing to choose (2e: Cersei, Renly; Robb's choice of the
+                loser's retreat is asked at ``retreat``).
+``after``       2e: Patchface's discard, asked after the played cards are discarded.
 Then the played cards are discarded (CZ p.12) and the battle is over. A side left without units
 (Ser Loras, or casualties that wipe the defender out) ends the battle at once: nothing is left to
 decide and no area is left empty in between.
@@ -36,7 +41,9 @@ out of hand and discards until the end);  ``seventh``: houses that played their 
 ``cancelled``: houses whose card's ability the Queen of Thorns cancelled;  ``strength``: house
 -> final combat strength;  ``blade``: the house that used the Valyrian Steel Blade, or None;
 ``winner``, ``loser``;  ``casualties``: how many units the loser loses (before capping at what
-it has).
+it has);  ``order``: the March order's token (2e Ser Loras);  2e: ``resolved``: the choices made
+(``"<stage> <card>"``), ``asking``: the card whose choice is asked, ``repick``: Tyrion's opponent and the
+card handed back, ``retreat_to``: Robb Stark's choice; a card None: the house fights without one.
 """
 
 from __future__ import annotations
@@ -49,7 +56,7 @@ from . import aftermath, say, tides
 from . import position as pos
 from .board import UnknownName
 from .commands import Ability, Blade, Card, Casualties, Retreat, Support
-from .battlefield import NO_WORDS, YES_WORDS, ability_active, card_icons, default_card, consume_instruction, fighting_units, find_instruction, has_units, opponent, stage_at_or_before, units_list
+from .battlefield import NO_WORDS, YES_WORDS, ability_active, card_icons, choice_line, choose, default_card, consume_instruction, fighting_units, find_instruction, has_units, opponent, stage_at_or_before, units_list
 from .context import Ctx
 
 RAINS_OF_AUTUMN = "rains-of-autumn"
@@ -96,16 +103,28 @@ def support_value(state: dict, ctx: Ctx, b: dict, src: str) -> tuple[int, list[s
     "protivníkových podpůrných lodí": the opponent's own supporting ships)."""
     side = b["supports"][src]
     no_ships = pos.owner(state, src) == side and ability_active(b, opponent(b, side), ctx.rules.cards.ZERO_OPPOSING_SUPPORT_SHIPS)
-    sole = _only_own_ships(ctx, b)
-    no_ships = no_ships or sole not in (None, pos.owner(state, src))
-    value, notes = support_strength(state, ctx, src, area=b["area"], attacking=side == b["attacker"], no_ships=no_ships)
     kind = ctx.rules.cards.ATTACK_UNIT_BONUS.get(b["cards"].get(side)) if ctx.rules.cards.ATTACK_BONUS_SUPPORTERS else None
-    if kind and side == b["attacker"] and pos.owner(state, src) == side and ability_active(b, side, {b["cards"][side]}):
+    doubling = kind and side == b["attacker"] and pos.owner(state, src) == side and ability_active(b, side, {b["cards"][side]})
+    no_ships = no_ships or _ships_zero(state, ctx, b, pos.owner(state, src), kind if doubling else None)
+    value, notes = support_strength(state, ctx, src, area=b["area"], attacking=side == b["attacker"], no_ships=no_ships)
+    if doubling:
         extra = (Counter(pos.units_in(state, src, side)) - Counter(pos.routed_in(state, src)))[kind]
-        if extra and "rains" not in notes:  # 2e Kevan, Victarion: supporting units of the kind count double too
+        if extra and "rains" not in notes and (kind != "ship" or "salladhor" not in notes):
+            # 2e Kevan, Victarion: supporting units of the kind count double too
             value += extra
             notes = [*notes, "doubled"]
     return value, notes
+
+
+def _ships_zero(state: dict, ctx: Ctx, b: dict, house: str, doubled: str | None) -> bool:
+    """2e Salladhor Saan: do ``house``'s ships count 0 in this combat? Against Victarion Greyjoy's doubled
+    ships (``doubled == "ship"``) the static effect resolved later in Iron Throne order prevails (B20):
+    Victarion after Salladhor, the ships count 2."""
+    sole = _only_own_ships(ctx, b)
+    if sole in (None, house):
+        return False
+    track = state["tracks"]["iron_throne"]
+    return not (doubled == "ship" and track.index(house) > track.index(sole))
 
 
 def _only_own_ships(ctx: Ctx, b: dict) -> str | None:
@@ -158,17 +177,16 @@ def strength(state: dict, ctx: Ctx, b: dict, house: str, *, with_cards: bool = T
         extra = next((kind for card, kind in ctx.rules.cards.ATTACK_UNIT_BONUS.items() if ability_active(b, house, {card})), None) \
             if with_cards else None
         units = b["units"]
-        sole = _only_own_ships(ctx, b) if with_cards else None
-        total = sum(0 if u == "ship" and sole not in (None, house) else unit_value(ctx, u, area, True) + (u == extra)
-                    for u in units)
+        zero = with_cards and _ships_zero(state, ctx, b, house, extra)
+        total = sum(0 if u == "ship" and zero else unit_value(ctx, u, area, True) + (u == extra) for u in units)
         parts.append(Msg("agot.part.army", units=units_list(units), n=total))
         if b["march_bonus"]:
             parts.append(Msg("agot.part.march", n=b["march_bonus"]))
             total += b["march_bonus"]
     else:
         units = fighting_units(state, b, house)
-        sole = _only_own_ships(ctx, b) if with_cards else None
-        total = sum(0 if u == "ship" and sole not in (None, house) else unit_value(ctx, u, area, False) for u in units)
+        zero = with_cards and _ships_zero(state, ctx, b, house, None)
+        total = sum(0 if u == "ship" and zero else unit_value(ctx, u, area, False) for u in units)
         parts.append(Msg("agot.part.army", units=units_list(units), n=total))
         garrison = garrison_of(state, ctx, area, house)
         if garrison:
@@ -188,7 +206,7 @@ def strength(state: dict, ctx: Ctx, b: dict, house: str, *, with_cards: bool = T
             value, note = support_value(state, ctx, b, src)
             parts.append(Msg("agot.part.support", area=ctx.area(src), n=value, notes=note))
             total += value
-    if with_cards and house in b["cards"]:
+    if with_cards and b["cards"].get(house) is not None:  # 2e: none after Tyrion's, if the hand held no other
         card = b["cards"][house]
         value = ctx.gd.card(card).strength
         if ability_active(b, opponent(b, house), ctx.rules.cards.ZERO_OPPOSING_CARD):
@@ -262,10 +280,10 @@ def _blade(state: dict, ctx: Ctx, b: dict) -> list[Event]:
 
 
 def start(state: dict, ctx: Ctx, *, area: str, attacker: str, origin: str, units: list[str],
-          march_bonus: int = 0) -> list[Event]:
+          march_bonus: int = 0, order: str | None = None) -> list[Event]:
     """Open the battle of ``attacker``'s march of ``units`` (already off the board) from ``origin``
     into ``area``, held by another house; the march order is already removed (its modifier is
-    ``march_bonus``)."""
+    ``march_bonus``; the token, ``order``, is kept for 2e Ser Loras Tyrell)."""
     defender = pos.occupier(state, ctx.gd, area)
     if defender is None or defender == attacker:
         raise ValueError(f"no battle at {area}: it holds no units of a house other than {attacker}")
@@ -276,6 +294,7 @@ def start(state: dict, ctx: Ctx, *, area: str, attacker: str, origin: str, units
         "units": pos.sort_units(units), "march_bonus": int(march_bonus), "stage": "supports",
         "supporters": supporters(state, ctx, area), "supports": {}, "cards": {}, "seventh": [],
         "cancelled": [], "strength": {}, "blade": None, "winner": None, "loser": None, "casualties": 0,
+        "order": order,
     }
     state["battle"] = b
     state["step"] = "battle"
@@ -307,6 +326,13 @@ def pending(state: dict, ctx: Ctx) -> list[Owed]:
                 for h in (b["attacker"], b["defender"])]
     if stage == "redraw":  # 2e Tides of Battle: the Blade holder (tides.py)
         return tides.pending(state, ctx, b)
+    if stage in ("cancel", "immediately", "after") or stage == "ability" and ctx.rules.cards.BY_TIMING:
+        return [_choice_owed(state, ctx, b, b["asking"])]
+    if stage == "repick":
+        house, returned = b["repick"]["house"], b["repick"]["card"]
+        return [Owed(house, Msg("agot.owed.repick", area=where, returned=returned,
+                                cards=[c for c in _public_hand(state, ctx, house) if c != returned]), "step",
+                     _card_line(state, ctx, b, house, not_this=returned) is not None)]
     if stage == "ability":
         card = b["cards"][b["winner"]]
         return [Owed(b["winner"], Msg("agot.owed.ability", card=card, area=where), "step",
@@ -330,9 +356,29 @@ def pending(state: dict, ctx: Ctx) -> list[Owed]:
         legal, _ = aftermath.retreat_options(state, ctx, b, survivors)
         if not survivors or len(legal) < 2:
             return []
-        return [Owed(b["loser"], Msg("agot.owed.retreat", area=where, legal=[ctx.area(a) for a in legal]), "step",
-                     aftermath.retreat_line(state, ctx, b, legal) is not None)]
+        robb = b["cards"][b["winner"]]
+        if robb in ctx.rules.cards.RETREAT_CHOICE:  # 2e Robb Stark: the winner's choice first, if he makes one
+            owed = _choice_owed(state, ctx, b, robb)
+            return [owed] if owed.done else [owed, _retreat_owed(state, ctx, b, legal)]
+        return [_retreat_owed(state, ctx, b, legal)]
     return []
+
+
+def _retreat_owed(state: dict, ctx: Ctx, b: dict, legal: list[str]) -> Owed:
+    return Owed(b["loser"], Msg("agot.owed.retreat", area=ctx.area(b["area"]), legal=[ctx.area(a) for a in legal]),
+                "step", aftermath.retreat_line(state, ctx, b, legal) is not None)
+
+
+def _choice_owed(state: dict, ctx: Ctx, b: dict, card: str) -> Owed:
+    """2e: the question of ``card``'s choice, with what may be chosen (areas, cards or tracks)."""
+    house = ctx.gd.card(card).house
+    options = ctx.rules.cards.choice_options(state, ctx, b, card)
+    kind = ctx.gd.card(card).choice  # data: use, area, card or track (the text says which tracks)
+    areas = [ctx.area(o) for o in options] if kind == "area" else []
+    cards = options if kind == "card" else []
+    return Owed(house, Msg("agot.owed.choice", card=card, area=ctx.area(b["area"]), areas=areas, cards=cards,
+                           opponent=opponent(b, house)),
+                "step", choice_line(state, ctx, b, house, card) is not None)
 
 
 def advance(state: dict, ctx: Ctx, force: bool) -> list[Event]:
@@ -346,8 +392,14 @@ def advance(state: dict, ctx: Ctx, force: bool) -> list[Event]:
         return _resolve_cards(state, ctx, b)
     if stage == "redraw":
         return tides.resolve(state, ctx, b, force) + _fight(state, ctx, b)
+    if stage in ("cancel", "repick", "immediately"):
+        return _by_timing(state, ctx, b)
     if stage == "ability":
+        if ctx.rules.cards.BY_TIMING:
+            return aftermath.win_choice(state, ctx, b)
         return _resolve_ability(state, ctx, b)
+    if stage == "after":
+        return aftermath.after_combat(state, ctx, b)
     if stage == "casualties":
         return aftermath.resolve_casualties(state, ctx, b)
     if stage == "retreat":
@@ -376,7 +428,12 @@ def check_instruction(state: dict, ctx: Ctx, house: str, command) -> Msg | None:
             return Msg("agot.error.not_your_house_card", card=card.id)
         if not fights:
             return Msg("agot.error.not_fighting", area=ctx.area(area)) if here else None
-        if not stage_at_or_before(b, "cards"):
+        if (b.get("repick") or {}).get("house") == house:  # 2e: Tyrion Lannister handed a card back
+            if command.card_id == b["repick"]["card"]:
+                return Msg("agot.error.card_handed_back", card=command.card_id)
+        elif b["stage"] == "cancel" and house != ctx.gd.card(b["asking"]).house:
+            pass  # 2e: a second CARD line for Tyrion Lannister's question, used if he hands the card back
+        elif not stage_at_or_before(b, "cards"):
             return Msg("agot.error.cards_played", area=ctx.area(area)) if here else None
         if command.card_id not in state["hands"][house]:
             return Msg("agot.error.card_not_in_hand", card=card.id)
@@ -471,9 +528,10 @@ def _public_hand(state: dict, ctx: Ctx, house: str) -> list[str]:
     return [c.id for c in ctx.gd.house_cards[house] if c.id in hand]
 
 
-def _card_line(state: dict, ctx: Ctx, b: dict, house: str):
+def _card_line(state: dict, ctx: Ctx, b: dict, house: str, *, not_this: str | None = None):
+    """The house's CARD line for this battle (``not_this``: the card Tyrion Lannister handed back, 2e)."""
     hand = state["hands"][house]
-    return find_instruction(state, ctx, house, "cards", b["area"], lambda c: c.card_id in hand)
+    return find_instruction(state, ctx, house, "cards", b["area"], lambda c: c.card_id in hand and c.card_id != not_this)
 
 
 def _resolve_cards(state: dict, ctx: Ctx, b: dict) -> list[Event]:
@@ -499,9 +557,17 @@ def _resolve_cards(state: dict, ctx: Ctx, b: dict) -> list[Event]:
         card = ctx.gd.card(b["cards"][house])
         events.append(Event("agot.battle.plays", house=house, card=card.id, strength=card.strength, swords=card.swords,
                             fortifications=card.fortifications))
+    if ctx.rules.cards.BY_TIMING:
+        return events + _by_timing(state, ctx, b)
     events += _immediate_abilities(state, ctx, b)
-    events += tides.draw(state, ctx, b)
-    if b["stage"] == "redraw":  # 2e: the Blade holder is asked (tides.py)
+    return events + _result(state, ctx, b)
+
+
+def _result(state: dict, ctx: Ctx, b: dict) -> list[Event]:
+    """The cards' abilities done: Tides of Battle's cards drawn (2e option; the Blade holder may be asked
+    to redraw, stage ``redraw``, ``tides.py``), then the fight."""
+    events = tides.draw(state, ctx, b)
+    if b["stage"] == "redraw":
         return events
     return events + _fight(state, ctx, b)
 
@@ -544,50 +610,120 @@ def _fight(state: dict, ctx: Ctx, b: dict) -> list[Event]:
 
 
 def _immediate_abilities(state: dict, ctx: Ctx, b: dict) -> list[Event]:
-    """The abilities that act as soon as the cards are shown (CZ p.11, p.14)."""
+    """1e: the abilities that act as soon as the cards are shown (CZ p.11, p.14; RULES.md A17's order)."""
     events = []
-    area = b["area"]
     for house in (b["attacker"], b["defender"]):
         other = opponent(b, house)
         if b["cards"][house] in ctx.rules.cards.CANCEL_OPPOSING_ABILITY and b["cards"][other] in ctx.rules.cards.ALL_ABILITIES:
             b["cancelled"].append(other)
             events.append(Event("agot.ability.cancels", card=b["cards"][house], other=b["cards"][other]))
     for house in (b["attacker"], b["defender"]):
-        other = opponent(b, house)
-        card = b["cards"][house]
-        if ability_active(b, house, ctx.rules.cards.DISCARD_DEFENSE):
-            if other == b["defender"] and pos.order_kind(state, area) == "defense":
-                kind = state["orders"][area]
-                pos.remove_order(state, area)
-                events.append(Event("agot.ability.defense_discarded", card=card, house=other, order=say.token(kind),
-                                    area=ctx.area(area)))
-            else:
-                events.append(Event("agot.ability.no_defense", card=card, house=other, area=ctx.area(area)))
-        if ability_active(b, house, ctx.rules.cards.KILL_FOOTMAN):
-            if ability_active(b, other, ctx.rules.cards.NO_CASUALTIES):  # 2e: The Blackfish prevents it (R8.5)
-                events.append(Event("agot.ability.no_casualties", card=b["cards"][other], house=other))
-            else:
-                events.append(_kill_footman(state, ctx, b, other, card))
-        if ability_active(b, house, ctx.rules.cards.ZERO_OPPOSING_CARD):
-            events.append(Event("agot.ability.card_counts_0", card=card, other=b["cards"][other]))
-        if ability_active(b, house, ctx.rules.cards.ZERO_OPPOSING_SUPPORT_SHIPS):
-            events.append(Event("agot.ability.ships_count_0", card=card, house=other))
-        if ability_active(b, house, ctx.rules.cards.DEFENSE_DOUBLED):
-            if house == b["defender"] and pos.order_kind(state, area) == "defense":
-                events.append(Event("agot.ability.defense_doubled", card=card, house=house))
-            else:
-                events.append(Event("agot.ability.no_defense", card=card, house=house, area=ctx.area(area)))
-        if card in ctx.rules.cards.ATTACK_UNIT_BONUS and ability_active(b, house, {card}):
-            kind = ctx.rules.cards.ATTACK_UNIT_BONUS[card]
-            if house == b["attacker"]:
-                events.append(Event("agot.ability.attack_bonus", card=card, unit=kind))
-            else:
-                events.append(Event("agot.ability.not_attacking", card=card, house=house))
-        if ability_active(b, house, ctx.rules.cards.OPPONENT_TO_BOTTOM):
-            events.append(_to_bottom(state, b, other, card))
-        if ability_active(b, house, ctx.rules.cards.REMOVE_ADJACENT_ORDER):
-            events += _remove_adjacent_order(state, ctx, b, house, other, card)
+        events += _immediate_of(state, ctx, b, house)
     return events
+
+
+def _immediate_of(state: dict, ctx: Ctx, b: dict, house: str) -> list[Event]:
+    """What ``house``'s card does as the cards are shown, without a choice: its immediate effect on the
+    board (Brienne 1e, Loras 1e, Mace 2e) and the notes of its strength changes."""
+    events = []
+    area = b["area"]
+    other = opponent(b, house)
+    card = b["cards"][house]
+    if ability_active(b, house, ctx.rules.cards.DISCARD_DEFENSE):
+        if other == b["defender"] and pos.order_kind(state, area) == "defense":
+            kind = state["orders"][area]
+            pos.remove_order(state, area)
+            events.append(Event("agot.ability.defense_discarded", card=card, house=other, order=say.token(kind),
+                                area=ctx.area(area)))
+        else:
+            events.append(Event("agot.ability.no_defense", card=card, house=other, area=ctx.area(area)))
+    if ability_active(b, house, ctx.rules.cards.KILL_FOOTMAN):
+        if ability_active(b, other, ctx.rules.cards.NO_CASUALTIES):  # 2e: The Blackfish prevents it (R8.5)
+            events.append(Event("agot.ability.no_casualties", card=b["cards"][other], house=other))
+        else:
+            events.append(_kill_footman(state, ctx, b, other, card))
+    if ability_active(b, house, ctx.rules.cards.ZERO_OPPOSING_CARD):
+        events.append(Event("agot.ability.card_counts_0", card=card, other=b["cards"][other]))
+    if ability_active(b, house, ctx.rules.cards.ZERO_OPPOSING_SUPPORT_SHIPS):
+        events.append(Event("agot.ability.ships_count_0", card=card, house=other))
+    if ability_active(b, house, ctx.rules.cards.DEFENSE_DOUBLED):
+        if house == b["defender"] and pos.order_kind(state, area) == "defense":
+            events.append(Event("agot.ability.defense_doubled", card=card, house=house))
+        else:
+            events.append(Event("agot.ability.no_defense", card=card, house=house, area=ctx.area(area)))
+    if card in ctx.rules.cards.ATTACK_UNIT_BONUS and ability_active(b, house, {card}):
+        kind = ctx.rules.cards.ATTACK_UNIT_BONUS[card]
+        if house == b["attacker"]:
+            events.append(Event("agot.ability.attack_bonus", card=card, unit=kind))
+        else:
+            events.append(Event("agot.ability.not_attacking", card=card, house=house))
+    return events
+
+
+def _by_timing(state: dict, ctx: Ctx, b: dict) -> list[Event]:
+    """2e: the cards' abilities by printed timing (agot2e RULES.md R8.5): ``cancel`` (Tyrion Lannister; his
+    opponent then picks another card), then ``immediately`` (Aeron Damphair, Mace Tyrell, Queen of Thorns,
+    Doran Martell; a replacement card from its own immediately step on, B21, B22), the two sides at one
+    timing in Iron Throne order, each fully (B20); then the result. A choice with no usable line on file
+    is asked alone (stages ``cancel``, ``repick``, ``immediately``); called again when it is answered or
+    its deadline passed, it goes on where it stopped (``b['resolved']``)."""
+    events = []
+    b.setdefault("resolved", [])
+    order = ctx.rules.cards.ability_order(state, b)
+    for house in order:
+        card = b["cards"][house]
+        if card is not None and ctx.rules.cards.CHOICE_STAGE.get(card) == "cancel":
+            more, asked = choose(state, ctx, b, house, card, "cancel")
+            events += more
+            if asked:
+                return events
+    if b.get("repick"):
+        more, asked = _repick(state, ctx, b)
+        events += more
+        if asked:
+            return events
+    for house in order:
+        while b["cards"][house] is not None and f"immediately {b['cards'][house]}" not in b["resolved"]:
+            card = b["cards"][house]
+            if ctx.rules.cards.CHOICE_STAGE.get(card) == "immediately":
+                more, asked = choose(state, ctx, b, house, card, "immediately")
+                events += more
+                if asked:
+                    return events
+            else:
+                b["resolved"].append(f"immediately {card}")
+            if b["cards"][house] == card:  # (Aeron's replacement resolves in its own turn of the loop)
+                events += _immediate_of(state, ctx, b, house)
+    return events + _result(state, ctx, b)
+
+
+def _repick(state: dict, ctx: Ctx, b: dict) -> tuple[list[Event], bool]:
+    """2e Tyrion Lannister: his opponent plays another card than the one handed back: a CARD line on file
+    for another card in hand (a second CARD line sent ahead), else asked alone (stage ``repick``), at the
+    deadline the PBEM default among the others; with no other card it fights without one (RULES.md R8.5)."""
+    house, returned = b["repick"]["house"], b["repick"]["card"]
+    others = [c for c in state["hands"][house] if c != returned]
+    found = _card_line(state, ctx, b, house, not_this=returned) if others else None
+    if others and found is None and b["stage"] != "repick":
+        b["stage"] = "repick"
+        return [], True
+    del b["repick"]
+    if not others:
+        return [Event("agot.ability.no_other_card", house=house)], False
+    events = []
+    if found is not None:
+        card = found[1].card_id
+        consume_instruction(state, house, "cards", found[0])
+    else:
+        card = default_card(state, ctx, house, others)
+        events.append(Event("agot.default.card", house=house, card=card))
+    state["hands"][house].remove(card)
+    if not state["hands"][house]:
+        b["seventh"].append(house)
+    b["cards"][house] = card
+    played = ctx.gd.card(card)
+    return events + [Event("agot.battle.plays", house=house, card=card, strength=played.strength,
+                           swords=played.swords, fortifications=played.fortifications)], False
 
 
 def _skulls(state: dict, ctx: Ctx, b: dict, winner: str, loser: str) -> list[Event]:
@@ -613,37 +749,48 @@ TRACK_FALL_TIES = ("fiefdoms", "iron_throne", "kings_court")
 """2e Doran Martell's default track, among equal falls (B26: Fiefdoms decides combat ties)."""
 
 
-def _to_bottom(state: dict, b: dict, victim: str, card: str) -> Event:
-    """2e Doran Martell (mandatory): the opponent drops to the bottom of a track; the deadline default is
-    the track where it falls most (B26). Dominance tokens and turn order follow the tracks at once."""
+def fall_most(state: dict, victim: str) -> str:
+    """2e Doran Martell's deadline default (B26): the track where the opponent falls most."""
     last = len(state["houses"]) - 1
-    track = max(TRACK_FALL_TIES, key=lambda t: last - state["tracks"][t].index(victim))
+    return max(TRACK_FALL_TIES, key=lambda t: last - state["tracks"][t].index(victim))
+
+
+def to_bottom(state: dict, b: dict, victim: str, card: str, track: str, *, default: bool = False) -> Event:
+    """2e Doran Martell (mandatory): the opponent drops to the bottom of ``track``. Dominance tokens and turn
+    order follow the tracks at once."""
     state["tracks"][track] = [h for h in state["tracks"][track] if h != victim] + [victim]
-    return Event("agot.ability.to_bottom", card=card, house=victim, track=track)
+    return Event("agot.ability.to_bottom" if default else "agot.ability.to_bottom_chosen", card=card, house=victim,
+                 track=track)
 
 
 ORDER_PREFERENCE = ("support", "march", "consolidate", "raid", "defense")
 """2e Queen of Thorns' default among the opponent's other orders (B26)."""
 
 
-def _remove_adjacent_order(state: dict, ctx: Ctx, b: dict, house: str, victim: str, card: str) -> list[Event]:
-    """2e Queen of Thorns (mandatory): one of the opponent's orders next to the combat goes; a removed
-    Support order stops supporting it. Default (B26): the opponent's support of this combat that adds the
-    most, else the first by kind (support, march, consolidate, raid, defense), then by area name."""
-    area = b["area"]
-    orders = [n for n in ctx.gd.board.neighbours(area) if n in state["orders"] and pos.owner(state, n) == victim]
-    if not orders:
-        return []
+def order_to_remove(state: dict, ctx: Ctx, b: dict, victim: str, orders: list[str]) -> str:
+    """2e Queen of Thorns' deadline default among ``orders`` (B26): the opponent's support of this combat
+    that adds the most, else the first by kind (support, march, consolidate, raid, defense), then by area
+    name."""
     backing = [n for n in orders if b["supports"].get(n) == victim]
     if backing:
-        target = max(sorted(backing, key=ctx.area), key=lambda n: support_value(state, ctx, b, n)[0])
-    else:
-        target = min(orders, key=lambda n: (ORDER_PREFERENCE.index(pos.order_kind(state, n)), ctx.area(n)))
-    kind = state["orders"][target]
-    pos.remove_order(state, target)
+        return max(sorted(backing, key=ctx.area), key=lambda n: support_value(state, ctx, b, n)[0])
+    return min(orders, key=lambda n: (ORDER_PREFERENCE.index(pos.order_kind(state, n)), ctx.area(n)))
+
+
+def remove_adjacent_order(state: dict, ctx: Ctx, b: dict, house: str, card: str, target: str) -> list[Event]:
+    """2e Queen of Thorns (mandatory): the opponent's order in ``target``, next to the combat, goes; a
+    removed Support order stops supporting it."""
     b["supports"].pop(target, None)
-    return [Event("agot.ability.removes_order", card=card, house=house, owner=victim, order=say.token(kind),
-                  area=ctx.area(target))]
+    return [removes_order(state, ctx, card, house, target)]
+
+
+def removes_order(state: dict, ctx: Ctx, card: str, house: str, area: str) -> Event:
+    """A card's ability takes the order in ``area`` off the board (1e Cersei, Asha; 2e Queen of Thorns,
+    Cersei)."""
+    kind, owner = state["orders"][area], pos.owner(state, area)
+    pos.remove_order(state, area)
+    return Event("agot.ability.removes_order", card=card, house=house, owner=owner, order=say.token(kind),
+                 area=ctx.area(area))
 
 
 def _kill_footman(state: dict, ctx: Ctx, b: dict, victim: str, card: str) -> Event:
@@ -693,8 +840,26 @@ def _resolve_ability(state: dict, ctx: Ctx, b: dict) -> list[Event]:
     return events + aftermath.end_battle(state, ctx, b)
 
 
+def ability_form(ctx: Ctx, house: str, command: Ability) -> Msg | None:
+    """2e: what is wrong with an ABILITY line whatever the battle (sent ahead, or for a later battle)."""
+    card = ctx.gd.card(command.card_id)
+    if card.house != house:
+        return Msg("agot.error.not_your_house_card", card=card.id)
+    if card.id not in ctx.rules.cards.CHOICE_STAGE:
+        return Msg("agot.error.no_choice_ability", card=card.id, some=card.id in ctx.rules.cards.ALL_ABILITIES)
+    return ctx.rules.cards.check_form(ctx, house, card.id, command.choice)
+
+
 def _check_ability(state: dict, ctx: Ctx, b: dict, house: str, command: Ability) -> Msg | None:
     card = ctx.gd.card(command.card_id)
+    if ctx.rules.cards.BY_TIMING:
+        asked = b.get("asking") == card.id or (
+            b["stage"] == "retreat" and card.id in ctx.rules.cards.RETREAT_CHOICE and b["winner"] == house
+            and b["cards"].get(house) == card.id)
+        if asked:
+            return ability_form(ctx, house, command) or \
+                ctx.rules.cards.parse_choice(state, ctx, b, card.id, command.choice)[1]
+        return ability_form(ctx, house, command)
     if card.house != house:
         return Msg("agot.error.not_your_house_card", card=card.id)
     if card.id not in ctx.rules.cards.WIN_CHOICE:

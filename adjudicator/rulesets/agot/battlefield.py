@@ -6,10 +6,15 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ...ruleset import Event
 from . import position as pos
 from .context import Ctx
 
-STAGES = ("supports", "cards", "redraw", "casualties", "retreat", "ability")  # redraw: 2e (tides.py)
+STAGES = ("supports", "cards", "cancel", "repick", "immediately", "redraw", "casualties", "retreat", "ability",
+          "after")
+"""The battle's sub-steps in order. ``cancel``, ``repick``, ``immediately`` and ``after`` are the 2nd
+edition's questions of abilities by printed timing (agot2e RULES.md R8.5; ``battle.py``), ``redraw`` its
+Tides of Battle's redraw (``tides.py``)."""
 
 NO_WORDS = frozenset({"no", "none", "pass", "skip", "-", "nothing", "ne", "nic"})
 """An ``ABILITY <card>: <choice>`` that declines the ability (English and Czech)."""
@@ -51,8 +56,6 @@ def ability_active(b: dict, house: str, ids) -> bool:
     return b["cards"].get(house) in ids and house not in b["cancelled"]
 
 
-
-
 def find_instruction(state: dict, ctx: Ctx, house: str, key: str, area: str, legal) -> tuple[int, object] | None:
     """The instruction of ``plan[key]`` to use: a legal line for this battle area (``IN``) beats a
     general one; within each, the first legal line in the order written."""
@@ -69,18 +72,88 @@ def consume_instruction(state: dict, house: str, key: str, index: int) -> None:
     del pos.plan(state, house)[key][index]
 
 
-def default_card(state: dict, ctx: Ctx, house: str) -> str:
-    """PBEM.md: the lowest-strength card in hand, ties by name."""
-    return min(state["hands"][house], key=lambda c: (ctx.gd.card(c).strength, ctx.card(c)))
+def default_card(state: dict, ctx: Ctx, house: str, among: list[str] | None = None) -> str:
+    """PBEM.md: the lowest-strength card in hand (``among`` those, 2e Tyrion's opponent), ties by name."""
+    return min(state["hands"][house] if among is None else among, key=lambda c: (ctx.gd.card(c).strength, ctx.card(c)))
 
 
 def card_icons(state: dict, ctx: Ctx, b: dict, house: str) -> tuple[int, int]:
     """(swords, fortifications) of ``house``'s card in this battle: printed, plus its static bonus and its
     Tides of Battle card (2e)."""
-    card = ctx.gd.card(b["cards"][house])
-    _, swords, forts = ctx.rules.cards.bonus(state, ctx, b, house)
+    swords = forts = 0
+    if b["cards"].get(house) is not None:  # 2e: none left after Tyrion's (agot2e RULES.md R8.5): no icons
+        card = ctx.gd.card(b["cards"][house])
+        _, bonus_swords, bonus_forts = ctx.rules.cards.bonus(state, ctx, b, house)
+        swords, forts = card.swords + bonus_swords, card.fortifications + bonus_forts
     tides = (b.get("tides") or {}).get(house)  # 2e option Tides of Battle: its icons add to the card's
     if tides is not None:
         swords += ctx.gd.tides_of_battle[tides].swords
         forts += ctx.gd.tides_of_battle[tides].fortifications
-    return card.swords + swords, card.fortifications + forts
+    return swords, forts
+
+
+def upgrade_footman(state: dict, area: str, house: str) -> None:
+    """Renly Baratheon: a fighting footman of ``house`` in ``area`` becomes a knight (the routed marks stay as
+    they are: set_units keeps them)."""
+    units = pos.units_in(state, area, house)
+    units.remove("footman")
+    pos.set_units(state, area, house, units + ["knight"])
+
+
+# -- 2e: a card's choice by mail (agot2e RULES.md R8.5, 11.2) --------------------------------------------------
+
+CHOICE_WORDS = {"use": "USE", "iron_throne": "THRONE", "fiefdoms": "FIEFDOMS", "kings_court": "COURT"}
+"""A choice that is neither an area nor a card (Tyrion's, Doran's), as an ABILITY line writes it."""
+
+
+def choice_text(ctx: Ctx, value: str) -> str:
+    """A card's choice (an area, a card, or :data:`CHOICE_WORDS`' values) as an ABILITY line writes it."""
+    return ctx.area(value) if value in ctx.gd.board else CHOICE_WORDS.get(value) or ctx.card(value)
+
+
+def asked_choice(state: dict, ctx: Ctx, house: str) -> str | None:
+    """2e: the card whose choice ``house`` is asked for now (Robb Stark's at the retreat stage), or None."""
+    b = state.get("battle")
+    if not b or not ctx.rules.cards.BY_TIMING:
+        return None
+    card = b["cards"].get(b["winner"]) if b["stage"] == "retreat" else b.get("asking")
+    if card not in ctx.rules.cards.CHOICE_STAGE or ctx.gd.card(card).house != house:
+        return None
+    return card
+
+
+def choice_line(state: dict, ctx: Ctx, b: dict, house: str, card: str):
+    """2e: ``house``'s usable ``ABILITY <card>: <choice>`` line for this battle now, or None."""
+    return find_instruction(state, ctx, house, "abilities", b["area"],
+                            lambda c: c.card_id == card and ctx.rules.cards.parse_choice(state, ctx, b, card, c.choice)[1] is None)
+
+
+def choose(state: dict, ctx: Ctx, b: dict, house: str, card: str, stage: str) -> tuple[list[Event], bool]:
+    """2e: the choice of ``house``'s ``card`` at battle stage ``stage``: (events, asked). Nothing to choose:
+    no effect. A usable line on file decides; else the question is asked alone (``b['asking']``) the
+    first time, and the deadline default (optional: not used; mandatory: B26) applies the second. Each
+    choice is made once per combat (FAQ1; ``b['resolved']``)."""
+    rules = ctx.rules.cards
+    key = f"{stage} {card}"
+    resolved = b.setdefault("resolved", [])
+    if key in resolved:
+        return [], False
+    if not rules.choice_options(state, ctx, b, card):
+        resolved.append(key)
+        return [Event("agot.battle.nothing_to_choose", card=card, house=house)], False
+    found = choice_line(state, ctx, b, house, card)
+    if found is None and b.get("asking") != card:
+        b["stage"], b["asking"] = stage, card
+        return [], True
+    b.pop("asking", None)
+    resolved.append(key)
+    if found is not None:
+        consume_instruction(state, house, "abilities", found[0])
+        value = rules.parse_choice(state, ctx, b, card, found[1].choice)[0]
+        if value is None:
+            return [Event("agot.ability.unused", house=house, card=card)], False
+        return rules.apply_choice(state, ctx, b, card, value), False
+    value = rules.default_choice(state, ctx, b, card)
+    if value is None:
+        return [Event("agot.default.ability", house=house, card=card)], False
+    return rules.apply_choice(state, ctx, b, card, value, default=True), False

@@ -13,6 +13,7 @@ from collections import Counter
 
 from . import action, bidding, consolidate, westeros
 from . import position as pos
+from .battlefield import asked_choice, choice_text
 from .commands import UNIT_SINGULARS, Consolidate, Muster, MusterItem, Port
 from .context import Ctx
 
@@ -142,8 +143,19 @@ def battle_mail(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | 
         rng.shuffle(near)
         for dest in near[:4]:
             lines.append(f"RETREAT {ctx.area(dest)} FROM {ctx.area(area)}")
+    lines += _ability_lines(state, ctx, house, rng)
     legal = [line for line in lines if battle.check_instruction(state, ctx, house, ctx.command(line)) is None]
     return "\n".join(legal) or None
+
+
+def _ability_lines(state: dict, ctx: Ctx, house: str, rng: random.Random) -> list[str]:
+    """2e: a random answer (an option or NONE) to the ABILITY question this house owes, if any."""
+    fight = state["battle"]
+    card = asked_choice(state, ctx, house)
+    if card is None:
+        return []
+    shown = [choice_text(ctx, o) for o in ctx.rules.cards.choice_options(state, ctx, fight, card)]
+    return [f"ABILITY {ctx.card(card)}: {rng.choice(shown + ['NONE'])}"]
 
 
 # -- the Westeros phase ------------------------------------------------------------------------------

@@ -131,7 +131,8 @@ def _battle(view: dict, ctx) -> dict | None:
         "stage": fight["stage"],
         "supports": [{"area": ctx.area(a), "for": ctx.house(h) if h else None}
                      for a, h in sorted((fight.get("supports") or {}).items(), key=lambda x: ctx.area(x[0]))],
-        "cards": {ctx.house(h): ctx.card(c) for h, c in (fight.get("cards") or {}).items()},
+        "cards": {ctx.house(h): ctx.card(c) for h, c in (fight.get("cards") or {}).items()
+                  if c is not None},  # (2e: None while Tyrion's opponent picks another, or with none left)
         "strength": {ctx.house(h): s for h, s in (fight.get("strength") or {}).items()},
         "winner": ctx.house(fight["winner"]) if fight.get("winner") else None,
         "loser": ctx.house(fight["loser"]) if fight.get("loser") else None,

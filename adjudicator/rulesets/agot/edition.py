@@ -8,7 +8,8 @@ handed to the engine as this one object (``ctx.rules``) instead of ``if edition 
 
 * ``cards``: the house cards' abilities, a module with the names :mod:`.battle` and :mod:`.aftermath`
   read (``ATTACK_UNIT_BONUS`` ... ``ALL_ABILITIES``, ``choice_options``, ``parse_choice``,
-  ``apply_choice``);
+  ``apply_choice``; ``BY_TIMING``: 2e resolves them by printed timing and asks every card's choice,
+  with ``CHOICE_STAGE``, ``ability_order``, ``check_form``, ``default_choice``);
 * ``wildlings``: what follows the bids of a wildling attack, a module with ``after_attack`` (1e: the
   shared fixed losses and reclaim of :mod:`.bidding`; 2e: its wildling cards);
 * ``orders``: how the orders differ (:class:`OrderRules`);

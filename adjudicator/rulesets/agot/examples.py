@@ -15,7 +15,7 @@ from collections import Counter
 
 from . import action, aftermath, bidding, westeros
 from . import position as pos
-from .battlefield import fighting_units
+from .battlefield import asked_choice, choice_text, fighting_units
 from .commands import units_text
 from .context import Ctx
 
@@ -133,14 +133,17 @@ def _retreats(state, ctx, house, orders, command):
 
 def _abilities(state, ctx, house, orders, command):
     b = state.get("battle")
-    if b and b.get("stage") == "ability" and b["winner"] == house:
-        card = b["cards"][house]
-        for value in ctx.rules.cards.choice_options(state, ctx, b, card):
-            shown = ctx.area(value) if value in ctx.gd.board else ctx.card(value)
-            yield f"ABILITY {ctx.card(card)}: {shown}"
-        yield f"ABILITY {ctx.card(card)}: no"
+    asked = asked_choice(state, ctx, house)  # 2e: any card's question
+    if asked is None and b and b.get("stage") == "ability" and b["winner"] == house:
+        asked = b["cards"][house]
+    if asked is not None:
+        for value in ctx.rules.cards.choice_options(state, ctx, b, asked):
+            yield f"ABILITY {ctx.card(asked)}: {choice_text(ctx, value)}"
+        yield f"ABILITY {ctx.card(asked)}: no"
+    optional = [c for c in ctx.rules.cards.CHOICE_STAGE if c not in ctx.rules.cards.MANDATORY] \
+        if ctx.rules.cards.BY_TIMING else ctx.rules.cards.WIN_CHOICE
     for card in ctx.gd.house_cards[house]:
-        if card.id in ctx.rules.cards.WIN_CHOICE:
+        if card.id in optional:
             yield f"ABILITY {card.name}: no"
 
 

@@ -38,8 +38,9 @@ def violations(state: dict, ctx: Ctx) -> list[str]:
         if not 0 <= state["power"][house] or total > gd.setup.power_limit:
             out.append(f"{house}: power {state['power'][house]} available + {pos.power_on_board(state, house)} on the board")
         cards = Counter(state["hands"][house]) + Counter(state["discards"][house])
-        if state["battle"] and house in state["battle"].get("cards", {}):
-            cards[state["battle"]["cards"][house]] += 1  # on the table until the battle ends
+        fight = state["battle"]
+        if fight and (fight.get("cards") or {}).get(house) is not None and fight["stage"] != "after":
+            cards[fight["cards"][house]] += 1  # on the table until discarded (2e: before the stage "after")
         if sorted(cards.elements()) != sorted(c.id for c in gd.house_cards[house]):
             out.append(f"{house}: hand {state['hands'][house]} + discards {state['discards'][house]} is not its 7 cards")
     for track, order in state["tracks"].items():

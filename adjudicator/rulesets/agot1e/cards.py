@@ -26,9 +26,9 @@ from collections import Counter
 
 from ...messages import Msg
 from ...ruleset import Event
+from ..agot import battle
 from ..agot import position as pos
-from ..agot import say
-from ..agot.battlefield import NO_WORDS, YES_WORDS
+from ..agot.battlefield import NO_WORDS, YES_WORDS, upgrade_footman
 from ..agot.board import UnknownName
 from ..agot.context import Ctx
 
@@ -49,10 +49,10 @@ WIN_CHOICE = ("maester-luwin", "melisandre", "renly-baratheon", "cersei-lanniste
 ATTACK_BONUS_SUPPORTERS = False  # the bonus counts the attacking units in the battle area only
 NO_CASUALTIES: frozenset[str] = frozenset()  # no 1st-edition card prevents casualties
 RECLAIM_ON_LOSS: frozenset[str] = frozenset()  # nor takes the discards back on a loss
-OPPONENT_TO_BOTTOM: frozenset[str] = frozenset()  # nor moves the opponent on a track
 FOREIGN_SHIPS_ZERO: frozenset[str] = frozenset()  # (Salladhor's 1e ability is ZERO_OPPOSING_SUPPORT_SHIPS)
 ATTACKERS_STAY_OUT: frozenset[str] = frozenset()  # no card keeps a winning attacker out
-REMOVE_ADJACENT_ORDER: frozenset[str] = frozenset()  # nor removes an order next to the battle
+RETREAT_CHOICE: frozenset[str] = frozenset()  # nor lets the winner choose the loser's retreat
+BY_TIMING = False  # abilities resolve in RULES.md A17's fixed order, not by a printed timing (2e)
 
 ALL_ABILITIES = frozenset(
     set(ATTACK_UNIT_BONUS) | DEFENSE_DOUBLED | KILL_FOOTMAN | DISCARD_DEFENSE | ZERO_OPPOSING_SUPPORT_SHIPS
@@ -147,21 +147,10 @@ def apply_choice(state: dict, ctx: Ctx, b: dict, card_id: str, value: str) -> li
         state["discards"][loser].append(value)
         return [Event("agot.ability.melisandre", card=card_id, house=winner, loser=loser, discarded=value)]
     if card_id == "renly-baratheon":
-        area = b["area"]
-        units = pos.units_in(state, area, winner)
-        units.remove("footman")  # a fighting one: the routed ones stay marked (set_units keeps them)
-        pos.set_units(state, area, winner, units + ["knight"])
-        return [Event("agot.ability.renly", card=card_id, house=winner, area=ctx.area(area))]
-    if card_id == "cersei-lannister":
-        kind = state["orders"][value]
-        pos.remove_order(state, value)
-        return [Event("agot.ability.removes_order", card=card_id, house=winner, owner=loser, order=say.token(kind),
-                      area=ctx.area(value))]
-    if card_id == "asha-greyjoy":
-        kind, owner = state["orders"][value], pos.owner(state, value)
-        pos.remove_order(state, value)
-        return [Event("agot.ability.removes_order", card=card_id, house=winner, owner=owner, order=say.token(kind),
-                      area=ctx.area(value))]
+        upgrade_footman(state, b["area"], winner)
+        return [Event("agot.ability.renly", card=card_id, house=winner, area=ctx.area(b["area"]))]
+    if card_id in ("cersei-lannister", "asha-greyjoy"):
+        return [battle.removes_order(state, ctx, card_id, winner, value)]
     raise ValueError(f"{card_id} has no ability with a choice")
 
 
