@@ -100,7 +100,7 @@ def support_value(state: dict, ctx: Ctx, b: dict, src: str) -> tuple[int, list[s
     value, notes = support_strength(state, ctx, src, area=b["area"], attacking=side == b["attacker"], no_ships=no_ships)
     kind = ctx.rules.cards.ATTACK_UNIT_BONUS.get(b["cards"].get(side)) if ctx.rules.cards.ATTACK_BONUS_SUPPORTERS else None
     if kind and side == b["attacker"] and pos.owner(state, src) == side and ability_active(b, side, {b["cards"][side]}):
-        extra = (Counter(pos.units_in(state, src, side)) - Counter(pos.routed_in(state, src)))[kind]
+        extra = pos.unrouted(state, src, side).count(kind)
         if extra and "rains" not in notes:  # 2e Kevan, Victarion: supporting units of the kind count double too
             value += extra
             notes = [*notes, "doubled"]
@@ -131,17 +131,19 @@ def support_strength(state: dict, ctx: Ctx, src: str, *, area: str, attacking: b
     order's bonus; ``attacking``: it supports the attacker. Routed units count 0 (CZ p.11); footmen 0
     under Rains of Autumn (CZ p.13). Also used for a march into a neutral force (action.py), which is
     no battle but takes supports all the same."""
-    units = Counter(pos.units_in(state, src, pos.owner(state, src))) - Counter(pos.routed_in(state, src))
+    rains = RAINS_OF_AUTUMN in (state.get("restrictions") or [])
     notes = []
     total = 0
-    for unit, n in units.items():
-        if unit == "footman" and RAINS_OF_AUTUMN in (state.get("restrictions") or []):
-            notes.append("rains")
+    for unit in pos.unrouted(state, src):  # in the rulebook's order: each note once, footmen's first
+        if unit == "footman" and rains:
+            if "rains" not in notes:
+                notes.append("rains")
             continue
         if unit == "ship" and no_ships:
-            notes.append("salladhor")
+            if "salladhor" not in notes:
+                notes.append("salladhor")
             continue
-        total += unit_value(ctx, unit, area, attacking) * n
+        total += unit_value(ctx, unit, area, attacking)
     total += pos.order_bonus(state, src)
     return total, notes  # why parts count 0: "rains" (Rains of Autumn), "salladhor" (Salladhor Saan)
 

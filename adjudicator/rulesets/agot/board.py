@@ -209,6 +209,12 @@ class Board:
         _check_shape(graph)
         self._graph = nx.freeze(graph)
         self._areas = {area.id: area for area in areas}
+        # The questions the engine asks in its inner loops, answered once per board (one Board per
+        # data version): plain dicts and tuples are several times faster than walking the graph.
+        self._neighbours = {a: tuple(sorted(graph.adj[a])) for a in graph}
+        self._adjacent = {a: frozenset(graph.adj[a]) for a in graph}
+        self._ports = {area.port_of: area.id for area in reversed(areas) if area.port_of is not None}
+        self._homes = {area.home_of: area.id for area in reversed(areas) if area.home_of is not None}
         self._names = NameIndex(
             "area", (NameEntry(a.id, a.name, (a.name, a.id, *a.aliases), ((a.name, *a.aliases),)) for a in areas)
         )
@@ -257,25 +263,32 @@ class Board:
         """The land areas with a city or a stronghold (what victory counts)."""
         return tuple(a for a in self.land_areas if self._areas[a].castle != "none")
 
-    @property
+    @cached_property
+    def castle_homes(self) -> tuple[tuple[str, str | None], ...]:
+        """(castle area, the house whose home it is, or None): what the victory count reads."""
+        return tuple((a, self._areas[a].home_of) for a in self.castle_areas)
+
+    @cached_property
     def port_areas(self) -> tuple[str, ...]:
         return tuple(a for a, area in self._areas.items() if area.kind == "port")
 
     def port(self, area_id: str) -> str | None:
         """The port of castle area ``area_id``, if it has one."""
-        return next((a for a, area in self._areas.items() if area.port_of == area_id), None)
+        return self._ports.get(area_id)
 
     def neighbours(self, area_id: str) -> tuple[str, ...]:
         """Bordering areas, sorted (deterministic reports and adjudication)."""
-        self.area(area_id)
-        return tuple(sorted(self._graph.adj[area_id]))
+        try:
+            return self._neighbours[area_id]
+        except KeyError:
+            raise KeyError(f"unknown area id {area_id!r}") from None
 
     def adjacent(self, a: str, b: str) -> bool:
         self.area(a), self.area(b)
-        return self._graph.has_edge(a, b)
+        return b in self._adjacent[a]
 
     def home_area(self, house: str) -> str | None:
-        return next((a for a, area in self._areas.items() if area.home_of == house), None)
+        return self._homes.get(house)
 
     def raid_reaches(self, src: str, n: str) -> bool:
         """Whether a raid from ``src`` may ever reach the adjacent ``n``: a raid from land never reaches

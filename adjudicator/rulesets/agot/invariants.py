@@ -18,6 +18,8 @@ def violations(state: dict, ctx: Ctx) -> list[str]:
         if len([h for h, u in holders.items() if u]) != 1:
             out.append(f"{area}: {len(holders)} houses (one house per area)")
         for house, units in holders.items():
+            if units != pos.sort_units(units):  # the engine's readers rely on it (position.unrouted)
+                out.append(f"{area}: units {units} not in the rulebook's order")
             if house not in houses:
                 out.append(f"{area}: units of {house}, not in play")
             if gd.board.is_land(area) == all(u == "ship" for u in units):
@@ -46,6 +48,8 @@ def violations(state: dict, ctx: Ctx) -> list[str]:
         if sorted(order) != sorted(houses):
             out.append(f"track {track} {order} is not a permutation of {houses}")
     for area, units in state["routed"].items():
+        if units != pos.sort_units(units):
+            out.append(f"{area}: routed {units} not in the rulebook's order")
         if Counter(units) - Counter(pos.units_in(state, area, pos.owner(state, area) or "")):
             out.append(f"{area}: routed {units} not among its units")
     for area in state["orders"]:

@@ -55,15 +55,22 @@ def sort_units(units: Iterable[str]) -> list[str]:
 
 def occupant(state: dict, area: str) -> tuple[str, list[str]] | None:
     """The house with units in ``area`` and its units, or None."""
-    for house, units in (state["areas"].get(area) or {}).items():
-        if units:
-            return house, units
+    holders = state["areas"].get(area)
+    if holders:
+        for house, units in holders.items():
+            if units:
+                return house, units
     return None
 
 
 def owner(state: dict, area: str) -> str | None:
-    found = occupant(state, area)
-    return found[0] if found else None
+    """The house with units in ``area``, or None (the engine's most frequent question: no tuple built)."""
+    holders = state["areas"].get(area)
+    if holders:
+        for house, units in holders.items():
+            if units:
+                return house
+    return None
 
 
 def units_in(state: dict, area: str, house: str) -> list[str]:
@@ -92,6 +99,13 @@ def remove_units(state: dict, area: str, units: Iterable[str]) -> None:
     if not found:
         return
     house, present = found
+    if area not in state["routed"]:  # the usual case: no routed marks to keep in step
+        left = list(present)
+        for unit in units:
+            if unit in left:
+                left.remove(unit)
+        set_units(state, area, house, left)
+        return
     left = Counter(present)
     left.subtract(Counter(units))
     routed = Counter(state["routed"].get(area, []))
@@ -113,6 +127,22 @@ def add_units(state: dict, area: str, house: str, units: Iterable[str], *, route
 
 def routed_in(state: dict, area: str) -> list[str]:
     return list(state["routed"].get(area, []))
+
+
+def unrouted(state: dict, area: str, house: str | None = None) -> list[str]:
+    """The units of ``house`` (default: whoever holds ``area``) in ``area`` that are not routed, in the
+    rulebook's order: those that may march, support and defend (CZ p.11). Most areas have no routed
+    mark, and then nothing is counted (battles ask this at every step)."""
+    holders = state["areas"].get(area)
+    if not holders:
+        return []
+    if house is None:
+        house = next((h for h, units in holders.items() if units), None)
+    units = holders.get(house) or []
+    routed = state["routed"].get(area)
+    if not routed:
+        return list(units)
+    return sort_units((Counter(units) - Counter(routed)).elements())
 
 
 def house_units(state: dict, house: str) -> Counter:
@@ -210,10 +240,20 @@ def castles_controlled(state: dict, gd: GameData, house: str) -> int:
 
 
 def castle_counts(state: dict, gd: GameData) -> dict[str, int]:
-    """Cities and strongholds each house controls, in one pass over the castle areas."""
+    """Cities and strongholds each house controls, in one pass over the castle areas: :func:`controller`
+    written out (the victory check runs after every step)."""
+    areas, control, houses = state["areas"], state["control"], state["houses"]
     counts: dict[str, int] = {}
-    for area in gd.board.castle_areas:
-        who = controller(state, gd, area)
+    for area, home in gd.board.castle_homes:
+        who = None
+        holders = areas.get(area)
+        if holders:
+            for house, units in holders.items():
+                if units:
+                    who = house
+                    break
+        if not who:
+            who = control.get(area) if area in control else (home if home and home in houses else None)
         if who is not None:
             counts[who] = counts.get(who, 0) + 1
     return counts
@@ -308,6 +348,18 @@ def orders_of(state: dict, house: str, kind: str | None = None) -> list[str]:
     return [a for a in state["orders"] if owner(state, a) == house and (kind is None or order_kind(state, a) == kind)]
 
 
+def houses_with_orders(state: dict, kind: str) -> set[str]:
+    """The houses with an order of ``kind`` on the board, in one pass over the orders (whose turn is
+    next asks it for every house)."""
+    out = set()
+    for area, text in state["orders"].items():
+        if text and text.split()[0].rstrip("*") == kind:
+            who = owner(state, area)
+            if who is not None:
+                out.add(who)
+    return out
+
+
 def remove_order(state: dict, area: str) -> None:
     state["orders"].pop(area, None)
 
@@ -324,7 +376,10 @@ def empty_plan() -> dict:
 
 
 def plan(state: dict, house: str) -> dict:
-    return state["plans"].setdefault(house, empty_plan())
+    plans = state["plans"]
+    if house not in plans:  # not setdefault: an empty plan is built only when it is needed
+        plans[house] = empty_plan()
+    return plans[house]
 
 
 def power_on_board(state: dict, house: str) -> int:
