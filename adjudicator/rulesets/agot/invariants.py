@@ -28,21 +28,25 @@ def violations(state: dict, ctx: Ctx) -> list[str]:
                 out.append(f"{area}: {units} in a full or closed area")
         if area in state["neutral"]:
             out.append(f"{area}: units stand on a neutral force")
+    held = pos.holdings(state)  # every house's units in one pass over the board
+    on_board = Counter(state["control"].values())
     for house in houses:
-        count = pos.house_units(state, house)
+        mine = held.get(house, {})
+        count = Counter(unit for units in mine.values() for unit in units)
         for unit, limit in gd.setup.unit_limits.items():
             if count[unit] > limit:
                 out.append(f"{house}: {count[unit]} {unit}s, the limit is {limit}")
         cutting = state["phase"] == "westeros" and state["step"] == "supply" and house in (state.get("westeros") or {}).get("over", [])
-        if not pos.within_supply(state, gd, house) and not cutting:  # a Supply card's cut still to come
-            out.append(f"{house}: armies {pos.armies(state['areas'], house)} break supply {state['supply'][house]}")
-        total = state["power"][house] + pos.power_on_board(state, house)
+        sizes = sorted((len(units) for units in mine.values() if len(units) >= 2), reverse=True)
+        if not pos.armies_fit(state, gd, house, sizes) and not cutting:  # a Supply card's cut still to come
+            out.append(f"{house}: armies {sizes} break supply {state['supply'][house]}")
+        total = state["power"][house] + on_board[house]
         if not 0 <= state["power"][house] or total > gd.setup.power_limit:
-            out.append(f"{house}: power {state['power'][house]} available + {pos.power_on_board(state, house)} on the board")
-        cards = Counter(state["hands"][house]) + Counter(state["discards"][house])
+            out.append(f"{house}: power {state['power'][house]} available + {on_board[house]} on the board")
+        cards = state["hands"][house] + state["discards"][house]
         if state["battle"] and house in state["battle"].get("cards", {}):
-            cards[state["battle"]["cards"][house]] += 1  # on the table until the battle ends
-        if sorted(cards.elements()) != sorted(c.id for c in gd.house_cards[house]):
+            cards = cards + [state["battle"]["cards"][house]]  # on the table until the battle ends
+        if sorted(cards) != sorted(c.id for c in gd.house_cards[house]):
             out.append(f"{house}: hand {state['hands'][house]} + discards {state['discards'][house]} is not its 7 cards")
     for track, order in state["tracks"].items():
         if sorted(order) != sorted(houses):

@@ -147,16 +147,25 @@ def unrouted(state: dict, area: str, house: str | None = None) -> list[str]:
 
 def house_units(state: dict, house: str) -> Counter:
     """How many of each unit ``house`` has on the board."""
-    total: Counter = Counter()
-    for holders in state["areas"].values():
-        total.update(holders.get(house, []))
-    return total
+    return Counter([unit for holders in state["areas"].values() for unit in holders.get(house, ())])
+
+
+def holdings(state: dict) -> dict[str, dict[str, list[str]]]:
+    """house -> area -> its units there, for every house with units, in one pass over the board: the
+    occupancy seen from the houses' side, for questions about every house at once (the invariants,
+    after every step). Derived when asked and never stored, so it cannot drift from ``state['areas']``."""
+    out: dict[str, dict[str, list[str]]] = {}
+    for area, holders in state["areas"].items():
+        for house, units in holders.items():
+            if units:
+                out.setdefault(house, {})[area] = units
+    return out
 
 
 def closed(state: dict, gd: GameData, area: str) -> bool:
     """2e, 3 players: an impassable area, or the port of one (RULES.md R3.3); never entered."""
-    shut = state.get("impassable") or ()
-    return area in shut or gd.board.area(area).port_of in shut
+    shut = state.get("impassable")
+    return bool(shut) and (area in shut or gd.board.area(area).port_of in shut)
 
 
 def ships_may_enter(state: dict, gd: GameData, house: str, area: str) -> bool:
@@ -302,8 +311,12 @@ def armies(areas: dict, house: str) -> list[int]:
 
 def within_supply(state: dict, gd: GameData, house: str, areas: dict | None = None) -> bool:
     """Do ``house``'s armies fit its supply level (in ``areas``, default the board)?"""
+    return armies_fit(state, gd, house, armies(state["areas"] if areas is None else areas, house))
+
+
+def armies_fit(state: dict, gd: GameData, house: str, sizes: list[int]) -> bool:
+    """Do armies of ``sizes`` (largest first) fit ``house``'s supply level?"""
     allowed = sorted(gd.setup.supply_armies[min(state["supply"][house], max(gd.setup.supply_armies))], reverse=True)
-    sizes = armies(state["areas"] if areas is None else areas, house)
     if len(sizes) > len(allowed):
         return False
     return all(size <= limit for size, limit in zip(sizes, allowed))
@@ -321,8 +334,12 @@ def areas_after(state: dict, house: str, changes: dict[str, list[str]]) -> dict:
 
 
 def supply_after(state: dict, gd: GameData, house: str, changes: dict[str, list[str]]) -> bool:
-    """Would ``house`` be within supply if the areas in ``changes`` held these units of it?"""
-    return within_supply(state, gd, house, areas_after(state, house, changes))
+    """Would ``house`` be within supply if the areas in ``changes`` held these units of it? (The armies of
+    :func:`areas_after`, counted without copying the board: marches and musters ask it for every option.)"""
+    sizes = [len(holders[house]) for area, holders in state["areas"].items()
+             if area not in changes and len(holders.get(house, ())) >= 2]
+    sizes += [len(units) for units in changes.values() if len(units) >= 2]
+    return armies_fit(state, gd, house, sorted(sizes, reverse=True))
 
 
 # -- orders ----------------------------------------------------------------------------------------
