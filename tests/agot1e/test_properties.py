@@ -126,3 +126,13 @@ def test_units_out_of_the_rulebooks_order_are_an_invariant_violation():
     problems = invariants.violations(state, ctx)
     assert any("not in the rulebook's order" in p and "routed" not in p for p in problems)
     assert any("routed" in p and "not in the rulebook's order" in p for p in problems)
+
+
+def test_a_victory_count_that_differs_from_the_areas_controllers_is_an_invariant_violation(monkeypatch):
+    """position.castle_counts (set operations, after every step) is checked against controller() castle by
+    castle in every self-play step; the check is not vacuous."""
+    state = initial_state(EDITION, HOUSES[5], 1)
+    ctx = ctx_of(state)
+    assert invariants.violations(state, ctx) == []
+    monkeypatch.setattr(pos, "castle_counts", lambda state, gd: {"stark": 7})
+    assert any("castle counts" in p for p in invariants.violations(state, ctx))

@@ -211,6 +211,7 @@ class Board:
         self._areas = {area.id: area for area in areas}
         # The questions the engine asks in its inner loops, answered once per board (one Board per
         # data version): plain dicts and tuples are several times faster than walking the graph.
+        self._display = {area.id: area.name for area in areas}
         self._neighbours = {a: tuple(sorted(graph.adj[a])) for a in graph}
         self._adjacent = {a: frozenset(graph.adj[a]) for a in graph}
         self._ports = {area.port_of: area.id for area in reversed(areas) if area.port_of is not None}
@@ -242,7 +243,10 @@ class Board:
             raise KeyError(f"unknown area id {area_id!r}") from None
 
     def name(self, area_id: str) -> str:
-        return self.area(area_id).name
+        try:
+            return self._display[area_id]
+        except KeyError:
+            raise KeyError(f"unknown area id {area_id!r}") from None
 
     def is_land(self, area_id: str) -> bool:
         return self.area(area_id).kind == "land"
@@ -264,9 +268,13 @@ class Board:
         return tuple(a for a in self.land_areas if self._areas[a].castle != "none")
 
     @cached_property
-    def castle_homes(self) -> tuple[tuple[str, str | None], ...]:
-        """(castle area, the house whose home it is, or None): what the victory count reads."""
-        return tuple((a, self._areas[a].home_of) for a in self.castle_areas)
+    def castle_set(self) -> frozenset[str]:
+        return frozenset(self.castle_areas)
+
+    @cached_property
+    def home_castles(self) -> tuple[tuple[str, str], ...]:
+        """(castle area, the house whose home it is) for every home with a castle: what the victory count reads."""
+        return tuple((a, self._areas[a].home_of) for a in self.castle_areas if self._areas[a].home_of)
 
     @cached_property
     def port_areas(self) -> tuple[str, ...]:

@@ -66,6 +66,12 @@ def violations(state: dict, ctx: Ctx) -> list[str]:
         copies = sorted(card for card, _ in gd.westeros_decks[deck].copies())
         if sorted(cards) != copies:
             out.append(f"Westeros deck {deck} {cards} is not a permutation of its cards")
+    scanned: dict[str, int] = {}  # the victory count's set operations against controller(), castle by castle
+    for area in gd.board.castle_areas:
+        if (who := pos.controller(state, gd, area)) is not None:
+            scanned[who] = scanned.get(who, 0) + 1
+    if pos.castle_counts(state, gd) != scanned:
+        out.append(f"castle counts {pos.castle_counts(state, gd)} differ from the areas' controllers {scanned}")
     if state["wildlings"] not in gd.setup.wildlings.track:
         out.append(f"wildling threat {state['wildlings']} is not on the track {list(gd.setup.wildlings.track)}")
     for house in houses:

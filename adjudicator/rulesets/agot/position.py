@@ -249,22 +249,26 @@ def castles_controlled(state: dict, gd: GameData, house: str) -> int:
 
 
 def castle_counts(state: dict, gd: GameData) -> dict[str, int]:
-    """Cities and strongholds each house controls, in one pass over the castle areas: :func:`controller`
-    written out (the victory check runs after every step)."""
+    """Cities and strongholds each house controls: :func:`controller` for every castle area, written as
+    set operations on the board's castles (the victory check runs after every step): the castles with
+    units, then those with a power token, then the home castles left to their houses."""
     areas, control, houses = state["areas"], state["control"], state["houses"]
+    castles = gd.board.castle_set
     counts: dict[str, int] = {}
-    for area, home in gd.board.castle_homes:
-        who = None
-        holders = areas.get(area)
-        if holders:
-            for house, units in holders.items():
-                if units:
-                    who = house
-                    break
-        if not who:
-            who = control.get(area) if area in control else (home if home and home in houses else None)
+    held = set()
+    for area in castles.intersection(areas):
+        for house, units in areas[area].items():
+            if units:
+                counts[house] = counts.get(house, 0) + 1
+                held.add(area)
+                break
+    for area in castles.intersection(control).difference(held):
+        who = control[area]
         if who is not None:
             counts[who] = counts.get(who, 0) + 1
+    for area, home in gd.board.home_castles:
+        if area not in held and area not in control and home in houses:
+            counts[home] = counts.get(home, 0) + 1
     return counts
 
 
