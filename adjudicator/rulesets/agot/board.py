@@ -18,7 +18,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Literal
 
 import networkx as nx
@@ -272,6 +272,10 @@ class Board:
         return frozenset(self.castle_areas)
 
     @cached_property
+    def sea_set(self) -> frozenset[str]:
+        return frozenset(self.sea_areas)
+
+    @cached_property
     def home_castles(self) -> tuple[tuple[str, str], ...]:
         """(castle area, the house whose home it is) for every home with a castle: what the victory count reads."""
         return tuple((a, self._areas[a].home_of) for a in self.castle_areas if self._areas[a].home_of)
@@ -334,22 +338,29 @@ class Board:
         retreats, never by support or raids). Only the graph question: no units, orders or supply."""
         if not self.is_land(area_id):
             raise ValueError(f"{area_id} is a sea area: ship transport starts from land")
-        seas = set(house_ship_seas)
+        seas = frozenset(house_ship_seas)
         for sea in seas:
             if not self.is_sea(sea):
                 raise ValueError(f"{sea} is not a sea area")
-        adj = self._graph.adj
-        reach = {n for n in adj[area_id] if self._areas[n].kind == "land"}
-        stack = [n for n in adj[area_id] if n in seas]
-        seen = set(stack)
-        while stack:
-            for n in adj[stack.pop()]:
-                if n in seas and n not in seen:
-                    seen.add(n)
-                    stack.append(n)
-                elif self._areas[n].kind == "land" and n != area_id:
-                    reach.add(n)
-        return reach
+        return set(_march_reach(self, area_id, seas))
+
+
+@lru_cache(maxsize=8192)
+def _march_reach(board: Board, area_id: str, seas: frozenset[str]) -> frozenset[str]:
+    """The graph walk of :meth:`Board.reach_by_march`, kept per (board, area, ship seas): a board never
+    changes (one per data version), and marches, retreats and bots ask the same questions again and again."""
+    adj = board._graph.adj
+    reach = {n for n in adj[area_id] if board._areas[n].kind == "land"}
+    stack = [n for n in adj[area_id] if n in seas]
+    seen = set(stack)
+    while stack:
+        for n in adj[stack.pop()]:
+            if n in seas and n not in seen:
+                seen.add(n)
+                stack.append(n)
+            elif board._areas[n].kind == "land" and n != area_id:
+                reach.add(n)
+    return frozenset(reach)
 
 
 def _check_area(area: Area) -> None:

@@ -39,6 +39,7 @@ The state is plain YAML-serialisable data keyed by ids (areas ``kings-landing``,
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 from typing import Iterable
 
 from .gamedata import GameData
@@ -218,7 +219,7 @@ def take_port(state: dict, gd: GameData, house: str, castle: str) -> tuple[str, 
 def ship_seas(state: dict, gd: GameData, house: str, *, unrouted: bool = False) -> set[str]:
     """Sea areas holding ``house``'s ships: the links of its ship transport (CZ p.9); with
     ``unrouted`` only those with a ship that is not routed (routed units take no part in a march)."""
-    return {a for a in gd.board.sea_areas if owner(state, a) == house
+    return {a for a in gd.board.sea_set.intersection(state["areas"]) if owner(state, a) == house
             and (not unrouted or len(state["areas"][a][house]) > len(state["routed"].get(a, [])))}
 
 
@@ -349,9 +350,17 @@ def supply_after(state: dict, gd: GameData, house: str, changes: dict[str, list[
 # -- orders ----------------------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=256)
+def _token(text: str) -> tuple[str, int]:
+    """(kind, modifier) of an order token's text: ``march +1*`` -> (march, 1). Read once per text: a
+    game has a few dozen texts, and battles ask them at every step."""
+    parts = text.rstrip("*").split()
+    return text.split()[0].rstrip("*"), (int(parts[1]) if len(parts) > 1 else 0)
+
+
 def order_kind(state: dict, area: str) -> str | None:
     text = state["orders"].get(area)
-    return text.split()[0].rstrip("*") if text else None
+    return _token(text)[0] if text else None
 
 
 def order_star(state: dict, area: str) -> bool:
@@ -360,8 +369,8 @@ def order_star(state: dict, area: str) -> bool:
 
 def order_bonus(state: dict, area: str) -> int:
     """The modifier printed on the order in ``area`` (0 where there is none)."""
-    parts = str(state["orders"].get(area, "")).rstrip("*").split()
-    return int(parts[1]) if len(parts) > 1 else 0
+    text = state["orders"].get(area)
+    return _token(str(text))[1] if text else 0
 
 
 def orders_of(state: dict, house: str, kind: str | None = None) -> list[str]:
@@ -374,7 +383,7 @@ def houses_with_orders(state: dict, kind: str) -> set[str]:
     next asks it for every house)."""
     out = set()
     for area, text in state["orders"].items():
-        if text and text.split()[0].rstrip("*") == kind:
+        if text and _token(text)[0] == kind:
             who = owner(state, area)
             if who is not None:
                 out.add(who)
