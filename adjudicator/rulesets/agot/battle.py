@@ -110,6 +110,8 @@ def support_value(state: dict, ctx: Ctx, b: dict, src: str) -> tuple[int, list[s
 def _only_own_ships(ctx: Ctx, b: dict) -> str | None:
     """2e Salladhor Saan: when any house supports his owner, every other house's ship in the combat
     counts 0, on either side (agot2e RULES.md R8.5); that owner, else None."""
+    if not ctx.rules.cards.FOREIGN_SHIPS_ZERO:  # 1e: no such card (asked at every strength and support)
+        return None
     for house in (b["attacker"], b["defender"]):
         if ability_active(b, house, ctx.rules.cards.FOREIGN_SHIPS_ZERO) and house in b["supports"].values():
             return house

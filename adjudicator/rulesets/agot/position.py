@@ -138,7 +138,7 @@ def unrouted(state: dict, area: str, house: str | None = None) -> list[str]:
     if not holders:
         return []
     if house is None:
-        house = next((h for h, units in holders.items() if units), None)
+        house = owner(state, area)
     units = holders.get(house) or []
     routed = state["routed"].get(area)
     if not routed:
