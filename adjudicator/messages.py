@@ -61,8 +61,14 @@ class Msg:
     params: Mapping[str, Any] = field(default_factory=dict)
 
     def __init__(self, key: str, params: Mapping[str, Any] | None = None, **more: Any):
-        object.__setattr__(self, "key", str(key))
-        object.__setattr__(self, "params", {**(params or {}), **more})
+        self._fill(key, params, more)
+
+    def _fill(self, key: str, params: Mapping[str, Any] | None, more: dict) -> None:
+        """Set the fields of a frozen message (engines make thousands a second: written straight into
+        the instance's dict; ``more`` is the caller's own fresh keyword dict)."""
+        fields = self.__dict__
+        fields["key"] = key if type(key) is str else str(key)
+        fields["params"] = {**params, **more} if params else more
 
     def __hash__(self):
         return hash((self.key, repr(sorted(self.params.items(), key=lambda kv: kv[0]))))

@@ -91,8 +91,8 @@ class Event(Msg):
 
     def __init__(self, key: str, params: Mapping[str, Any] | None = None, to: Iterable[str] | None = None,
                  **more: Any):
-        super().__init__(key, params, **more)
-        object.__setattr__(self, "to", tuple(to) if to is not None else None)
+        self._fill(key, params, more)
+        self.__dict__["to"] = tuple(to) if to is not None else None
 
     def __setattr__(self, name, value):
         raise AttributeError("an Event does not change")

@@ -113,3 +113,26 @@ def test_a_seeded_slice_of_self_play_fights_battles():
     games = [play(AGOT1E, HOUSES[5], seed, stop=lambda s: s["round"] > 6) for seed in range(8)]
     battles = sum(1 for g in games for e in g.events if e.text.startswith("Battle at "))
     assert battles >= 5
+
+
+def test_units_out_of_the_rulebooks_order_are_an_invariant_violation():
+    """The engine's readers take an area's units as stored (position.unrouted): sorted, as every writer leaves them."""
+    state = initial_state(EDITION, HOUSES[5], 1)
+    ctx = ctx_of(state)
+    area = next(a for a, holders in state["areas"].items() if len(set(*holders.values())) > 1)
+    house, units = pos.occupant(state, area)
+    state["areas"][area][house] = list(reversed(units))
+    state["routed"][area] = list(reversed(units))
+    problems = invariants.violations(state, ctx)
+    assert any("not in the rulebook's order" in p and "routed" not in p for p in problems)
+    assert any("routed" in p and "not in the rulebook's order" in p for p in problems)
+
+
+def test_a_victory_count_that_differs_from_the_areas_controllers_is_an_invariant_violation(monkeypatch):
+    """position.castle_counts (set operations, after every step) is checked against controller() castle by
+    castle in every self-play step; the check is not vacuous."""
+    state = initial_state(EDITION, HOUSES[5], 1)
+    ctx = ctx_of(state)
+    assert invariants.violations(state, ctx) == []
+    monkeypatch.setattr(pos, "castle_counts", lambda state, gd: {"stark": 7})
+    assert any("castle counts" in p for p in invariants.violations(state, ctx))

@@ -28,13 +28,13 @@ UPGRADES_ON_WIN = ("renly-baratheon",)  # a house card that may turn a footman i
 def next_house(state: dict, kind: str, ctx: Ctx | None = None) -> str | None:
     """The next house in turn order, from ``state['turn']``, that still has an order of ``kind``
     (for raids, with ``ctx``: a raid that has a target; the others go without asking)."""
+    having = pos.houses_with_orders(state, kind)
+    if not having:
+        return None
     order = pos.turn_order(state)
     for i in range(len(order)):
         house = order[(state["turn"] + i) % len(order)]
-        areas = pos.orders_of(state, house, kind)
-        if ctx is not None:
-            areas = [a for a in areas if raid_targets(state, ctx, a)]
-        if areas:
+        if house in having and (ctx is None or any(raid_targets(state, ctx, a) for a in pos.orders_of(state, house, kind))):
             return house
     return None
 
@@ -296,7 +296,7 @@ def neutral_support(state: dict, ctx: Ctx, house: str, area: str, only: str | No
 
 
 def _march_units(state: dict, src: str, march: March) -> list[list[str]]:
-    free = list((Counter(pos.units_in(state, src, pos.owner(state, src) or "")) - Counter(pos.routed_in(state, src))).elements())
+    free = pos.unrouted(state, src)
     return [pos.sort_units(free) if move.units == ALL else list(move.units) for move in march.moves]
 
 

@@ -108,7 +108,7 @@ def support_value(state: dict, ctx: Ctx, b: dict, src: str) -> tuple[int, list[s
     no_ships = no_ships or _ships_zero(state, ctx, b, pos.owner(state, src), kind if doubling else None)
     value, notes = support_strength(state, ctx, src, area=b["area"], attacking=side == b["attacker"], no_ships=no_ships)
     if doubling:
-        extra = (Counter(pos.units_in(state, src, side)) - Counter(pos.routed_in(state, src)))[kind]
+        extra = pos.unrouted(state, src, side).count(kind)
         if extra and "rains" not in notes and (kind != "ship" or "salladhor" not in notes):
             # 2e Kevan, Victarion: supporting units of the kind count double too
             value += extra
@@ -130,6 +130,8 @@ def _ships_zero(state: dict, ctx: Ctx, b: dict, house: str, doubled: str | None)
 def _only_own_ships(ctx: Ctx, b: dict) -> str | None:
     """2e Salladhor Saan: when any house supports his owner, every other house's ship in the combat
     counts 0, on either side (agot2e RULES.md R8.5); that owner, else None."""
+    if not ctx.rules.cards.FOREIGN_SHIPS_ZERO:  # 1e: no such card (asked at every strength and support)
+        return None
     for house in (b["attacker"], b["defender"]):
         if ability_active(b, house, ctx.rules.cards.FOREIGN_SHIPS_ZERO) and house in b["supports"].values():
             return house
@@ -151,17 +153,19 @@ def support_strength(state: dict, ctx: Ctx, src: str, *, area: str, attacking: b
     order's bonus; ``attacking``: it supports the attacker. Routed units count 0 (CZ p.11); footmen 0
     under Rains of Autumn (CZ p.13). Also used for a march into a neutral force (action.py), which is
     no battle but takes supports all the same."""
-    units = Counter(pos.units_in(state, src, pos.owner(state, src))) - Counter(pos.routed_in(state, src))
+    rains = RAINS_OF_AUTUMN in (state.get("restrictions") or [])
     notes = []
     total = 0
-    for unit, n in units.items():
-        if unit == "footman" and RAINS_OF_AUTUMN in (state.get("restrictions") or []):
-            notes.append("rains")
+    for unit in pos.unrouted(state, src):  # in the rulebook's order: each note once, footmen's first
+        if unit == "footman" and rains:
+            if "rains" not in notes:
+                notes.append("rains")
             continue
         if unit == "ship" and no_ships:
-            notes.append("salladhor")
+            if "salladhor" not in notes:
+                notes.append("salladhor")
             continue
-        total += unit_value(ctx, unit, area, attacking) * n
+        total += unit_value(ctx, unit, area, attacking)
     total += pos.order_bonus(state, src)
     return total, notes  # why parts count 0: "rains" (Rains of Autumn), "salladhor" (Salladhor Saan)
 

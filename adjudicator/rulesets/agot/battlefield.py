@@ -4,8 +4,6 @@ conquest, discards). The battle dict's keys are listed in ``battle.py``'s docstr
 
 from __future__ import annotations
 
-from collections import Counter
-
 from ...ruleset import Event
 from . import position as pos
 from .context import Ctx
@@ -40,8 +38,7 @@ def fighting_units(state: dict, b: dict, house: str) -> list[str]:
     """The units of ``house`` that fight (attacking; defending and not routed)."""
     if house == b["attacker"]:
         return list(b["units"])
-    present = Counter(pos.units_in(state, b["area"], house))
-    return pos.sort_units((present - Counter(pos.routed_in(state, b["area"]))).elements())
+    return pos.unrouted(state, b["area"], house)
 
 
 def has_units(state: dict, b: dict, house: str) -> bool:

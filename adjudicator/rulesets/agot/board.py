@@ -18,7 +18,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Literal
 
 import networkx as nx
@@ -209,6 +209,13 @@ class Board:
         _check_shape(graph)
         self._graph = nx.freeze(graph)
         self._areas = {area.id: area for area in areas}
+        # The questions the engine asks in its inner loops, answered once per board (one Board per
+        # data version): plain dicts and tuples are several times faster than walking the graph.
+        self._display = {area.id: area.name for area in areas}
+        self._neighbours = {a: tuple(sorted(graph.adj[a])) for a in graph}
+        self._adjacent = {a: frozenset(graph.adj[a]) for a in graph}
+        self._ports = {area.port_of: area.id for area in reversed(areas) if area.port_of is not None}
+        self._homes = {area.home_of: area.id for area in reversed(areas) if area.home_of is not None}
         self._names = NameIndex(
             "area", (NameEntry(a.id, a.name, (a.name, a.id, *a.aliases), ((a.name, *a.aliases),)) for a in areas)
         )
@@ -236,7 +243,10 @@ class Board:
             raise KeyError(f"unknown area id {area_id!r}") from None
 
     def name(self, area_id: str) -> str:
-        return self.area(area_id).name
+        try:
+            return self._display[area_id]
+        except KeyError:
+            raise KeyError(f"unknown area id {area_id!r}") from None
 
     def is_land(self, area_id: str) -> bool:
         return self.area(area_id).kind == "land"
@@ -257,25 +267,40 @@ class Board:
         """The land areas with a city or a stronghold (what victory counts)."""
         return tuple(a for a in self.land_areas if self._areas[a].castle != "none")
 
-    @property
+    @cached_property
+    def castle_set(self) -> frozenset[str]:
+        return frozenset(self.castle_areas)
+
+    @cached_property
+    def sea_set(self) -> frozenset[str]:
+        return frozenset(self.sea_areas)
+
+    @cached_property
+    def home_castles(self) -> tuple[tuple[str, str], ...]:
+        """(castle area, the house whose home it is) for every home with a castle: what the victory count reads."""
+        return tuple((a, self._areas[a].home_of) for a in self.castle_areas if self._areas[a].home_of)
+
+    @cached_property
     def port_areas(self) -> tuple[str, ...]:
         return tuple(a for a, area in self._areas.items() if area.kind == "port")
 
     def port(self, area_id: str) -> str | None:
         """The port of castle area ``area_id``, if it has one."""
-        return next((a for a, area in self._areas.items() if area.port_of == area_id), None)
+        return self._ports.get(area_id)
 
     def neighbours(self, area_id: str) -> tuple[str, ...]:
         """Bordering areas, sorted (deterministic reports and adjudication)."""
-        self.area(area_id)
-        return tuple(sorted(self._graph.adj[area_id]))
+        try:
+            return self._neighbours[area_id]
+        except KeyError:
+            raise KeyError(f"unknown area id {area_id!r}") from None
 
     def adjacent(self, a: str, b: str) -> bool:
         self.area(a), self.area(b)
-        return self._graph.has_edge(a, b)
+        return b in self._adjacent[a]
 
     def home_area(self, house: str) -> str | None:
-        return next((a for a, area in self._areas.items() if area.home_of == house), None)
+        return self._homes.get(house)
 
     def raid_reaches(self, src: str, n: str) -> bool:
         """Whether a raid from ``src`` may ever reach the adjacent ``n``: a raid from land never reaches
@@ -313,22 +338,29 @@ class Board:
         retreats, never by support or raids). Only the graph question: no units, orders or supply."""
         if not self.is_land(area_id):
             raise ValueError(f"{area_id} is a sea area: ship transport starts from land")
-        seas = set(house_ship_seas)
+        seas = frozenset(house_ship_seas)
         for sea in seas:
             if not self.is_sea(sea):
                 raise ValueError(f"{sea} is not a sea area")
-        adj = self._graph.adj
-        reach = {n for n in adj[area_id] if self._areas[n].kind == "land"}
-        stack = [n for n in adj[area_id] if n in seas]
-        seen = set(stack)
-        while stack:
-            for n in adj[stack.pop()]:
-                if n in seas and n not in seen:
-                    seen.add(n)
-                    stack.append(n)
-                elif self._areas[n].kind == "land" and n != area_id:
-                    reach.add(n)
-        return reach
+        return set(_march_reach(self, area_id, seas))
+
+
+@lru_cache(maxsize=8192)
+def _march_reach(board: Board, area_id: str, seas: frozenset[str]) -> frozenset[str]:
+    """The graph walk of :meth:`Board.reach_by_march`, kept per (board, area, ship seas): a board never
+    changes (one per data version), and marches, retreats and bots ask the same questions again and again."""
+    adj = board._graph.adj
+    reach = {n for n in adj[area_id] if board._areas[n].kind == "land"}
+    stack = [n for n in adj[area_id] if n in seas]
+    seen = set(stack)
+    while stack:
+        for n in adj[stack.pop()]:
+            if n in seas and n not in seen:
+                seen.add(n)
+                stack.append(n)
+            elif board._areas[n].kind == "land" and n != area_id:
+                reach.add(n)
+    return frozenset(reach)
 
 
 def _check_area(area: Area) -> None:

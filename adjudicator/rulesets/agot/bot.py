@@ -7,10 +7,9 @@ strength. ``rng`` is a ``random.Random`` owned by the caller: same seed, same ga
 
 from __future__ import annotations
 
-import copy
 import random
-from collections import Counter
 
+from ...plaindata import clone
 from . import action, bidding, consolidate, westeros
 from . import position as pos
 from .battlefield import asked_choice, choice_text
@@ -104,7 +103,7 @@ def march_candidates(state: dict, ctx: Ctx, house: str, rng: random.Random) -> l
     """A handful of random marches per march order, kept only if the engine finds them legal."""
     out = []
     for src in pos.orders_of(state, house, "march"):
-        free = list((Counter(pos.units_in(state, src, house)) - Counter(pos.routed_in(state, src))).elements())
+        free = pos.unrouted(state, src, house)
         dests = sorted(action.reachable(state, ctx, house, src))
         out.append(f"MARCH {ctx.area(src)} -> NONE")
         for _ in range(6):
@@ -206,7 +205,7 @@ def _removes(ctx: Ctx, cut: list[tuple[str, str]]) -> str | None:
 
 def muster_mail(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | None:
     """Random musters, castle by castle, each checked on a scratch position as the judge will."""
-    scratch = {**state, "areas": copy.deepcopy(state["areas"]), "routed": {}}
+    scratch = {**state, "areas": clone(state["areas"]), "routed": {}}
     castles = westeros.muster_castles(state, ctx, house)
     rng.shuffle(castles)
     lines = []

@@ -18,6 +18,8 @@ def violations(state: dict, ctx: Ctx) -> list[str]:
         if len([h for h, u in holders.items() if u]) != 1:
             out.append(f"{area}: {len(holders)} houses (one house per area)")
         for house, units in holders.items():
+            if units != pos.sort_units(units):  # the engine's readers rely on it (position.unrouted)
+                out.append(f"{area}: units {units} not in the rulebook's order")
             if house not in houses:
                 out.append(f"{area}: units of {house}, not in play")
             if gd.board.is_land(area) == all(u == "ship" for u in units):
@@ -26,27 +28,33 @@ def violations(state: dict, ctx: Ctx) -> list[str]:
                 out.append(f"{area}: {units} in a full or closed area")
         if area in state["neutral"]:
             out.append(f"{area}: units stand on a neutral force")
+    held = pos.holdings(state)  # every house's units in one pass over the board
+    on_board = Counter(state["control"].values())
     for house in houses:
-        count = pos.house_units(state, house)
+        mine = held.get(house, {})
+        count = Counter(unit for units in mine.values() for unit in units)
         for unit, limit in gd.setup.unit_limits.items():
             if count[unit] > limit:
                 out.append(f"{house}: {count[unit]} {unit}s, the limit is {limit}")
         cutting = state["phase"] == "westeros" and state["step"] == "supply" and house in (state.get("westeros") or {}).get("over", [])
-        if not pos.within_supply(state, gd, house) and not cutting:  # a Supply card's cut still to come
-            out.append(f"{house}: armies {pos.armies(state['areas'], house)} break supply {state['supply'][house]}")
-        total = state["power"][house] + pos.power_on_board(state, house)
+        sizes = sorted((len(units) for units in mine.values() if len(units) >= 2), reverse=True)
+        if not pos.armies_fit(state, gd, house, sizes) and not cutting:  # a Supply card's cut still to come
+            out.append(f"{house}: armies {sizes} break supply {state['supply'][house]}")
+        total = state["power"][house] + on_board[house]
         if not 0 <= state["power"][house] or total > gd.setup.power_limit:
-            out.append(f"{house}: power {state['power'][house]} available + {pos.power_on_board(state, house)} on the board")
-        cards = Counter(state["hands"][house]) + Counter(state["discards"][house])
+            out.append(f"{house}: power {state['power'][house]} available + {on_board[house]} on the board")
+        cards = state["hands"][house] + state["discards"][house]
         fight = state["battle"]
         if fight and (fight.get("cards") or {}).get(house) is not None and fight["stage"] != "after":
-            cards[fight["cards"][house]] += 1  # on the table until discarded (2e: before the stage "after")
-        if sorted(cards.elements()) != sorted(c.id for c in gd.house_cards[house]):
+            cards = cards + [fight["cards"][house]]  # on the table until discarded (2e: before the stage "after")
+        if sorted(cards) != sorted(c.id for c in gd.house_cards[house]):
             out.append(f"{house}: hand {state['hands'][house]} + discards {state['discards'][house]} is not its 7 cards")
     for track, order in state["tracks"].items():
         if sorted(order) != sorted(houses):
             out.append(f"track {track} {order} is not a permutation of {houses}")
     for area, units in state["routed"].items():
+        if units != pos.sort_units(units):
+            out.append(f"{area}: routed {units} not in the rulebook's order")
         if Counter(units) - Counter(pos.units_in(state, area, pos.owner(state, area) or "")):
             out.append(f"{area}: routed {units} not among its units")
     for area in state["orders"]:
@@ -59,6 +67,12 @@ def violations(state: dict, ctx: Ctx) -> list[str]:
         copies = sorted(card for card, _ in gd.westeros_decks[deck].copies())
         if sorted(cards) != copies:
             out.append(f"Westeros deck {deck} {cards} is not a permutation of its cards")
+    scanned: dict[str, int] = {}  # the victory count's set operations against controller(), castle by castle
+    for area in gd.board.castle_areas:
+        if (who := pos.controller(state, gd, area)) is not None:
+            scanned[who] = scanned.get(who, 0) + 1
+    if pos.castle_counts(state, gd) != scanned:
+        out.append(f"castle counts {pos.castle_counts(state, gd)} differ from the areas' controllers {scanned}")
     if state["wildlings"] not in gd.setup.wildlings.track:
         out.append(f"wildling threat {state['wildlings']} is not on the track {list(gd.setup.wildlings.track)}")
     for house in houses:

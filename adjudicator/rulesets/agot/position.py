@@ -41,6 +41,7 @@ The state is plain YAML-serialisable data keyed by ids (areas ``kings-landing``,
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 from typing import Iterable
 
 from .gamedata import GameData
@@ -57,15 +58,22 @@ def sort_units(units: Iterable[str]) -> list[str]:
 
 def occupant(state: dict, area: str) -> tuple[str, list[str]] | None:
     """The house with units in ``area`` and its units, or None."""
-    for house, units in (state["areas"].get(area) or {}).items():
-        if units:
-            return house, units
+    holders = state["areas"].get(area)
+    if holders:
+        for house, units in holders.items():
+            if units:
+                return house, units
     return None
 
 
 def owner(state: dict, area: str) -> str | None:
-    found = occupant(state, area)
-    return found[0] if found else None
+    """The house with units in ``area``, or None (the engine's most frequent question: no tuple built)."""
+    holders = state["areas"].get(area)
+    if holders:
+        for house, units in holders.items():
+            if units:
+                return house
+    return None
 
 
 def units_in(state: dict, area: str, house: str) -> list[str]:
@@ -94,6 +102,13 @@ def remove_units(state: dict, area: str, units: Iterable[str]) -> None:
     if not found:
         return
     house, present = found
+    if area not in state["routed"]:  # the usual case: no routed marks to keep in step
+        left = list(present)
+        for unit in units:
+            if unit in left:
+                left.remove(unit)
+        set_units(state, area, house, left)
+        return
     left = Counter(present)
     left.subtract(Counter(units))
     routed = Counter(state["routed"].get(area, []))
@@ -117,18 +132,43 @@ def routed_in(state: dict, area: str) -> list[str]:
     return list(state["routed"].get(area, []))
 
 
+def unrouted(state: dict, area: str, house: str | None = None) -> list[str]:
+    """The units of ``house`` (default: whoever holds ``area``) in ``area`` that are not routed, in the
+    rulebook's order: those that may march, support and defend (CZ p.11). Most areas have no routed
+    mark, and then nothing is counted (battles ask this at every step)."""
+    holders = state["areas"].get(area)
+    if not holders:
+        return []
+    if house is None:
+        house = owner(state, area)
+    units = holders.get(house) or []
+    routed = state["routed"].get(area)
+    if not routed:
+        return list(units)
+    return sort_units((Counter(units) - Counter(routed)).elements())
+
+
 def house_units(state: dict, house: str) -> Counter:
     """How many of each unit ``house`` has on the board."""
-    total: Counter = Counter()
-    for holders in state["areas"].values():
-        total.update(holders.get(house, []))
-    return total
+    return Counter([unit for holders in state["areas"].values() for unit in holders.get(house, ())])
+
+
+def holdings(state: dict) -> dict[str, dict[str, list[str]]]:
+    """house -> area -> its units there, for every house with units, in one pass over the board: the
+    occupancy seen from the houses' side, for questions about every house at once (the invariants,
+    after every step). Derived when asked and never stored, so it cannot drift from ``state['areas']``."""
+    out: dict[str, dict[str, list[str]]] = {}
+    for area, holders in state["areas"].items():
+        for house, units in holders.items():
+            if units:
+                out.setdefault(house, {})[area] = units
+    return out
 
 
 def closed(state: dict, gd: GameData, area: str) -> bool:
     """2e, 3 players: an impassable area, or the port of one (RULES.md R3.3); never entered."""
-    shut = state.get("impassable") or ()
-    return area in shut or gd.board.area(area).port_of in shut
+    shut = state.get("impassable")
+    return bool(shut) and (area in shut or gd.board.area(area).port_of in shut)
 
 
 def ships_may_enter(state: dict, gd: GameData, house: str, area: str) -> bool:
@@ -189,7 +229,7 @@ def take_port(state: dict, gd: GameData, house: str, castle: str, want: int | No
 def ship_seas(state: dict, gd: GameData, house: str, *, unrouted: bool = False) -> set[str]:
     """Sea areas holding ``house``'s ships: the links of its ship transport (CZ p.9); with
     ``unrouted`` only those with a ship that is not routed (routed units take no part in a march)."""
-    return {a for a in gd.board.sea_areas if owner(state, a) == house
+    return {a for a in gd.board.sea_set.intersection(state["areas"]) if owner(state, a) == house
             and (not unrouted or len(state["areas"][a][house]) > len(state["routed"].get(a, [])))}
 
 
@@ -220,12 +260,26 @@ def castles_controlled(state: dict, gd: GameData, house: str) -> int:
 
 
 def castle_counts(state: dict, gd: GameData) -> dict[str, int]:
-    """Cities and strongholds each house controls, in one pass over the castle areas."""
+    """Cities and strongholds each house controls: :func:`controller` for every castle area, written as
+    set operations on the board's castles (the victory check runs after every step): the castles with
+    units, then those with a power token, then the home castles left to their houses."""
+    areas, control, houses = state["areas"], state["control"], state["houses"]
+    castles = gd.board.castle_set
     counts: dict[str, int] = {}
-    for area in gd.board.castle_areas:
-        who = controller(state, gd, area)
+    held = set()
+    for area in castles.intersection(areas):
+        for house, units in areas[area].items():
+            if units:
+                counts[house] = counts.get(house, 0) + 1
+                held.add(area)
+                break
+    for area in castles.intersection(control).difference(held):
+        who = control[area]
         if who is not None:
             counts[who] = counts.get(who, 0) + 1
+    for area, home in gd.board.home_castles:
+        if area not in held and area not in control and home in houses:
+            counts[home] = counts.get(home, 0) + 1
     return counts
 
 
@@ -272,8 +326,12 @@ def armies(areas: dict, house: str) -> list[int]:
 
 def within_supply(state: dict, gd: GameData, house: str, areas: dict | None = None) -> bool:
     """Do ``house``'s armies fit its supply level (in ``areas``, default the board)?"""
+    return armies_fit(state, gd, house, armies(state["areas"] if areas is None else areas, house))
+
+
+def armies_fit(state: dict, gd: GameData, house: str, sizes: list[int]) -> bool:
+    """Do armies of ``sizes`` (largest first) fit ``house``'s supply level?"""
     allowed = sorted(gd.setup.supply_armies[min(state["supply"][house], max(gd.setup.supply_armies))], reverse=True)
-    sizes = armies(state["areas"] if areas is None else areas, house)
     if len(sizes) > len(allowed):
         return False
     return all(size <= limit for size, limit in zip(sizes, allowed))
@@ -291,16 +349,28 @@ def areas_after(state: dict, house: str, changes: dict[str, list[str]]) -> dict:
 
 
 def supply_after(state: dict, gd: GameData, house: str, changes: dict[str, list[str]]) -> bool:
-    """Would ``house`` be within supply if the areas in ``changes`` held these units of it?"""
-    return within_supply(state, gd, house, areas_after(state, house, changes))
+    """Would ``house`` be within supply if the areas in ``changes`` held these units of it? (The armies of
+    :func:`areas_after`, counted without copying the board: marches and musters ask it for every option.)"""
+    sizes = [len(holders[house]) for area, holders in state["areas"].items()
+             if area not in changes and len(holders.get(house, ())) >= 2]
+    sizes += [len(units) for units in changes.values() if len(units) >= 2]
+    return armies_fit(state, gd, house, sorted(sizes, reverse=True))
 
 
 # -- orders ----------------------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=256)
+def _token(text: str) -> tuple[str, int]:
+    """(kind, modifier) of an order token's text: ``march +1*`` -> (march, 1). Read once per text: a
+    game has a few dozen texts, and battles ask them at every step."""
+    parts = text.rstrip("*").split()
+    return text.split()[0].rstrip("*"), (int(parts[1]) if len(parts) > 1 else 0)
+
+
 def order_kind(state: dict, area: str) -> str | None:
     text = state["orders"].get(area)
-    return text.split()[0].rstrip("*") if text else None
+    return _token(text)[0] if text else None
 
 
 def order_star(state: dict, area: str) -> bool:
@@ -309,13 +379,25 @@ def order_star(state: dict, area: str) -> bool:
 
 def order_bonus(state: dict, area: str) -> int:
     """The modifier printed on the order in ``area`` (0 where there is none)."""
-    parts = str(state["orders"].get(area, "")).rstrip("*").split()
-    return int(parts[1]) if len(parts) > 1 else 0
+    text = state["orders"].get(area)
+    return _token(str(text))[1] if text else 0
 
 
 def orders_of(state: dict, house: str, kind: str | None = None) -> list[str]:
     """Areas holding ``house``'s orders (of ``kind``), in board order of the state."""
     return [a for a in state["orders"] if owner(state, a) == house and (kind is None or order_kind(state, a) == kind)]
+
+
+def houses_with_orders(state: dict, kind: str) -> set[str]:
+    """The houses with an order of ``kind`` on the board, in one pass over the orders (whose turn is
+    next asks it for every house)."""
+    out = set()
+    for area, text in state["orders"].items():
+        if text and _token(text)[0] == kind:
+            who = owner(state, area)
+            if who is not None:
+                out.add(who)
+    return out
 
 
 def remove_order(state: dict, area: str) -> None:
@@ -334,7 +416,10 @@ def empty_plan() -> dict:
 
 
 def plan(state: dict, house: str) -> dict:
-    return state["plans"].setdefault(house, empty_plan())
+    plans = state["plans"]
+    if house not in plans:  # not setdefault: an empty plan is built only when it is needed
+        plans[house] = empty_plan()
+    return plans[house]
 
 
 def power_on_board(state: dict, house: str) -> int:

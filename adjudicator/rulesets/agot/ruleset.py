@@ -85,14 +85,15 @@ class AgotRuleset:
             return clone(state)
         # The battle dict holds only what is public (cards are set there when both are revealed);
         # so does state['westeros'] (bids are copied there once resolved).
-        view = {k: clone(v) for k, v in state.items()
-                if k not in ("plans", "hands", "seed", "decks", "wildling_deck", "tides_secret")}
+        public = {k: v for k, v in state.items()
+                  if k not in ("plans", "hands", "seed", "decks", "wildling_deck", "tides_secret")}
+        view, own_plan = clone((public, state["plans"].get(player)))  # one copy of everything the view holds
         if "decks" in state:
             view["decks"] = {deck: len(cards) for deck, cards in state["decks"].items()}
         if "wildling_deck" in state:  # 2e: its order is secret, its size public
             view["wildling_deck"] = len(state["wildling_deck"])
         view["hands"] = {h: (list(cards) if h == player else len(cards)) for h, cards in state["hands"].items()}
-        view["plan"] = clone(state["plans"].get(player))
+        view["plan"] = own_plan
         return view
 
     # self-play (adjudicator/selfplay.py)

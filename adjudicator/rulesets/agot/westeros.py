@@ -36,11 +36,11 @@ strongholds, then supply, then available power, else a draw.
 
 from __future__ import annotations
 
-import copy
 import random
 from collections import Counter
 
 from ...messages import Msg
+from ...plaindata import clone
 from ...ruleset import Event, Owed
 from . import battle, bidding, planning, say
 from . import position as pos
@@ -913,7 +913,7 @@ def _discard_problem(state: dict, ctx: Ctx, house: str, command: Discard) -> tup
 
 def _check_musters(state: dict, ctx: Ctx, house: str, commands: list, at: list[int]) -> dict:
     """The mail's MUSTER lines, with the lines on file for other castles, must all be legal now."""
-    scratch = {**state, "areas": copy.deepcopy(state["areas"]), "routed": {}}
+    scratch = {**state, "areas": clone(state["areas"]), "routed": {}}
     mine = {commands[i].area for i in at}
     for line in pos.plan(state, house).get("musters", []):
         muster = ctx.command(line)
