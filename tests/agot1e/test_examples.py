@@ -103,12 +103,15 @@ def check_examples(state: dict, house: str, rng: random.Random) -> int:
     for ln in sub.parsed.lines:
         words = ln.text.split()
         head = words[0].upper() if words else ""
+        was_in_block = in_block
         order_line = in_block and head not in ("MARCH", "RAID", "SUPPORT", "CARD", "CASUALTIES", "RETREAT", "ABILITY",
                                                "RAVEN", "BID", "TIEBREAK", "MUSTER", "REMOVE", "RECLAIM", "BLADE",
                                                "CLEAR", "MRACH", "FROBNICATE")
         in_block = head == "ORDERS" or order_line
         if ln.ok:
             continue
+        if was_in_block and ln.error.key == "agot.error.unknown_command" and ln.error.params.get("in_block"):
+            order_line = True  # a misspelt command inside ORDERS is read as an order line: so is its example
         example = ln.example
         assert example, (ln.text, ln.error)
         assert not (example.startswith("MARCH") and example.endswith("-> NONE")), (ln.text, example)
@@ -119,7 +122,7 @@ def check_examples(state: dict, house: str, rng: random.Random) -> int:
     return checked
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=12, deadline=None, derandomize=True)  # the suite's slice is the same every run
 @given(seed=st.integers(0, 2**32 - 1), players=st.sampled_from([3, 5]))
 def test_every_error_s_example_is_valid_for_that_house_in_that_position(seed, players):
     rng = random.Random(seed)
