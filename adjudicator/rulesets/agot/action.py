@@ -203,6 +203,21 @@ def reachable(state: dict, ctx: Ctx, house: str, src: str) -> set[str]:
     return {n for n in reach if not pos.closed(state, ctx.gd, n)}
 
 
+def knight_reach(state: dict, ctx: Ctx, house: str, src: str, seas: set[str], *, controlled: bool = True) -> set[str]:
+    """agot2e-ru ``knight-double-move`` (RULES.md V10): where knights alone may march in two moves, through
+    a land area ``house`` controls before the march (``controlled`` False: through any land area, for a
+    line sent ahead, whose turn may come after control changed); each move may use ships (``seas``)."""
+    board = ctx.gd.board
+    out: set[str] = set()
+    if not board.is_land(src):
+        return out
+    for mid in board.reach_by_march(src, seas) - {src}:
+        if pos.closed(state, ctx.gd, mid) or (controlled and pos.controller(state, ctx.gd, mid) != house):
+            continue
+        out |= {n for n in board.reach_by_march(mid, seas) if not pos.closed(state, ctx.gd, n)}
+    return out - {src}
+
+
 def reach_text(ctx: Ctx, src: str, reach) -> Msg:
     """"from Winterfell a march reaches Castle Black, Karhold, ..." for an error."""
     return Msg("agot.error.reach", src=ctx.area(src), areas=sorted((ctx.area(a) for a in reach), key=str.casefold))
@@ -248,7 +263,8 @@ def march_never_legal(state: dict, ctx: Ctx, house: str, march: March, *, seas: 
         if board.is_land(move.dest) != board.is_land(src) or (not board.is_land(src) and set(units) - {"ship"}) \
                 or (board.is_land(src) and "ship" in units):
             return Msg("agot.error.wrong_kind_of_area", dest=dest, reach=reach_text(ctx, src, reach))
-        if move.dest not in reach:
+        if move.dest not in reach and not (ctx.on("knight-double-move") and set(units or ["knight"]) == {"knight"}
+                                           and move.dest in knight_reach(state, ctx, house, src, seas, controlled=False)):
             return Msg("agot.error.unreachable", dest=dest, src=where, reach=reach_text(ctx, src, reach),
                        by_then=board.is_land(src))
     if units_known and march.moves:
@@ -291,7 +307,7 @@ def neutral_support(state: dict, ctx: Ctx, house: str, area: str, only: str | No
         if not any((c := ctx.command(line)).src == src and c.house == house and c.battle_area in (None, area)
                    for line in pos.plan(state, helper)["supports"]):
             continue
-        total += battle.support_strength(state, ctx, src, area=area, attacking=True)[0]
+        total += battle.support_share(ctx, battle.support_strength(state, ctx, src, area=area, attacking=True)[0])
     return total
 
 
@@ -333,7 +349,8 @@ def check_march(state: dict, ctx: Ctx, house: str, march: March, *, mail_time: b
         if board.is_land(move.dest) != board.is_land(march.src) or (not board.is_land(move.dest) and set(units) - {"ship"}) \
                 or (board.is_land(move.dest) and "ship" in units):
             return Msg("agot.error.wrong_kind_of_area", dest=dest, reach=reach_text(ctx, march.src, reach))
-        if move.dest not in reach:
+        if move.dest not in reach and not (ctx.on("knight-double-move") and set(units) == {"knight"} and move.dest in
+                                           knight_reach(state, ctx, house, march.src, pos.ship_seas(state, ctx.gd, house, unrouted=True))):
             return Msg("agot.error.unreachable", dest=dest, src=where, reach=reach_text(ctx, march.src, reach),
                        by_then=False)
         if not pos.port_room(state, ctx.gd, house, move.dest, len(units)):

@@ -90,9 +90,15 @@ def end_round(state: dict, ctx: Ctx) -> list[Event]:
     state["restrictions"] = []  # a Westeros card restricts its own round only
     state["westeros"] = None
     state["plans"] = {h: pos.empty_plan() for h in state["houses"]}
+    if ctx.on("hold-seven-castles"):  # agot2e-ru: castles held at the end of the round win (RULES.md V8)
+        events = ctx.rules.variant.held_castles(state, ctx)
+        if state["winner"] is not None:
+            return events
     state.update(round=state["round"] + 1, turn=0)
     events = [Event("agot.round_ends", round=state["round"] - 1)]
     if state["round"] > ctx.gd.setup.rounds:
+        if ctx.on("final-tiebreaks"):  # agot2e-ru: castles, muster points, else a shared win (V9)
+            return events + ctx.rules.variant.end_game(state, ctx)
         return events + westeros.end_game(state, ctx)
     if state["round"] >= ctx.gd.setup.westeros_from_round:
         return events + westeros.begin(state, ctx)

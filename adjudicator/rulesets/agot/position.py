@@ -220,7 +220,11 @@ def castle_counts(state: dict, gd: GameData) -> dict[str, int]:
 
 
 def check_victory(state: dict, gd: GameData) -> str | None:
-    """The house that holds enough cities and strongholds to win at once (7; 8 with 3 players)."""
+    """The house that holds enough cities and strongholds to win at once (7; 8 with 3 players); never
+    with the variant's ``hold-seven-castles`` (agot2e-ru: the end of the round decides, ``engine.end_round``;
+    read from the state's options, as this check has no context)."""
+    if (state.get("options") or {}).get("hold-seven-castles") == "yes":
+        return None
     target = gd.setup.victory_target(len(state["houses"]))
     counts = castle_counts(state, gd)
     for house in turn_order(state):
