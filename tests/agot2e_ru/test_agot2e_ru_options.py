@@ -110,3 +110,31 @@ def test_the_params_mark_every_value_seed_or_ours():
               and not line.partition("#")[0].rstrip().endswith(":") and not line.startswith("format")]
     unmarked = [line for line in values if "# seed" not in line and "# ours" not in line]
     assert unmarked == []
+
+
+def test_support_for_a_neutral_force_is_read_in_english_czech_and_russian_and_only_with_the_option():
+    """``SUPPORT <area> -> NEUTRAL`` (Czech NEUTRÁLNÍ, Russian НЕЙТРАЛ): refused in a game without the
+    option, with the reason; unknown to agot1e's grammar (its errors stay as they were)."""
+    from adjudicator.rulesets.agot.grammar import GameDataNames, parse_mail
+    from adjudicator.rulesets.agot1e.edition import load_gamedata as first_edition
+    from adjudicator.rulesets.agot2e.edition import load_gamedata as second_edition
+
+    names = GameDataNames(second_edition())
+    for text in ("SUPPORT Harrenhal -> neutral", "PODPORA Harrenhal -> neutrální síla", "SUPPORT Harrenhal -> НЕЙТРАЛ"):
+        [command] = parse_mail(text, names).commands
+        assert (command.src, command.house) == ("harrenhal", "neutral"), text
+    assert not parse_mail("SUPPORT Harrenhal -> neutral", GameDataNames(first_edition())).ok
+    assert get("agot2e-ru").line("SUPPORT Harrenhal -> Neutral", "cs") == "PODPORA Harrenhal -> neutrální"
+
+    houses = ["stark", "lannister", "baratheon", "greyjoy", "tyrell", "martell"]
+    for options, refused in (({"preview": "yes"}, False), ({"preview": "yes", "neutral-support": "no"}, True)):
+        ruleset = get("agot2e-ru")
+        state = ruleset.new_game(houses, options, 1)
+        state["orders"]["ironmans-bay"] = "support"
+        state["areas"]["ironmans-bay"] = {"greyjoy": ["ship"]}
+        state.update(phase="action", step="raid")
+        reply = ruleset.submit(state, "greyjoy", "SUPPORT Ironman's Bay -> NEUTRAL IN Seagard")
+        errors = [line.error.render("en") for line in reply.parsed.lines if line.error]
+        assert reply.applied != refused
+        assert errors == (["no house supports a neutral force in this game (SUPPORT ... -> NEUTRAL is the agot2e-ru"
+                           " option neutral-support)"] if refused else [])

@@ -15,7 +15,7 @@ from ...messages import Msg
 from ...ruleset import Event, Owed
 from . import aftermath, battle, bidding
 from . import position as pos
-from .commands import ALL, March, Raid
+from .commands import ALL, NEUTRAL, March, Raid
 from .context import Ctx
 
 RAID_TARGETS = ("support", "raid", "consolidate")  # CZ p.7: never march or defense
@@ -289,7 +289,18 @@ def _strength(ctx: Ctx, units, dest: str) -> int:
     return sum(battle.unit_value(ctx, u, dest, True) for u in units)
 
 
-def neutral_support(state: dict, ctx: Ctx, house: str, area: str, only: str | None = None) -> int:
+def neutral_backing(state: dict, ctx: Ctx, house: str, area: str) -> int:
+    """agot2e-ru ``neutral-support`` (RULES.md V7): what other houses' supports add to the neutral force in
+    ``area`` against ``house``'s march, each by a ``SUPPORT <area> -> NEUTRAL [IN <area>]`` line on file
+    when the march resolves (secret until then: a march is never refused for them, it may lose,
+    :func:`_neutral_holds`); counted as a support for the defender (half, with ``half-support``)."""
+    if not ctx.on("neutral-support"):
+        return 0
+    return neutral_support(state, ctx, NEUTRAL, area, exclude=house)
+
+
+def neutral_support(state: dict, ctx: Ctx, house: str, area: str, only: str | None = None,
+                    exclude: str | None = None) -> int:
     """Support a march into a neutral force gets (CZ p.12 "spolu s jakýmikoli podpůrnými jednotkami").
 
     Entering a neutral area is no battle, so there is no support step to ask in: an adjacent
@@ -302,12 +313,13 @@ def neutral_support(state: dict, ctx: Ctx, house: str, area: str, only: str | No
         if pos.order_kind(state, src) != "support":
             continue
         helper = pos.owner(state, src)
-        if not ctx.gd.board.supports_into(src, area) or only not in (None, helper):
+        if not ctx.gd.board.supports_into(src, area) or only not in (None, helper) or helper == exclude:
             continue
         if not any((c := ctx.command(line)).src == src and c.house == house and c.battle_area in (None, area)
                    for line in pos.plan(state, helper)["supports"]):
             continue
-        total += battle.support_share(ctx, battle.support_strength(state, ctx, src, area=area, attacking=True)[0])
+        total += battle.support_share(ctx, battle.support_strength(state, ctx, src, area=area,
+                                                                  attacking=house != NEUTRAL)[0])
     return total
 
 
@@ -408,6 +420,10 @@ def execute_march(state: dict, ctx: Ctx, house: str, march: March) -> list[Event
         if enemy and enemy != house:
             battle_move = (move.dest, units)
             continue
+        held = _neutral_holds(state, ctx, house, src, move.dest, units, bonus) if move.dest in state["neutral"] else None
+        if held:
+            events.append(held)
+            continue
         pos.remove_units(state, src, units)
         neutral = state["neutral"].pop(move.dest) if move.dest in state["neutral"] else None
         token = state["control"].get(move.dest)
@@ -426,6 +442,20 @@ def execute_march(state: dict, ctx: Ctx, house: str, march: March) -> list[Event
         events += battle.start(state, ctx, area=battle_move[0], attacker=house, origin=src, units=battle_move[1],
                                march_bonus=bonus)
     return events
+
+
+def _neutral_holds(state: dict, ctx: Ctx, house: str, src: str, dest: str, units: list[str], bonus: int) -> Event | None:
+    """agot2e-ru ``neutral-support`` (RULES.md V7): other houses' supports for the neutral force in ``dest``
+    may make a march that was strong enough for the force alone lose ("Игрок может проиграть бой с
+    нейтральной силой ... в случае ... неожиданной подмоги"): the units stay where they came from, routed
+    (the seed gives no casualties for it). None when the march takes the area."""
+    backing = neutral_backing(state, ctx, house, dest)
+    have = _strength(ctx, units, dest) + bonus + neutral_support(state, ctx, house, dest)
+    if not backing or have >= state["neutral"][dest] + backing:
+        return None
+    state["routed"][src] = pos.sort_units(pos.routed_in(state, src) + list(units))
+    return Event("agot.march.neutral_holds", house=house, units=_counts(units), src=ctx.area(src), dest=ctx.area(dest),
+                 neutral=state["neutral"][dest], backing=backing, have=have)
 
 
 def _leave_power(state: dict, ctx: Ctx, house: str, march: March) -> list[Event]:
