@@ -383,7 +383,7 @@ def check_march(state: dict, ctx: Ctx, house: str, march: March, *, mail_time: b
             changes[move.dest] = units
         else:
             changes[move.dest] = pos.units_in(state, move.dest, house) + units
-    if battles > 1:
+    if battles > 1 and not ctx.on("multi-battle-march"):  # agot2e-ru: one battle per destination (RULES.md V11)
         return Msg("agot.error.one_battle")
     if not pos.supply_after(state, ctx.gd, house, changes):
         after = bidding.supply_text(state, ctx, house, pos.areas_after(state, house, changes))
@@ -414,11 +414,11 @@ def execute_march(state: dict, ctx: Ctx, house: str, march: March) -> list[Event
     if not march.moves:
         return [Event("agot.march.none", house=house, area=ctx.area(src))]
     events = []
-    battle_move = None
+    battles = []
     for move, units in zip(march.moves, _march_units(state, src, march)):
         enemy = pos.occupier(state, ctx.gd, move.dest)
         if enemy and enemy != house:
-            battle_move = (move.dest, units)
+            battles.append((move.dest, units))
             continue
         held = _neutral_holds(state, ctx, house, src, move.dest, units, bonus) if move.dest in state["neutral"] else None
         if held:
@@ -435,13 +435,33 @@ def execute_march(state: dict, ctx: Ctx, house: str, march: March) -> list[Event
         events.append(Event("agot.march.done", house=house, units=_counts(units), src=ctx.area(src),
                             dest=ctx.area(move.dest), neutral=neutral, token=token))
         events += aftermath.port_taken(state, ctx, house, move.dest)
-    if battle_move:
-        pos.remove_units(state, src, battle_move[1])
+    for _, units in battles:
+        pos.remove_units(state, src, units)
     events += _leave_power(state, ctx, house, march)
-    if battle_move:
-        events += battle.start(state, ctx, area=battle_move[0], attacker=house, origin=src, units=battle_move[1],
+    if len(battles) > 1:  # agot2e-ru multi-battle-march: the others wait off the board, in the order written
+        state["march_battles"] = [{"area": dest, "units": units, "attacker": house, "origin": src, "bonus": bonus}
+                                  for dest, units in battles[1:]]
+    if battles:
+        events += battle.start(state, ctx, area=battles[0][0], attacker=house, origin=src, units=battles[0][1],
                                march_bonus=bonus)
     return events
+
+
+def next_march_battle(state: dict, ctx: Ctx) -> list[Event]:
+    """agot2e-ru ``multi-battle-march`` (RULES.md V11): after one of a march's battles, its next one, with
+    the same march order's bonus; a destination that no other house holds any more is simply entered."""
+    waiting = state["march_battles"]
+    nxt = waiting.pop(0)
+    if not waiting:
+        del state["march_battles"]
+    dest, house, src = nxt["area"], nxt["attacker"], nxt["origin"]
+    enemy = pos.occupier(state, ctx.gd, dest)
+    if enemy and enemy != house:
+        return battle.start(state, ctx, area=dest, attacker=house, origin=src, units=nxt["units"],
+                            march_bonus=nxt["bonus"])
+    pos.add_units(state, dest, house, nxt["units"])
+    return [Event("agot.march.done", house=house, units=_counts(nxt["units"]), src=ctx.area(src),
+                  dest=ctx.area(dest), neutral=None, token=None)] + aftermath.port_taken(state, ctx, house, dest)
 
 
 def _neutral_holds(state: dict, ctx: Ctx, house: str, src: str, dest: str, units: list[str], bonus: int) -> Event | None:

@@ -64,6 +64,8 @@ def advance(state: dict, ctx: Ctx, force: bool) -> list[Event]:
         events = action.resolve_march(state, ctx, force)
     elif step == "battle":
         events = battle.advance(state, ctx, force)
+        if state["battle"] is None and state.get("march_battles"):  # agot2e-ru: the march's next battle
+            events += action.next_march_battle(state, ctx)
     elif step == "consolidate":
         events = action.resolve_consolidate(state, ctx) + end_round(state, ctx)
     else:

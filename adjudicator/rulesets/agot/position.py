@@ -28,6 +28,7 @@ The state is plain YAML-serialisable data keyed by ids (areas ``kings-landing``,
 ``plans``          house -> what the house sent (orders, instructions sent ahead): SECRET
 ``turn``           index into the Iron Throne track of the house whose raid/march is next
 ``battle``         the battle being fought, or None (``battle.py``)
+``march_battles``  agot2e-ru ``multi-battle-march``: the battles a march has still to fight, in order (absent: none)
 ``restrictions``   order kinds forbidden this round by a Westeros card (and ``rains-of-autumn``)
 ``decks``          Westeros deck -> card ids, top first: SECRET (views show the sizes)
 ``reshuffles``     Westeros deck -> how often Winter Is Coming reshuffled it (seeds the next shuffle)

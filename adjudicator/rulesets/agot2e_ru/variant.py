@@ -34,6 +34,7 @@ OPTIONS: dict[str, str] = {
     "neutral-support": "any other house may support a neutral force against a march into it",
     "hold-seven-castles": "7 castles win when still held at the end of the round",
     "final-tiebreaks": "after round 10: most castles, then most muster points (castles + docks), else a shared win",
+    "multi-battle-march": "one march may start several battles, one per destination, in the order written",
     "knight-double-move": "knights march two areas through an area their house controlled before the march",
 }
 """Every option this judge plays, by name -> what it does (RULES.md section 2 quotes the seed for each)."""
