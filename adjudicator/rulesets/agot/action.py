@@ -46,6 +46,15 @@ def pass_turn(state: dict, house: str) -> None:
 # -- raids ---------------------------------------------------------------------------------------------
 
 
+def raid_reaches(ctx: Ctx, src: str, n: str) -> bool:
+    """Whether a raid from ``src`` may ever reach the adjacent ``n`` (``board.raid_reaches``); with the
+    agot2e-ru option ``ports-safe-from-raids`` never a port from its sea (RULES.md V12)."""
+    board = ctx.gd.board
+    if ctx.on("ports-safe-from-raids") and board.area(n).kind == "port" and board.is_sea(src):
+        return False
+    return board.raid_reaches(src, n)
+
+
 def raid_targets(state: dict, ctx: Ctx, area: str) -> list[str]:
     """Areas whose orders the raid in ``area`` may remove (adjacent enemy support/raid/consolidate)."""
     house = pos.owner(state, area)
@@ -54,7 +63,7 @@ def raid_targets(state: dict, ctx: Ctx, area: str) -> list[str]:
     kinds = RAID_TARGETS + ("defense",) if star_defense else RAID_TARGETS  # 2e: raid* may remove a Defense order
     out = []
     for n in board.neighbours(area):
-        if not board.raid_reaches(area, n):
+        if not raid_reaches(ctx, area, n):
             continue
         if n in state["orders"] and pos.owner(state, n) not in (None, house) and pos.order_kind(state, n) in kinds:
             out.append(n)
@@ -95,7 +104,7 @@ def raid_reach(state: dict, ctx: Ctx, house: str, src: str, *, occupants_known: 
     never a sea from land (CZ p.7), and, when the occupants cannot change before the raid, held by
     another house (an order needs units; a house never raids its own, RULES.md A10)."""
     board = ctx.gd.board
-    return sorted((n for n in board.neighbours(src) if board.raid_reaches(src, n)
+    return sorted((n for n in board.neighbours(src) if raid_reaches(ctx, src, n)
                    and (not occupants_known or pos.owner(state, n) not in (None, house))), key=ctx.area)
 
 
@@ -118,8 +127,8 @@ def raid_never_legal(state: dict, ctx: Ctx, house: str, raid: Raid, *, star: boo
             continue
         if not board.adjacent(raid.src, target):
             why = "not_adjacent"
-        elif not board.raid_reaches(raid.src, target):
-            why = "sea"
+        elif not raid_reaches(ctx, raid.src, target):
+            why = "port" if board.raid_reaches(raid.src, target) else "sea"  # "port": the option's rule
         elif pos.owner(state, target) == house:
             why = "own_units"
         else:

@@ -31,6 +31,7 @@ OPTIONS: dict[str, str] = {
     "retreat-own-areas": "a beaten defender retreats only into an area it controls (ships: empty seas, own ports)",
     "neutral-garrisons": "neutral garrisons: King's Landing 7, Riverrun 6, The Twins 6, Seagard 3",
     "printed-garrisons": "every castle area defends its holder with its printed garrison",
+    "ports-safe-from-raids": "no raid reaches a port from its sea (a port still raids its sea)",
     "neutral-support": "any other house may support a neutral force against a march into it",
     "hold-seven-castles": "7 castles win when still held at the end of the round",
     "final-tiebreaks": "after round 10: most castles, then most muster points (castles + docks), else a shared win",
