@@ -315,7 +315,8 @@ def neutral_support(state: dict, ctx: Ctx, house: str, area: str, only: str | No
     Entering a neutral area is no battle, so there is no support step to ask in: an adjacent
     support order counts when its owner, the marching house included, has sent ``SUPPORT <area>
     -> <house> [IN <neutral area>]`` before the march resolves, as a battle's default is no
-    support. Its strength is counted as in a battle (routed units 0, footmen 0 under Rains of
+    support. ``house`` NEUTRAL: the supports for the neutral force (agot2e-ru, :func:`neutral_backing`),
+    ``exclude`` the marching house's. Its strength is counted as in a battle (routed units 0, footmen 0 under Rains of
     Autumn, the order's bonus)."""
     total = 0
     for src in ctx.gd.board.neighbours(area):
@@ -370,8 +371,9 @@ def check_march(state: dict, ctx: Ctx, house: str, march: March, *, mail_time: b
         if board.is_land(move.dest) != board.is_land(march.src) or (not board.is_land(move.dest) and set(units) - {"ship"}) \
                 or (board.is_land(move.dest) and "ship" in units):
             return Msg("agot.error.wrong_kind_of_area", dest=dest, reach=reach_text(ctx, march.src, reach))
-        if move.dest not in reach and not (ctx.on("knight-double-move") and set(units) == {"knight"} and move.dest in
-                                           knight_reach(state, ctx, house, march.src, pos.ship_seas(state, ctx.gd, house, unrouted=True))):
+        if move.dest not in reach and not (ctx.on("knight-double-move") and set(units) == {"knight"} and move.dest
+                                           in knight_reach(state, ctx, house, march.src,
+                                                           pos.ship_seas(state, ctx.gd, house, unrouted=True))):
             return Msg("agot.error.unreachable", dest=dest, src=where, reach=reach_text(ctx, march.src, reach),
                        by_then=False)
         if not pos.port_room(state, ctx.gd, house, move.dest, len(units)):
@@ -479,8 +481,10 @@ def _neutral_holds(state: dict, ctx: Ctx, house: str, src: str, dest: str, units
     нейтральной силой ... в случае ... неожиданной подмоги"): the units stay where they came from, routed
     (the seed gives no casualties for it). None when the march takes the area."""
     backing = neutral_backing(state, ctx, house, dest)
+    if not backing:
+        return None
     have = _strength(ctx, units, dest) + bonus + neutral_support(state, ctx, house, dest)
-    if not backing or have >= state["neutral"][dest] + backing:
+    if have >= state["neutral"][dest] + backing:
         return None
     state["routed"][src] = pos.sort_units(pos.routed_in(state, src) + list(units))
     return Event("agot.march.neutral_holds", house=house, units=_counts(units), src=ctx.area(src), dest=ctx.area(dest),

@@ -14,8 +14,9 @@ handed to the engine as this one object (``ctx.rules``) instead of ``if edition 
 * ``orders``: how the orders differ (:class:`OrderRules`);
 * ``absent_units_neutral``: whether an absent house's start units stay on the board as neutral
   forces (1e, CZ p.13) or nothing of it is placed (2e, RULES.md R3.2);
-* ``variant``: a fan variant's game options and their numbers (``agot2e-ru``: a module with
-  ``OPTIONS`` and ``load_params``; :mod:`.variant`), None for the published editions.
+* ``variant``: a fan variant's game options, numbers and victory (``agot2e-ru``:
+  ``rulesets/agot2e_ru/variant.py`` with ``OPTIONS``, ``load_params``, ``held_castles``, ``end_game``;
+  the engine asks ``ctx.on(option)``), None for the published editions.
 
 A game state names its edition in ``state["edition"]``; states written before the split (agot1e's
 games on disk) have no such key and are agot1e's (:func:`edition_of`).

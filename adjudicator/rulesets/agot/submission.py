@@ -15,8 +15,9 @@ from ...messages import Msg
 from ...ruleset import LineResult, Parsed, Submission
 from . import action, battle, examples, planning, westeros
 from . import position as pos
-from .commands import (CLEAR_KINDS, NEUTRAL, Ability, Bid, BidAll, Blade, Card, Casualties, Clear, Discard, March,
-                       Muster, Orders, Raid, Raven, Reclaim, Remove, Retreat, Support, Tiebreak, Track)
+from .commands import (CLEAR_KINDS, Ability, Bid, BidAll, Blade, Card, Casualties, Clear, Discard, March, Muster,
+                       Orders, Raid, Raven, Reclaim, Remove, Retreat, Support, Tiebreak, Track)
+from .commands import NEUTRAL  # agot2e-ru: SUPPORT ... -> NEUTRAL
 from .context import Ctx
 from . import grammar
 from .grammar import parse_mail
