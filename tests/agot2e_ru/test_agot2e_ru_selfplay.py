@@ -28,3 +28,12 @@ def test_a_seeded_game_with_tides_of_battle_too(cli):
                  "--option", "preview=yes", "--option", "tides-of-battle=yes")
     assert result.exit_code == 0, result.output[-3000:]
     assert re.match(r"game 1 seed 15: winner \w+, round \d+, \d+ battles", result.output), result.output
+
+
+def test_a_stored_variant_game_replays_from_its_journal(cli):
+    """The options are recorded with the game: a replay rebuilds every version the same."""
+    result = cli("selfplay", "--ruleset", "agot2e-ru", "--houses", "4", "--games", "1", "--seed", "8", "--store",
+                 "--option", "preview=yes", "--option", "half-support=no")
+    assert result.exit_code == 0, result.output
+    replayed = cli("replay", "selfplay-8")
+    assert replayed.exit_code == 0 and "replay reproduces every version" in replayed.output
