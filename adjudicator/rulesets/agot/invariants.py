@@ -28,7 +28,8 @@ def violations(state: dict, ctx: Ctx) -> list[str]:
             out.append(f"{area}: units stand on a neutral force")
     for house in houses:
         count = pos.house_units(state, house)
-        for unit, limit in gd.setup.unit_limits.items():
+        for unit in gd.setup.unit_limits:
+            limit = pos.unit_limit(state, gd, house, unit)
             if count[unit] > limit:
                 out.append(f"{house}: {count[unit]} {unit}s, the limit is {limit}")
         cutting = state["phase"] == "westeros" and state["step"] == "supply" and house in (state.get("westeros") or {}).get("over", [])

@@ -155,6 +155,12 @@ def occupier(state: dict, gd: GameData, area: str) -> str | None:
     return held
 
 
+def unit_limit(state: dict, gd: GameData, house: str, unit: str) -> int:
+    """How many ``unit`` pieces ``house`` has: the data's, or (agot2e-ru ``variant-units``) the per-house
+    limits recorded at creation in ``state["unit_limits"]``."""
+    return (state.get("unit_limits") or {}).get(house, gd.setup.unit_limits)[unit]
+
+
 def take_port(state: dict, gd: GameData, house: str, castle: str) -> tuple[str, int, int] | None:
     """2e: ``house`` has just taken ``castle``; another house's ships in its port are destroyed and
     ``house`` replaces as many as its unused ships and its supply allow (agot2e RULES.md R6.5; B10: the
@@ -166,7 +172,7 @@ def take_port(state: dict, gd: GameData, house: str, castle: str) -> tuple[str, 
         return None
     ships = len(units_in(state, port, held))
     set_units(state, port, held, [])
-    room = gd.setup.unit_limits["ship"] - house_units(state, house)["ship"]
+    room = unit_limit(state, gd, house, "ship") - house_units(state, house)["ship"]
     replaced = 0
     for k in range(min(ships, room), 0, -1):
         if supply_after(state, gd, house, {port: ["ship"] * k}):

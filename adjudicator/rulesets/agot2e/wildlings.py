@@ -171,7 +171,7 @@ def _crow_killers(state, ctx, card, group, house, events):
     """Crow Killers (B32): the reward promotes footmen where the house has most units; penalties demote
     knights by area name; a knight with no footman piece left to replace it is destroyed."""
     params = getattr(card, group).params
-    limits = ctx.gd.setup.unit_limits
+    limits = {u: pos.unit_limit(state, ctx.gd, house, u) for u in ("footman", "knight")}
     if "promote_footmen" in params:
         areas = sorted((a for a, u in _units(state, house) if u == "footman"),
                        key=lambda a: (-len(pos.units_in(state, a, house)), ctx.area(a)))

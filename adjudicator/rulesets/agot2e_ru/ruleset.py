@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ...ruleset import RulesetError, register
 from ..agot import caseposition
+from ..agot import position as pos
 from ..agot.context import ctx_of
 from ..agot.newgame import initial_state
 from ..agot.ruleset import AgotRuleset
@@ -41,12 +42,20 @@ def read_options(given: dict[str, str], *, preview: bool) -> dict[str, str]:
     return {name: given.get(name, "yes") for name in OPTIONS}
 
 
-def apply_setup(state: dict) -> dict:
+def apply_setup(state: dict, *, start_units: bool = True) -> dict:
     """What the options change in a new game's setup: the neutral garrisons (``neutral-garrisons``), on
-    the castles no unit holds (no start units stand there; a rules case's may)."""
+    the castles no unit holds (no start units stand there; a rules case's may); the pieces of each house
+    (``variant-units``), a house without knights (Greyjoy) starting with footmen where the 2nd edition's
+    screen has knights (``start_units``; ours: RULES.md D13)."""
     ctx = ctx_of(state)
     if ctx.on("neutral-garrisons"):
         state["neutral"].update({a: n for a, n in ctx.params.neutral_garrisons.items() if not state["areas"].get(a)})
+    if ctx.on("variant-units"):
+        state["unit_limits"] = {h: ctx.params.unit_limits(h) for h in state["houses"]}
+        for holders in state["areas"].values() if start_units else ():
+            for house, units in holders.items():
+                if not state["unit_limits"][house]["knight"]:
+                    holders[house] = pos.sort_units(["footman" if u == "knight" else u for u in units])
     return state
 
 
@@ -67,9 +76,16 @@ class Agot2eRu(AgotRuleset):
         chosen = read_options(position.get("options") or {}, preview=True)
         state = caseposition.case_state(self.rules, {k: v for k, v in position.items() if k != "options"})
         state["options"] = chosen
+        neutral = state["neutral"]
+        state = apply_setup(state, start_units="areas" not in position)
         if "neutral" in position:
-            return state
-        return apply_setup(state)
+            state["neutral"] = neutral
+        for house in state["houses"]:  # a case's own units within the variant's pieces
+            over = {u: n for u, n in pos.house_units(state, house).items()
+                    if n > pos.unit_limit(state, ctx_of(state).gd, house, u)}
+            if over:
+                raise RulesetError(f"{house} has more units than it owns: {over}")
+        return state
 
 
 AGOT2E_RU = register(Agot2eRu())

@@ -36,6 +36,7 @@ OPTIONS: dict[str, str] = {
     "hold-seven-castles": "7 castles win when still held at the end of the round",
     "final-tiebreaks": "after round 10: most castles, then most muster points (castles + docks), else a shared win",
     "multi-battle-march": "one march may start several battles, one per destination, in the order written",
+    "variant-units": "10 footmen, 6 knights, 2 siege engines, 6 ships; Greyjoy 14 footmen, no knights, 8 ships",
     "knight-double-move": "knights march two areas through an area their house controlled before the march",
 }
 """Every option this judge plays, by name -> what it does (RULES.md section 2 quotes the seed for each)."""
@@ -55,7 +56,11 @@ class Params:
     final_tiebreak: tuple[str, ...]
     muster_points: Mapping[str, int]  # castle level or area id -> muster points
     docks: tuple[str, ...]
+    units: Mapping[str, Mapping[str, int]]  # house -> unit -> pieces ("default": every other house)
     later: Mapping[str, Any]
+
+    def unit_limits(self, house: str) -> dict[str, int]:
+        return dict(self.units.get(house, self.units["default"]))
 
     def printed_garrison(self, castle: str) -> int:
         return self.printed_garrisons.get(castle, 0)
@@ -66,7 +71,7 @@ class Params:
 
 
 TIEBREAKS = ("castles", "muster_points")
-LATER = ("economy", "iron_bank", "units", "rebellion", "hostages", "mercenaries")
+LATER = ("economy", "iron_bank", "rebellion", "hostages", "mercenaries")
 
 
 def load_params(version: str) -> Params:
@@ -76,10 +81,11 @@ def load_params(version: str) -> Params:
 
 @functools.cache
 def _load(version: str) -> Params:
-    board = load_gamedata(version).board
+    gd = load_gamedata(version)
+    board = gd.board
     r = _Reader(SHAPE, GAMES_DIR / "agot2e-ru" / version / "variant-params.yaml")
     top = r.keys(r.data, "variant-params.yaml", {"format", "battle", "neutral_garrisons", "printed_garrisons",
-                                                 "victory", "muster_points", "docks", *LATER})
+                                                 "victory", "muster_points", "docks", "units", *LATER})
     battle = r.keys(top["battle"], "battle", {"support_divisor", "star_support_before_rounding",
                                               "knight_castle_penalty", "siege_tower_strength"})
     r.need(r.flag(battle["star_support_before_rounding"], "battle.star_support_before_rounding"),
@@ -99,6 +105,8 @@ def _load(version: str) -> Params:
         points[key if key in ("city", "stronghold") else area(key, "muster_points")] = \
             r.integer(n, f"muster_points.{key}", 1, 3)
     docks = tuple(area(a, "docks") for a in r.seq(top["docks"], "docks"))
+    units = {house: MappingProxyType(r.numbers(limits, f"units.{house}", set(gd.setup.unit_limits)))
+             for house, limits in r.keys(top["units"], "units", {"default"}, set(gd.setup.houses)).items()}
     return Params(
         version=version,
         support_divisor=r.integer(battle["support_divisor"], "battle.support_divisor", 1),
@@ -111,5 +119,6 @@ def _load(version: str) -> Params:
         final_tiebreak=tiebreak,
         muster_points=MappingProxyType(points),
         docks=docks,
+        units=MappingProxyType(units),
         later=MappingProxyType({key: r.mapping(top[key], key) for key in LATER}),
     )
