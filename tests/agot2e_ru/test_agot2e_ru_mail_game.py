@@ -20,7 +20,7 @@ from adjudicator.store import Store
 from conftest import FakeClock
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "mail"))  # the mail tests' helpers
-from mailhelp import JUDGE, raw_mail, text_of  # noqa: E402
+from mailhelp import JUDGE, play_by_mail, text_of  # noqa: E402
 
 HOUSES = ("stark", "lannister", "baratheon", "greyjoy")
 CZECH = "stark"
@@ -33,24 +33,7 @@ def test_a_whole_four_house_variant_game_by_mail(tmp_path):
         h: {"address": f"{h}@example.org", **({"language": "cs"} if h == CZECH else {})} for h in HOUSES},
         seed=15, options={"preview": "yes"})
     postmaster = Postmaster(judge, MailSettings(JUDGE))
-    rng = random.Random(15)
-    sent = 0
-    for _ in range(2000):  # a bound: a game that never ends fails below
-        present = judge.present("ru")
-        if present.ruleset.result(present.state) is not None:
-            break
-        for owed in present.owed():
-            text = None if owed.done or rng.random() < 0.2 else present.ruleset.bot_mail(present.state, owed.player, rng)
-            if text:
-                sent += 1
-                raw = raw_mail(f"JUDGE ru {owed.player} {passwords[owed.player]}\n{text}",
-                               sender=f"{owed.player}@example.org", message_id=f"<{owed.player}-{sent}@example.org>")
-                postmaster.process(postmaster.receive(raw, mail_from=f"{owed.player}@example.org"))
-        present = judge.present("ru")
-        if present.ruleset.result(present.state) is None and present.missing():
-            clock.moment = present.deadline()
-            judge.adjudicate("ru", force=True, reason="deadline")
-            postmaster.sweep_reports()
+    sent = play_by_mail(judge, postmaster, clock, "ru", passwords, random.Random(15))
     state = judge.present("ru").state
     assert state["options"]["hold-seven-castles"] == "yes" and state["phase"] == "over"
     assert state["winner"] in (*HOUSES, "draw") and sent > 50
