@@ -202,6 +202,7 @@ class Ruleset(Protocol):
 _REGISTRY: dict[str, Ruleset] = {}
 _BUILTIN = {"agot1e": "adjudicator.rulesets.agot1e.ruleset",
             "agot2e": "adjudicator.rulesets.agot2e.ruleset",
+            "agot2e-ru": "adjudicator.rulesets.agot2e_ru.ruleset",
             "claim2": "adjudicator.rulesets.claim.ruleset",
             "claim": "adjudicator.rulesets.claim.ruleset",
             "oriflamme": "adjudicator.rulesets.oriflamme.ruleset",

@@ -23,7 +23,7 @@ from conftest import FakeClock
 from i18nhelp import untranslated
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "mail"))  # the mail tests' helpers
-from mailhelp import JUDGE, raw_mail, text_of  # noqa: E402
+from mailhelp import JUDGE, play_by_mail, text_of  # noqa: E402
 
 HOUSES = ("stark", "lannister", "baratheon", "greyjoy", "tyrell", "martell")
 CZECH = "martell"
@@ -43,28 +43,7 @@ def test_a_whole_six_house_game_by_mail(tmp_path):
         h: {"address": f"{h}@example.org", **({"language": "cs"} if h == CZECH else {})} for h in HOUSES},
         seed=6, options={"preview": "yes"})
     postmaster = Postmaster(judge, MailSettings(JUDGE))
-    rng = random.Random(6)
-    sent = 0
-    for _ in range(2000):
-        present = judge.present("six")
-        if present.ruleset.result(present.state) is not None:
-            break
-        for owed in present.owed():
-            if owed.done or rng.random() < 0.2:
-                continue
-            text = present.ruleset.bot_mail(judge.present("six").state, owed.player, rng)
-            if text is None:
-                continue
-            sent += 1
-            sender = f"{owed.player}@example.org"
-            raw = raw_mail(f"JUDGE six {owed.player} {passwords[owed.player]}\n{text}", sender=sender,
-                           message_id=f"<{owed.player}-{sent}@example.org>")
-            postmaster.process(postmaster.receive(raw, mail_from=sender))
-        present = judge.present("six")
-        if present.ruleset.result(present.state) is None and present.missing():
-            clock.moment = present.deadline()
-            judge.adjudicate("six", force=True, reason="deadline")
-            postmaster.sweep_reports()
+    sent = play_by_mail(judge, postmaster, clock, "six", passwords, random.Random(6))
     state = judge.present("six").state
     assert state["winner"] in HOUSES and state["round"] == 11 and state["phase"] == "over"
     assert sent > 50  # most decisions came by mail, the rest by the deadline

@@ -215,6 +215,35 @@ def free_port_connect_refused(host: str, port: int) -> bool:
         return True
 
 
+def play_by_mail(judge: Judge, postmaster: Postmaster, clock: FakeClock, game: str, passwords: dict, rng,
+                 *, skip: float = 0.2, most: int = 2000) -> int:
+    """Seeded bots play ``game`` by mail to its end: each owed decision is mailed (signed on as
+    ``<house>@example.org``) or, with probability ``skip``, left to the deadline, which the fake clock
+    then passes. Returns how many mails were sent (at most ``most`` rounds of mail and deadline)."""
+    sent = 0
+    for _ in range(most):
+        present = judge.present(game)
+        if present.ruleset.result(present.state) is not None:
+            break
+        for owed in present.owed():
+            if owed.done or rng.random() < skip:
+                continue
+            text = present.ruleset.bot_mail(judge.present(game).state, owed.player, rng)
+            if text is None:
+                continue
+            sent += 1
+            sender = f"{owed.player}@example.org"
+            raw = raw_mail(f"JUDGE {game} {owed.player} {passwords[owed.player]}\n{text}", sender=sender,
+                           message_id=f"<{owed.player}-{sent}@example.org>")
+            postmaster.process(postmaster.receive(raw, mail_from=sender))
+        present = judge.present(game)
+        if present.ruleset.result(present.state) is None and present.missing():
+            clock.moment = present.deadline()
+            judge.adjudicate(game, force=True, reason="deadline")
+            postmaster.sweep_reports()
+    return sent
+
+
 def new_game_cli(data: Path, *players: str, now: str | None = None) -> dict:
     """Create toy game ``g`` through the real command line; returns the printed passwords."""
     env = subprocess_env(data)
@@ -229,4 +258,4 @@ def new_game_cli(data: Path, *players: str, now: str | None = None) -> dict:
 
 
 __all__ = ["CZECH", "JUDGE", "Desk", "ServerProcess", "ThreadedSMTP", "desk", "free_port_connect_refused",
-           "maildir_messages", "make_desk", "new_game_cli", "raw_mail", "text_of", "wait_for"]
+           "maildir_messages", "make_desk", "new_game_cli", "play_by_mail", "raw_mail", "text_of", "wait_for"]

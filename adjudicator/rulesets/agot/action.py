@@ -15,7 +15,7 @@ from ...messages import Msg
 from ...ruleset import Event, Owed
 from . import battle, bidding, consolidate, takeover
 from . import position as pos
-from .commands import ALL, March, Raid
+from .commands import ALL, NEUTRAL, March, Raid
 from .context import Ctx
 
 RAID_TARGETS = ("support", "raid", "consolidate")  # CZ p.7: never march or defense
@@ -46,6 +46,15 @@ def pass_turn(state: dict, house: str) -> None:
 # -- raids ---------------------------------------------------------------------------------------------
 
 
+def raid_reaches(ctx: Ctx, src: str, n: str) -> bool:
+    """Whether a raid from ``src`` may ever reach the adjacent ``n`` (``board.raid_reaches``); with the
+    agot2e-ru option ``ports-safe-from-raids`` never a port from its sea (RULES.md V12)."""
+    board = ctx.gd.board
+    if ctx.on("ports-safe-from-raids") and board.area(n).kind == "port" and board.is_sea(src):
+        return False
+    return board.raid_reaches(src, n)
+
+
 def raid_targets(state: dict, ctx: Ctx, area: str) -> list[str]:
     """Areas whose orders the raid in ``area`` may remove (adjacent enemy support/raid/consolidate)."""
     house = pos.owner(state, area)
@@ -54,7 +63,7 @@ def raid_targets(state: dict, ctx: Ctx, area: str) -> list[str]:
     kinds = RAID_TARGETS + ("defense",) if star_defense else RAID_TARGETS  # 2e: raid* may remove a Defense order
     out = []
     for n in board.neighbours(area):
-        if not board.raid_reaches(area, n):
+        if not raid_reaches(ctx, area, n):
             continue
         if n in state["orders"] and pos.owner(state, n) not in (None, house) and pos.order_kind(state, n) in kinds:
             out.append(n)
@@ -95,7 +104,7 @@ def raid_reach(state: dict, ctx: Ctx, house: str, src: str, *, occupants_known: 
     never a sea from land (CZ p.7), and, when the occupants cannot change before the raid, held by
     another house (an order needs units; a house never raids its own, RULES.md A10)."""
     board = ctx.gd.board
-    return sorted((n for n in board.neighbours(src) if board.raid_reaches(src, n)
+    return sorted((n for n in board.neighbours(src) if raid_reaches(ctx, src, n)
                    and (not occupants_known or pos.owner(state, n) not in (None, house))), key=ctx.area)
 
 
@@ -118,8 +127,8 @@ def raid_never_legal(state: dict, ctx: Ctx, house: str, raid: Raid, *, star: boo
             continue
         if not board.adjacent(raid.src, target):
             why = "not_adjacent"
-        elif not board.raid_reaches(raid.src, target):
-            why = "sea"
+        elif not raid_reaches(ctx, raid.src, target):
+            why = "port" if board.raid_reaches(raid.src, target) else "sea"  # "port": the option's rule
         elif pos.owner(state, target) == house:
             why = "own_units"
         else:
@@ -203,6 +212,21 @@ def reachable(state: dict, ctx: Ctx, house: str, src: str) -> set[str]:
     return {n for n in reach if not pos.closed(state, ctx.gd, n)}
 
 
+def knight_reach(state: dict, ctx: Ctx, house: str, src: str, seas: set[str], *, controlled: bool = True) -> set[str]:
+    """agot2e-ru ``knight-double-move`` (RULES.md V10): where knights alone may march in two moves, through
+    a land area ``house`` controls before the march (``controlled`` False: through any land area, for a
+    line sent ahead, whose turn may come after control changed); each move may use ships (``seas``)."""
+    board = ctx.gd.board
+    out: set[str] = set()
+    if not board.is_land(src):
+        return out
+    for mid in board.reach_by_march(src, seas) - {src}:
+        if pos.closed(state, ctx.gd, mid) or (controlled and pos.controller(state, ctx.gd, mid) != house):
+            continue
+        out |= {n for n in board.reach_by_march(mid, seas) if not pos.closed(state, ctx.gd, n)}
+    return out - {src}
+
+
 def reach_text(ctx: Ctx, src: str, reach) -> Msg:
     """"from Winterfell a march reaches Castle Black, Karhold, ..." for an error."""
     return Msg("agot.error.reach", src=ctx.area(src), areas=sorted((ctx.area(a) for a in reach), key=str.casefold))
@@ -248,7 +272,8 @@ def march_never_legal(state: dict, ctx: Ctx, house: str, march: March, *, seas: 
         if board.is_land(move.dest) != board.is_land(src) or (not board.is_land(src) and set(units) - {"ship"}) \
                 or (board.is_land(src) and "ship" in units):
             return Msg("agot.error.wrong_kind_of_area", dest=dest, reach=reach_text(ctx, src, reach))
-        if move.dest not in reach:
+        if move.dest not in reach and not (ctx.on("knight-double-move") and set(units or ["knight"]) == {"knight"}
+                                           and move.dest in knight_reach(state, ctx, house, src, seas, controlled=False)):
             return Msg("agot.error.unreachable", dest=dest, src=where, reach=reach_text(ctx, src, reach),
                        by_then=board.is_land(src))
     if units_known and march.moves:
@@ -273,25 +298,38 @@ def _strength(ctx: Ctx, units, dest: str) -> int:
     return sum(battle.unit_value(ctx, u, dest, True) for u in units)
 
 
-def neutral_support(state: dict, ctx: Ctx, house: str, area: str, only: str | None = None) -> int:
+def neutral_backing(state: dict, ctx: Ctx, house: str, area: str) -> int:
+    """agot2e-ru ``neutral-support`` (RULES.md V7): what other houses' supports add to the neutral force in
+    ``area`` against ``house``'s march, each by a ``SUPPORT <area> -> NEUTRAL [IN <area>]`` line on file
+    when the march resolves (secret until then: a march is never refused for them, it may lose,
+    :func:`_neutral_holds`); counted as a support for the defender (half, with ``half-support``)."""
+    if not ctx.on("neutral-support"):
+        return 0
+    return neutral_support(state, ctx, NEUTRAL, area, exclude=house)
+
+
+def neutral_support(state: dict, ctx: Ctx, house: str, area: str, only: str | None = None,
+                    exclude: str | None = None) -> int:
     """Support a march into a neutral force gets (CZ p.12 "spolu s jakýmikoli podpůrnými jednotkami").
 
     Entering a neutral area is no battle, so there is no support step to ask in: an adjacent
     support order counts when its owner, the marching house included, has sent ``SUPPORT <area>
     -> <house> [IN <neutral area>]`` before the march resolves, as a battle's default is no
-    support. Its strength is counted as in a battle (routed units 0, footmen 0 under Rains of
+    support. ``house`` NEUTRAL: the supports for the neutral force (agot2e-ru, :func:`neutral_backing`),
+    ``exclude`` the marching house's. Its strength is counted as in a battle (routed units 0, footmen 0 under Rains of
     Autumn, the order's bonus)."""
     total = 0
     for src in ctx.gd.board.neighbours(area):
         if pos.order_kind(state, src) != "support":
             continue
         helper = pos.owner(state, src)
-        if not ctx.gd.board.supports_into(src, area) or only not in (None, helper):
+        if not ctx.gd.board.supports_into(src, area) or only not in (None, helper) or helper == exclude:
             continue
         if not any((c := ctx.command(line)).src == src and c.house == house and c.battle_area in (None, area)
                    for line in pos.plan(state, helper)["supports"]):
             continue
-        total += battle.support_strength(state, ctx, src, area=area, attacking=True)[0]
+        total += battle.support_share(ctx, battle.support_strength(state, ctx, src, area=area,
+                                                                  attacking=house != NEUTRAL)[0])
     return total
 
 
@@ -333,7 +371,9 @@ def check_march(state: dict, ctx: Ctx, house: str, march: March, *, mail_time: b
         if board.is_land(move.dest) != board.is_land(march.src) or (not board.is_land(move.dest) and set(units) - {"ship"}) \
                 or (board.is_land(move.dest) and "ship" in units):
             return Msg("agot.error.wrong_kind_of_area", dest=dest, reach=reach_text(ctx, march.src, reach))
-        if move.dest not in reach:
+        if move.dest not in reach and not (ctx.on("knight-double-move") and set(units) == {"knight"} and move.dest
+                                           in knight_reach(state, ctx, house, march.src,
+                                                           pos.ship_seas(state, ctx.gd, house, unrouted=True))):
             return Msg("agot.error.unreachable", dest=dest, src=where, reach=reach_text(ctx, march.src, reach),
                        by_then=False)
         if not pos.port_room(state, ctx.gd, house, move.dest, len(units)):
@@ -354,7 +394,7 @@ def check_march(state: dict, ctx: Ctx, house: str, march: March, *, mail_time: b
             changes[move.dest] = units
         else:
             changes[move.dest] = pos.units_in(state, move.dest, house) + units
-    if battles > 1:
+    if battles > 1 and not ctx.on("multi-battle-march"):  # agot2e-ru: one battle per destination (RULES.md V11)
         return Msg("agot.error.one_battle")
     if not pos.supply_after(state, ctx.gd, house, changes):
         after = bidding.supply_text(state, ctx, house, pos.areas_after(state, house, changes))
@@ -380,16 +420,20 @@ def resolve_march(state: dict, ctx: Ctx, force: bool) -> list[Event]:
 
 def execute_march(state: dict, ctx: Ctx, house: str, march: March) -> list[Event]:
     """Move the units of a legal march; start its battle, if any, last (CZ p.9)."""
-    src, bonus, token = march.src, pos.order_bonus(state, march.src), state["orders"][march.src]
+    src, bonus, order = march.src, pos.order_bonus(state, march.src), state["orders"][march.src]
     pos.remove_order(state, src)
     if not march.moves:
         return [Event("agot.march.none", house=house, area=ctx.area(src))]
     events = []
-    battle_move = None
+    battles = []
     for move, units in zip(march.moves, _march_units(state, src, march)):
         enemy = pos.occupier(state, ctx.gd, move.dest)
         if enemy and enemy != house:
-            battle_move = (move.dest, units)
+            battles.append((move.dest, units))
+            continue
+        held = _neutral_holds(state, ctx, house, src, move.dest, units, bonus) if move.dest in state["neutral"] else None
+        if held:
+            events.append(held)
             continue
         pos.remove_units(state, src, units)
         neutral = state["neutral"].pop(move.dest) if move.dest in state["neutral"] else None
@@ -402,13 +446,49 @@ def execute_march(state: dict, ctx: Ctx, house: str, march: March) -> list[Event
         events.append(Event("agot.march.done", house=house, units=_counts(units), src=ctx.area(src),
                             dest=ctx.area(move.dest), neutral=neutral, token=token))
         events += takeover.taken(state, ctx, house, move.dest)
-    if battle_move:
-        pos.remove_units(state, src, battle_move[1])
+    for _, units in battles:
+        pos.remove_units(state, src, units)
     events += _leave_power(state, ctx, house, march)
-    if battle_move:
-        events += battle.start(state, ctx, area=battle_move[0], attacker=house, origin=src, units=battle_move[1],
-                               march_bonus=bonus, order=token)
+    if len(battles) > 1:  # agot2e-ru multi-battle-march: the others wait off the board, in the order written
+        state["march_battles"] = [{"area": dest, "units": units, "attacker": house, "origin": src, "bonus": bonus,
+                                   "order": order} for dest, units in battles[1:]]
+    if battles:
+        events += battle.start(state, ctx, area=battles[0][0], attacker=house, origin=src, units=battles[0][1],
+                               march_bonus=bonus, order=order)
     return events
+
+
+def next_march_battle(state: dict, ctx: Ctx) -> list[Event]:
+    """agot2e-ru ``multi-battle-march`` (RULES.md V11): after one of a march's battles, its next one, with
+    the same march order's bonus; a destination that no other house holds any more is simply entered."""
+    waiting = state["march_battles"]
+    nxt = waiting.pop(0)
+    if not waiting:
+        del state["march_battles"]
+    dest, house, src = nxt["area"], nxt["attacker"], nxt["origin"]
+    enemy = pos.occupier(state, ctx.gd, dest)
+    if enemy and enemy != house:
+        return battle.start(state, ctx, area=dest, attacker=house, origin=src, units=nxt["units"],
+                            march_bonus=nxt["bonus"], order=nxt.get("order"))
+    pos.add_units(state, dest, house, nxt["units"])
+    return [Event("agot.march.done", house=house, units=_counts(nxt["units"]), src=ctx.area(src),
+                  dest=ctx.area(dest), neutral=None, token=None)] + takeover.taken(state, ctx, house, dest)
+
+
+def _neutral_holds(state: dict, ctx: Ctx, house: str, src: str, dest: str, units: list[str], bonus: int) -> Event | None:
+    """agot2e-ru ``neutral-support`` (RULES.md V7): other houses' supports for the neutral force in ``dest``
+    may make a march that was strong enough for the force alone lose ("Игрок может проиграть бой с
+    нейтральной силой ... в случае ... неожиданной подмоги"): the units stay where they came from, routed
+    (the seed gives no casualties for it). None when the march takes the area."""
+    backing = neutral_backing(state, ctx, house, dest)
+    if not backing:
+        return None
+    have = _strength(ctx, units, dest) + bonus + neutral_support(state, ctx, house, dest)
+    if have >= state["neutral"][dest] + backing:
+        return None
+    state["routed"][src] = pos.sort_units(pos.routed_in(state, src) + list(units))
+    return Event("agot.march.neutral_holds", house=house, units=_counts(units), src=ctx.area(src), dest=ctx.area(dest),
+                 neutral=state["neutral"][dest], backing=backing, have=have)
 
 
 def _leave_power(state: dict, ctx: Ctx, house: str, march: March) -> list[Event]:

@@ -176,6 +176,8 @@ def retreat_problem(state: dict, ctx: Ctx, b: dict, dest: str) -> Msg | None:
     token = state["control"].get(dest)
     if token and token != loser:
         return Msg("agot.retreat_no.token", house=token)
+    if ctx.on("retreat-own-areas") and board.is_land(dest) and pos.controller(state, ctx.gd, dest) != loser:
+        return Msg("agot.retreat_no.not_own")  # agot2e-ru RULES.md V4: only into an area the loser controls
     return None  # an unoccupied enemy home area counts as empty (CZ p.11's definition; RULES.md A12)
 
 

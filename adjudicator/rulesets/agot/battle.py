@@ -113,7 +113,13 @@ def support_value(state: dict, ctx: Ctx, b: dict, src: str) -> tuple[int, list[s
             # 2e Kevan, Victarion: supporting units of the kind count double too
             value += extra
             notes = [*notes, "doubled"]
-    return value, notes
+    return support_share(ctx, value), notes
+
+
+def support_share(ctx: Ctx, value: int) -> int:
+    """What a support's whole strength (its units and the order's bonus) adds: all of it, or with the
+    variant's ``half-support`` half of it, rounded down (agot2e-ru RULES.md V1: the starred +1 first)."""
+    return value // ctx.params.support_divisor if ctx.on("half-support") else value
 
 
 def _ships_zero(state: dict, ctx: Ctx, b: dict, house: str, doubled: str | None) -> bool:
@@ -141,9 +147,15 @@ def _only_own_ships(ctx: Ctx, b: dict) -> str | None:
 def unit_value(ctx: Ctx, unit: str, area: str, attacking: bool) -> int:
     """A unit's strength in a combat in ``area``: the data's, except that a siege engine (2e,
     ``units.strength_only_against_castles``) counts only when attacking, or supporting an attack on,
-    an area with a castle (agot2e RULES.md R2.2, R7.1)."""
-    if unit in ctx.gd.setup.castle_only_units and not (attacking and ctx.gd.board.area(area).castle != "none"):
-        return 0
+    an area with a castle (agot2e RULES.md R2.2, R7.1). The variant's options (agot2e-ru RULES.md V2, V3):
+    ``siege-towers`` count 2 there, ``knights-in-castles`` count 1 less in an area with a castle."""
+    castle = ctx.gd.board.area(area).castle != "none"
+    if unit in ctx.gd.setup.castle_only_units:
+        if not (attacking and castle):
+            return 0
+        return ctx.params.siege_tower_strength if ctx.on("siege-towers") else ctx.gd.setup.unit_strength[unit]
+    if unit == "knight" and castle and ctx.on("knights-in-castles"):
+        return ctx.gd.setup.unit_strength[unit] - ctx.params.knight_castle_penalty
     return ctx.gd.setup.unit_strength[unit]
 
 
@@ -233,10 +245,14 @@ def strength(state: dict, ctx: Ctx, b: dict, house: str, *, with_cards: bool = T
 
 
 def garrison_of(state: dict, ctx: Ctx, area: str, house: str) -> int:
-    """2e: the garrison that defends ``house``'s home ``area`` with it (RULES.md R7.2), else 0."""
-    if ctx.gd.board.area(area).home_of != house:
-        return 0
-    return (state.get("garrisons") or {}).get(area, 0)
+    """2e: the garrison that defends ``house``'s home ``area`` with it (RULES.md R7.2), else 0; with the
+    variant's ``printed-garrisons`` every castle area's printed garrison defends whoever holds it
+    (agot2e-ru RULES.md V6)."""
+    place = ctx.gd.board.area(area)
+    token = (state.get("garrisons") or {}).get(area, 0) if place.home_of == house else 0
+    if token or not ctx.on("printed-garrisons"):
+        return token
+    return ctx.params.printed_garrison(place.castle)
 
 
 def _decide(state: dict, b: dict, totals: dict) -> str:

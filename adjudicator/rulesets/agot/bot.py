@@ -117,6 +117,15 @@ def march_candidates(state: dict, ctx: Ctx, house: str, rng: random.Random) -> l
             if action.check_march(state, ctx, house, command) is None:
                 attack = pos.owner(state, dest) not in (None, house) or dest in state["neutral"]
                 out += [line] * (4 if attack else 1)  # attacks weigh more: battles are where the rules are
+        if ctx.on("multi-battle-march") and len(free) >= 2 and len(dests) >= 2:  # agot2e-ru: two moves, maybe two battles
+            enemies = [d for d in dests if pos.owner(state, d) not in (None, house)]
+            first, second = rng.sample(enemies if len(enemies) >= 2 else dests, 2)
+            units = rng.sample(free, len(free))
+            cut = rng.randint(1, len(units) - 1)
+            line = f"MARCH {ctx.area(src)} -> {ctx.area(first)}: {', '.join(UNIT_SINGULARS[u] for u in units[:cut])}; " \
+                   f"{ctx.area(second)}: {', '.join(UNIT_SINGULARS[u] for u in units[cut:])}"
+            if action.check_march(state, ctx, house, ctx.command(line)) is None:
+                out += [line] * 4
     return out
 
 

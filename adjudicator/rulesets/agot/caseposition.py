@@ -95,7 +95,7 @@ def case_state(rules: Edition, position: dict) -> dict:
                     raise RulesetError(f"{gd.board.name(area)}: ships only at sea, footmen and knights only on land")
                 state["areas"][area] = {house: pos.sort_units(units)}
     for house in state["houses"]:
-        over = {u: n for u, n in pos.house_units(state, house).items() if n > gd.setup.unit_limits[u]}
+        over = {u: n for u, n in pos.house_units(state, house).items() if n > pos.unit_limit(state, gd, house, u)}
         if over:
             raise RulesetError(f"{house} has more units than it owns: {over}")
     if "control" in position:

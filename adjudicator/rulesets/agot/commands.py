@@ -35,6 +35,8 @@ UNIT_PLURALS: Final = {"footman": "footmen", "knight": "knights", "ship": "ships
 
 ALL: Final = "all"
 """``MARCH ...: ALL`` (every unit in the source area) and ``PRESS ALL:`` (every player)."""
+NEUTRAL: Final = "neutral"
+"""``SUPPORT <area> -> NEUTRAL``: the side a support takes for a neutral force (agot2e-ru ``neutral-support``)."""
 
 OrderKind: TypeAlias = Literal["march", "defense", "support", "raid", "consolidate"]
 
@@ -198,7 +200,7 @@ def _in(names: Labels | None, battle_area: str | None, word: str = "IN") -> str:
 
 @dataclass(frozen=True, slots=True)
 class Support:
-    """``SUPPORT <from> -> <house> | NONE [IN <battle area>]`` (``house is None`` means NONE)."""
+    """``SUPPORT <from> -> <house> | NEUTRAL | NONE [IN <battle area>]`` (``house is None`` means NONE)."""
 
     src: str
     house: str | None

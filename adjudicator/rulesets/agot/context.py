@@ -1,9 +1,11 @@
-"""What every step module needs besides the state: the game data, the name resolver and the edition's rules."""
+"""What every step module needs besides the state: the game data, the name resolver, the edition's rules
+and, for a fan variant (``agot2e-ru``), the game's options switched on and the variant's numbers."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from typing import Any
 
 from .edition import Edition, edition, edition_of
 from .gamedata import GameData
@@ -15,6 +17,12 @@ class Ctx:
     gd: GameData
     names: GameDataNames
     rules: Edition
+    options: frozenset[str] = frozenset()  # a variant's game options switched on (state["options"])
+    params: Any = None  # the variant's numbers (its variant-params.yaml), None without a variant
+
+    def on(self, option: str) -> bool:
+        """Whether the game's variant option ``option`` is switched on (never in agot1e or agot2e)."""
+        return option in self.options
 
     def area(self, area_id: str) -> str:
         """Display name of an area, for events."""
@@ -42,12 +50,14 @@ def _stored_command(names: GameDataNames, line: str):
 
 
 @cache
-def ctx_for(edition_name: str, data_version: str, houses: tuple[str, ...]) -> Ctx:
+def ctx_for(edition_name: str, data_version: str, houses: tuple[str, ...], options: frozenset[str] = frozenset()) -> Ctx:
     rules = edition(edition_name)
     gd = rules.gamedata(data_version)
-    return Ctx(gd, GameDataNames(gd, houses), rules)
+    params = rules.variant.load_params(data_version) if rules.variant else None
+    return Ctx(gd, GameDataNames(gd, houses), rules, options, params)
 
 
 def ctx_of(state: dict) -> Ctx:
     """The context of a game state or of a view of it."""
-    return ctx_for(edition_of(state).name, state["data_version"], tuple(state["houses"]))
+    options = frozenset(k for k, v in (state.get("options") or {}).items() if v == "yes")
+    return ctx_for(edition_of(state).name, state["data_version"], tuple(state["houses"]), options)

@@ -14,7 +14,10 @@ handed to the engine as this one object (``ctx.rules``) instead of ``if edition 
   shared fixed losses and reclaim of :mod:`.bidding`; 2e: its wildling cards);
 * ``orders``: how the orders differ (:class:`OrderRules`);
 * ``absent_units_neutral``: whether an absent house's start units stay on the board as neutral
-  forces (1e, CZ p.13) or nothing of it is placed (2e, RULES.md R3.2).
+  forces (1e, CZ p.13) or nothing of it is placed (2e, RULES.md R3.2);
+* ``variant``: a fan variant's game options, numbers and victory (``agot2e-ru``:
+  ``rulesets/agot2e_ru/variant.py`` with ``OPTIONS``, ``load_params``, ``held_castles``, ``end_game``;
+  the engine asks ``ctx.on(option)``), None for the published editions.
 
 A game state names its edition in ``state["edition"]``; states written before the split (agot1e's
 games on disk) have no such key and are agot1e's (:func:`edition_of`).
@@ -58,6 +61,7 @@ class Edition:
     wildlings: ModuleType
     orders: OrderRules
     absent_units_neutral: bool
+    variant: ModuleType | None = None
 
     def gamedata(self, version: str | None = None) -> GameData:
         return load_gamedata(self.shape, version or self.data_version)
@@ -74,8 +78,8 @@ def register(edition: Edition) -> Edition:
 
 def edition(name: str) -> Edition:
     """The edition ``name`` (its package's ``edition`` module is imported on first use)."""
-    if name not in _EDITIONS:
-        importlib.import_module(f"adjudicator.rulesets.{name}.edition")
+    if name not in _EDITIONS:  # a package name has no hyphen: agot2e-ru is rulesets/agot2e_ru
+        importlib.import_module(f"adjudicator.rulesets.{name.replace('-', '_')}.edition")
     return _EDITIONS[name]
 
 

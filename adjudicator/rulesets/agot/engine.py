@@ -77,6 +77,8 @@ def advance(state: dict, ctx: Ctx, force: bool) -> list[Event]:
         events = action.resolve_march(state, ctx, force)
     elif step == "battle":
         events = battle.advance(state, ctx, force)
+        if state["battle"] is None and state.get("march_battles"):  # agot2e-ru: the march's next battle
+            events += action.next_march_battle(state, ctx)
     elif step == "consolidate":
         events = action.resolve_consolidate(state, ctx, force)
         if not action.consolidating(state):
@@ -106,9 +108,15 @@ def end_round(state: dict, ctx: Ctx) -> list[Event]:
     state["restrictions"] = []  # a Westeros card restricts its own round only
     state["westeros"] = None
     state["plans"] = {h: {**pos.empty_plan(), **_kept(pos.plan(state, h))} for h in state["houses"]}
+    if ctx.on("hold-seven-castles"):  # agot2e-ru: castles held at the end of the round win (RULES.md V8)
+        events = ctx.rules.variant.held_castles(state, ctx)
+        if state["winner"] is not None:
+            return events
     state.update(round=state["round"] + 1, turn=0)
     events = [Event("agot.round_ends", round=state["round"] - 1)]
     if state["round"] > ctx.gd.setup.rounds:
+        if ctx.on("final-tiebreaks"):  # agot2e-ru: castles, muster points, else a shared win (V9)
+            return events + ctx.rules.variant.end_game(state, ctx)
         return events + westeros.end_game(state, ctx)
     if state["round"] >= ctx.gd.setup.westeros_from_round:
         return events + westeros.begin(state, ctx)

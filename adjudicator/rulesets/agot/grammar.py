@@ -37,6 +37,7 @@ from ...ruleset import LineError
 from . import say
 from .commands import (
     ALL,
+    NEUTRAL,
     CLEAR_KINDS,
     ORDER_TOKENS,
     SHORT_FORMS,
@@ -918,11 +919,19 @@ def _p_march(rest: str, names: NameResolver) -> March:
     return March(src, tuple(moves), bool(leave))
 
 
+NEUTRAL_WORDS: Final = frozenset(fold(w) for w in ("neutral", "neutral force", "the neutral force", "neutrální",
+                                                   "neutrální síla", "нейтрал", "нейтральный", "нейтральные силы"))
+"""``SUPPORT <area> -> NEUTRAL``: a support for a neutral force (2nd-edition data only: the agot2e-ru option
+``neutral-support``; refused in a game without it, ``submission.py``)."""
+
+
 def _p_support(rest: str, names: NameResolver) -> Support:
     main, battle = _split_word(rest, *IN_WORDS)
     left, right = _split_arrow(main, _what("supported_house"))
     src = _area(left, names, _what("supporting_area"))
-    house = None if _is_none(right) else _house(right, names)
+    second = bool(getattr(getattr(names, "data", None), "wildling_cards", None))  # as _commands_of: agot1e never
+    house = None if _is_none(right) else NEUTRAL if second and " ".join(fold(right).split()) in NEUTRAL_WORDS \
+        else _house(right, names)
     return Support(src, house, _area(battle, names, _what("battle_area")) if battle is not None else None)
 
 

@@ -28,6 +28,7 @@ The state is plain YAML-serialisable data keyed by ids (areas ``kings-landing``,
 ``plans``          house -> what the house sent (orders, instructions sent ahead): SECRET
 ``turn``           index into the Iron Throne track of the house whose raid/march is next
 ``battle``         the battle being fought, or None (``battle.py``)
+``march_battles``  agot2e-ru ``multi-battle-march``: the battles a march has still to fight, in order (absent: none)
 ``restrictions``   order kinds forbidden this round by a Westeros card (and ``rains-of-autumn``)
 ``decks``          Westeros deck -> card ids, top first: SECRET (views show the sizes)
 ``reshuffles``     Westeros deck -> how often Winter Is Coming reshuffled it (seeds the next shuffle)
@@ -196,6 +197,12 @@ def occupier(state: dict, gd: GameData, area: str) -> str | None:
     return held
 
 
+def unit_limit(state: dict, gd: GameData, house: str, unit: str) -> int:
+    """How many ``unit`` pieces ``house`` has: the data's, or (agot2e-ru ``variant-units``) the per-house
+    limits recorded at creation in ``state["unit_limits"]``."""
+    return (state.get("unit_limits") or {}).get(house, gd.setup.unit_limits)[unit]
+
+
 def port_to_take(state: dict, gd: GameData, house: str, castle: str) -> tuple[str, int, int] | None:
     """2e: ``house`` has just taken ``castle``: (the owner of the other house's ships in its port, how
     many there are, how many of them ``house`` may replace: its unused ships within its supply), or
@@ -205,7 +212,7 @@ def port_to_take(state: dict, gd: GameData, house: str, castle: str) -> tuple[st
     if held in (None, house):
         return None
     ships = len(units_in(state, port, held))
-    room = gd.setup.unit_limits["ship"] - house_units(state, house)["ship"]
+    room = unit_limit(state, gd, house, "ship") - house_units(state, house)["ship"]
     most = next((k for k in range(min(ships, room), 0, -1) if supply_after(state, gd, house, {port: ["ship"] * k})), 0)
     return held, ships, most
 
@@ -284,7 +291,11 @@ def castle_counts(state: dict, gd: GameData) -> dict[str, int]:
 
 
 def check_victory(state: dict, gd: GameData) -> str | None:
-    """The house that holds enough cities and strongholds to win at once (7; 8 with 3 players)."""
+    """The house that holds enough cities and strongholds to win at once (7; 8 with 3 players); never
+    with the variant's ``hold-seven-castles`` (agot2e-ru: the end of the round decides, ``engine.end_round``;
+    read from the state's options, as this check has no context)."""
+    if (state.get("options") or {}).get("hold-seven-castles") == "yes":
+        return None
     target = gd.setup.victory_target(len(state["houses"]))
     counts = castle_counts(state, gd)
     for house in turn_order(state):

@@ -18,6 +18,7 @@ from . import position as pos
 from .commands import (CLEAR_KINDS, Ability, Bid, BidAll, Blade, Card, Casualties, Choose, Clear, Consolidate,
                        Discard, March, Muster, Orders, Penalty, Port, Promote, Raid, Raven, Reclaim, Redraw, Remove,
                        Retreat, Support, Tiebreak, Track)
+from .commands import NEUTRAL  # agot2e-ru: SUPPORT ... -> NEUTRAL
 from .context import Ctx
 from . import grammar
 from .grammar import parse_mail
@@ -233,6 +234,10 @@ def _check(state: dict, ctx: Ctx, house: str, stretch: list, index: dict, broken
             board, battle_area = ctx.gd.board, command.battle_area
             if not str(orders.get(command.src, "")).startswith("support") and not (unsure and command.src not in orders):
                 problem = Msg("agot.error.no_order_in", kind="support", area=ctx.area(command.src))
+            elif command.house == NEUTRAL and not ctx.on("neutral-support"):
+                problem = Msg("agot.error.no_neutral_support")  # agot2e-ru's option only (RULES.md V7)
+            elif command.house == NEUTRAL and battle_area is not None and battle_area not in state["neutral"]:
+                problem = Msg("agot.error.no_neutral_force", area=ctx.area(battle_area))
             elif battle_area is not None and not board.adjacent(command.src, battle_area):
                 problem = Msg("agot.error.support_not_adjacent", src=ctx.area(command.src), area=ctx.area(battle_area))
             elif battle_area is not None and board.is_sea(battle_area) and board.is_land(command.src):

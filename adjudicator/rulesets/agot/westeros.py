@@ -540,7 +540,7 @@ def _placed(state: dict, ctx: Ctx, house: str, muster: Muster) -> tuple[dict[str
             changes[area].append(item.unit)
             counts[item.unit] += 1
             unit = item.unit
-        limit = gd.setup.unit_limits[unit]
+        limit = pos.unit_limit(state, gd, house, unit)
         if counts[unit] > limit:
             return None, Msg("agot.error.all_units_placed", n=limit, unit=unit)
     if not pos.supply_after(state, gd, house, changes):

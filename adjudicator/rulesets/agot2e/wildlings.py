@@ -281,7 +281,7 @@ def _crow_killers(state, ctx, card, group, house, events):
     it has most units; penalties demote the knights of its DEMOTE line (everyone else), by default by
     area name (the lowest bidder: all); a knight with no footman piece left to replace it is destroyed."""
     params = getattr(card, group).params
-    limits = ctx.gd.setup.unit_limits
+    limits = {u: pos.unit_limit(state, ctx.gd, house, u) for u in ("footman", "knight")}
     plan = pos.plan(state, house)
     if "promote_footmen" in params:
         picked = chosen(state, ctx, house, "promotes", [])

@@ -1,0 +1,91 @@
+"""``agot2e-ru``: the Russian fan variant (seed 003) as a judge ruleset: the shared AGoT engine with the
+2nd edition's data and rules (:mod:`.edition`) and the variant's rules as game options (:mod:`.variant`).
+
+Every option is on unless the GM switches it off (``--option half-support=no``); the options are fixed
+at creation and recorded in the game (``state["options"]``). Not complete yet (RULES.md section 0): the
+economy, the Iron Bank and the modules are not played, so ``new_game`` refuses unless the GM asks for the
+preview (``--option preview=yes``), like agot2e's. Rules cases (``judge case tests/cases/agot2e-ru``)
+need no preview; a case's ``options`` switch options off (``options: {half-support: no}``).
+"""
+
+from __future__ import annotations
+
+from ...ruleset import RulesetError, register
+from ..agot import caseposition
+from ..agot import position as pos
+from ..agot.context import ctx_of
+from ..agot.newgame import initial_state
+from ..agot.ruleset import AgotRuleset
+from .edition import EDITION
+from .variant import OPTIONS
+
+YES_NO = ("yes", "no")
+
+
+def read_options(given: dict[str, str], *, preview: bool) -> dict[str, str]:
+    """Every variant option -> yes or no (yes unless ``given`` says no); ``preview`` is the GM's
+    ``preview=yes``, which the variant needs until it is complete. A wrong name or value is refused
+    with the list and an example."""
+    given = {str(k): {True: "yes", False: "no"}.get(v, str(v).lower()) if isinstance(v, bool) else str(v).lower()
+             for k, v in given.items()}  # a case's YAML reads yes/no as booleans
+    unknown = sorted(set(given) - set(OPTIONS) - {"preview", "tides-of-battle"})
+    wrong = sorted(k for k, v in given.items() if k not in ("preview",) and k not in unknown and v not in YES_NO)
+    example = "--option preview=yes --option half-support=no"
+    if unknown or wrong:
+        problem = f"unknown option {', '.join(unknown)}" if unknown else f"{', '.join(wrong)} takes yes or no"
+        raise RulesetError(f"agot2e-ru: {problem}; its options (yes or no, every one yes unless set):"
+                           f" {', '.join(OPTIONS)}, tides-of-battle (no unless set); example: {example}")
+    if not preview and given.get("preview") != "yes":
+        raise RulesetError("agot2e-ru is not complete yet: the variant's economy (gold, TRADE, the Iron Bank) and"
+                           " its modules are still to come (adjudicator/rulesets/agot2e_ru/RULES.md, section 0);"
+                           f" to play the preview by the rules done so far: {example}")
+    return {name: given.get(name, "yes") for name in OPTIONS}
+
+
+def apply_setup(state: dict, *, start_units: bool = True) -> dict:
+    """What the options change in a new game's setup: the neutral garrisons (``neutral-garrisons``), on
+    the castles no unit holds (no start units stand there; a rules case's may); the pieces of each house
+    (``variant-units``), a house without knights (Greyjoy) starting with footmen where the 2nd edition's
+    screen has knights (``start_units``; ours: RULES.md D13)."""
+    ctx = ctx_of(state)
+    if ctx.on("neutral-garrisons"):
+        state["neutral"].update({a: n for a, n in ctx.params.neutral_garrisons.items() if not state["areas"].get(a)})
+    if ctx.on("variant-units"):
+        state["unit_limits"] = {h: ctx.params.unit_limits(h) for h in state["houses"]}
+        for holders in state["areas"].values() if start_units else ():
+            for house, units in holders.items():
+                if not state["unit_limits"][house]["knight"]:
+                    holders[house] = pos.sort_units(["footman" if u == "knight" else u for u in units])
+    return state
+
+
+class Agot2eRu(AgotRuleset):
+    rules = EDITION
+
+    def new_game(self, players: list[str], options: dict[str, str], seed: int) -> dict:
+        chosen = read_options(options, preview=False)
+        state = initial_state(self.rules, players, seed)
+        state["options"] = chosen
+        if options.get("tides-of-battle", "no") == "yes":  # agot2e's option, as agot2e reads it (B27)
+            state["tides_of_battle"] = True
+        return apply_setup(state)
+
+    def case_state(self, position: dict) -> dict:
+        """A rules case's position: every option on unless its ``options`` says no; the neutral garrisons
+        placed unless the position names its ``neutral`` forces."""
+        chosen = read_options(position.get("options") or {}, preview=True)
+        state = caseposition.case_state(self.rules, {k: v for k, v in position.items() if k != "options"})
+        state["options"] = chosen
+        neutral = state["neutral"]
+        state = apply_setup(state, start_units="areas" not in position)
+        if "neutral" in position:
+            state["neutral"] = neutral
+        for house in state["houses"]:  # a case's own units within the variant's pieces
+            over = {u: n for u, n in pos.house_units(state, house).items()
+                    if n > pos.unit_limit(state, ctx_of(state).gd, house, u)}
+            if over:
+                raise RulesetError(f"{house} has more units than it owns: {over}")
+        return state
+
+
+AGOT2E_RU = register(Agot2eRu())

@@ -1,0 +1,124 @@
+"""The Russian fan variant's game options and numbers (``agot2e-ru``; seed 003, RULES.md next to this module).
+
+Each rule of the variant that the 2nd-edition board can express is one game option, switched on or off
+when the game is created (``judge new --ruleset agot2e-ru --option half-support=no``) and recorded in
+``state["options"]`` for the game's life; the shared engine asks ``ctx.on(name)`` where the rule
+differs. Every option is on by default: a game created without options is the variant as the seed
+writes it, and a game with every option off plays as agot2e.
+
+The numbers the rules need live in ``games/agot2e-ru/<version>/variant-params.yaml`` (each marked
+``seed`` or ``ours``), read here once per version and checked against the 2nd-edition board.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from ...paths import GAMES_DIR
+from ..agot.gamedata import _Reader
+from ..agot2e.edition import SHAPE, load_gamedata
+from .victory import end_game, held_castles  # the shared engine's hooks: ctx.rules.variant.held_castles ...
+
+__all__ = ["OPTIONS", "Params", "load_params", "end_game", "held_castles"]
+
+OPTIONS: dict[str, str] = {
+    "half-support": "a support adds half its strength, rounded down (the starred +1 before rounding)",
+    "knights-in-castles": "knights count 1 less in an area with a castle, supporting too",
+    "siege-towers": "siege engines count 2 (not 4) attacking or supporting an attack on a castle area",
+    "retreat-own-areas": "a beaten defender retreats only into an area it controls (ships: empty seas, own ports)",
+    "neutral-garrisons": "neutral garrisons: King's Landing 7, Riverrun 6, The Twins 6, Seagard 3",
+    "printed-garrisons": "every castle area defends its holder with its printed garrison",
+    "ports-safe-from-raids": "no raid reaches a port from its sea (a port still raids its sea)",
+    "neutral-support": "any other house may support a neutral force against a march into it",
+    "hold-seven-castles": "7 castles win when still held at the end of the round",
+    "final-tiebreaks": "after round 10: most castles, then most muster points (castles + docks), else a shared win",
+    "multi-battle-march": "one march may start several battles, one per destination, in the order written",
+    "variant-units": "10 footmen, 6 knights, 2 siege engines, 6 ships; Greyjoy 14 footmen, no knights, 8 ships",
+    "knight-double-move": "knights march two areas through an area their house controlled before the march",
+}
+"""Every option this judge plays, by name -> what it does (RULES.md section 2 quotes the seed for each)."""
+
+@dataclass(frozen=True)
+class Params:
+    """``variant-params.yaml`` as the engine reads it (the economy's and the modules' sections are checked
+    and kept in ``later`` until their rules are played)."""
+
+    version: str
+    support_divisor: int
+    knight_castle_penalty: int
+    siege_tower_strength: int
+    neutral_garrisons: Mapping[str, int]
+    printed_garrisons: Mapping[str, int]  # castle level (city, stronghold) -> garrison
+    castles_to_win: int
+    final_tiebreak: tuple[str, ...]
+    muster_points: Mapping[str, int]  # castle level or area id -> muster points
+    docks: tuple[str, ...]
+    units: Mapping[str, Mapping[str, int]]  # house -> unit -> pieces ("default": every other house)
+    later: Mapping[str, Any]
+
+    def unit_limits(self, house: str) -> dict[str, int]:
+        return dict(self.units.get(house, self.units["default"]))
+
+    def printed_garrison(self, castle: str) -> int:
+        return self.printed_garrisons.get(castle, 0)
+
+    def muster_value(self, area: str, castle: str) -> int:
+        """The muster points printed on ``area``'s shield (castle level ``castle``), without its dock."""
+        return self.muster_points.get(area, self.muster_points.get(castle, 0))
+
+
+TIEBREAKS = ("castles", "muster_points")
+LATER = ("economy", "iron_bank", "rebellion", "hostages", "mercenaries")
+
+
+def load_params(version: str) -> Params:
+    """The variant's numbers of data ``version`` (loaded once)."""
+    return _load(version)
+
+
+@functools.cache
+def _load(version: str) -> Params:
+    gd = load_gamedata(version)
+    board = gd.board
+    r = _Reader(SHAPE, GAMES_DIR / "agot2e-ru" / version / "variant-params.yaml")
+    top = r.keys(r.data, "variant-params.yaml", {"format", "battle", "neutral_garrisons", "printed_garrisons",
+                                                 "victory", "muster_points", "docks", "units", *LATER})
+    battle = r.keys(top["battle"], "battle", {"support_divisor", "star_support_before_rounding",
+                                              "knight_castle_penalty", "siege_tower_strength"})
+    r.need(r.flag(battle["star_support_before_rounding"], "battle.star_support_before_rounding"),
+           "battle.star_support_before_rounding: the seed adds the +1 before rounding (true)")
+
+    def area(text: Any, where: str) -> str:
+        r.need(text in board and board.is_land(text), f"{where}: {text!r} is no land area of the 2nd-edition map")
+        return text
+
+    neutral = {area(a, "neutral_garrisons"): r.integer(n, f"neutral_garrisons.{a}", 1)
+               for a, n in r.mapping(top["neutral_garrisons"], "neutral_garrisons").items()}
+    victory = r.keys(top["victory"], "victory", {"castles", "final_tiebreak"})
+    tiebreak = tuple(r.choice(t, "victory.final_tiebreak", TIEBREAKS)
+                     for t in r.texts(victory["final_tiebreak"], "victory.final_tiebreak"))
+    points = {}
+    for key, n in r.mapping(top["muster_points"], "muster_points").items():
+        points[key if key in ("city", "stronghold") else area(key, "muster_points")] = \
+            r.integer(n, f"muster_points.{key}", 1, 3)
+    docks = tuple(area(a, "docks") for a in r.seq(top["docks"], "docks"))
+    units = {house: MappingProxyType(r.numbers(limits, f"units.{house}", set(gd.setup.unit_limits)))
+             for house, limits in r.keys(top["units"], "units", {"default"}, set(gd.setup.houses)).items()}
+    return Params(
+        version=version,
+        support_divisor=r.integer(battle["support_divisor"], "battle.support_divisor", 1),
+        knight_castle_penalty=r.integer(battle["knight_castle_penalty"], "battle.knight_castle_penalty"),
+        siege_tower_strength=r.integer(battle["siege_tower_strength"], "battle.siege_tower_strength"),
+        neutral_garrisons=MappingProxyType(neutral),
+        printed_garrisons=MappingProxyType(r.numbers(top["printed_garrisons"], "printed_garrisons",
+                                                     {"city", "stronghold"})),
+        castles_to_win=r.integer(victory["castles"], "victory.castles", 1),
+        final_tiebreak=tiebreak,
+        muster_points=MappingProxyType(points),
+        docks=docks,
+        units=MappingProxyType(units),
+        later=MappingProxyType({key: r.mapping(top[key], key) for key in LATER}),
+    )
