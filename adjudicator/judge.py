@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Callable
@@ -70,6 +71,7 @@ class Present:
     clock: dict
     events: list[Event]  # events of the latest version
     problems: list[str] = field(default_factory=list)  # unreadable newer files that were skipped
+    synced_seq: int = 0  # journal entries up to this one are durable for sure (a version on disk follows them)
 
     @property
     def game_id(self) -> str:
@@ -78,7 +80,7 @@ class Present:
     def copy(self) -> "Present":
         """An independent copy of the data (the ruleset and the files are shared, not copied)."""
         return Present(self.files, clone(self.config), self.ruleset, self.version, self.journal_seq,
-                       clone(self.state), dict(self.clock), list(self.events), list(self.problems))
+                       clone(self.state), dict(self.clock), list(self.events), list(self.problems), self.synced_seq)
 
     def owed(self) -> list[Owed]:
         return [] if self.ruleset.result(self.state) is not None else self.ruleset.pending(self.state)
@@ -274,7 +276,8 @@ def apply_entry(present: Present, entry: dict, read_version: Callable[[int], dic
 def _present_at(files: GameFiles, config: dict, ruleset: Ruleset, data: dict) -> Present:
     """The present as of one stored version, before any journal entry after it."""
     return Present(files, config, ruleset, data["version"], data["journal_seq"], data["state"],
-                   dict(data.get("clock") or {}), [Event.from_dict(e) for e in data.get("events") or []])
+                   dict(data.get("clock") or {}), [Event.from_dict(e) for e in data.get("events") or []],
+                   synced_seq=data["journal_seq"])
 
 
 def _complete(data: dict) -> bool:
@@ -301,6 +304,7 @@ class Judge:
         # process adds a version or journal entry or rewrites game.yaml, so a stale entry never serves.
         self._cache: OrderedDict[str, tuple[tuple, Present]] = OrderedDict()
         self._overview = gameindex.StampedCache(store.root, "gameindex.json", OVERVIEW_FILES)
+        self._grouped = False  # inside grouped(): journal entries are not synced one by one
 
     # -- reading --------------------------------------------------------------------------
     def present(self, game_id: str, *, shared: bool = False) -> Present:
@@ -328,9 +332,10 @@ class Judge:
         """Under the lock: fold, write the owed versions, and clear what a killed writer left."""
         for directory in (files.path, files.path / "states", files.path / "journal"):
             yamlio.remove_stale_temp(directory)
+        files.drop_unwritten_tail()
         present, owed = self._fold(files)
-        for body in owed:
-            present.version = files.write_version(body)
+        if owed:
+            present.version = self._write_versions(files, present, owed)[-1]
         if owed and present.problems:  # say once that the versions above were made again
             present.problems.append(f"the journal was folded again from the last good version: versions "
                                     f"{present.version - len(owed) + 1}..{present.version} written")
@@ -462,16 +467,46 @@ class Judge:
             present = self._settle(files)
             entry = {**entry, "seq": present.journal_seq + 1, "at": clock.to_text(self.now())}
             outcome, versions = apply_entry(present, entry, files.read_version)
-            outcome.entry = files.append_journal(entry)
-            for body in versions:
-                outcome.versions.append(files.write_version(body))
-            if outcome.versions:
+            if not self._grouped and present.synced_seq < entry["seq"] - 1:
+                files.sync_journal(present.synced_seq + 1, entry["seq"] - 1)  # a group's, before a synced one
+            outcome.entry = files.append_journal(entry, sync=not self._grouped)
+            if not self._grouped:
+                present.synced_seq = entry["seq"]
+            if versions:
+                outcome.versions = self._write_versions(files, present, versions)
                 present.version = outcome.versions[-1]
             if not present.problems:
                 self._remember(files, present)
             if entry["kind"] != "submit" and entry.get("reason") != "deadline":
                 files.clear_flag()  # the GM acted on the game (adjudicate, rollback, pause, ...)
         return outcome
+
+    def _write_versions(self, files: GameFiles, present: Present, bodies: list[dict]) -> list[int]:
+        """Write ``bodies`` as the next versions, after making durable every journal entry they
+        follow from: a version on disk whose entry a power loss took would let that entry's mail,
+        still pending in the inbox, be applied twice. Entries up to ``present.synced_seq`` already
+        are (a version followed them); the others may have been written in a group
+        (:meth:`grouped`, by this process or another) and are synced here, each file once more."""
+        upto = bodies[-1]["journal_seq"]
+        if present.synced_seq < upto:
+            files.sync_journal(present.synced_seq + 1, upto)
+        numbers = [files.write_version(body) for body in bodies]
+        present.synced_seq = upto
+        return numbers
+
+    @contextmanager
+    def grouped(self):
+        """Within: journal entries are written without syncing each (the caller makes them durable
+        together, ``durability.sync``, before anything that follows from them leaves the judge:
+        the postmaster's batch holds the outbox's delivery back until its sync). A version is
+        still written only after the entries it follows from are synced (:meth:`_write_versions`).
+        A power loss before the group's sync may leave the last entries missing or empty: their
+        mails are still pending in the inbox and are applied again (``GameFiles.drop_unwritten_tail``)."""
+        before, self._grouped = self._grouped, True
+        try:
+            yield
+        finally:
+            self._grouped = before
 
     def submit(self, game_id: str, player: str, text: str, *, source: str = "gm") -> Outcome:
         present = self.present(game_id)

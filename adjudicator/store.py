@@ -20,13 +20,16 @@ every file carries ``format: 1`` so that a later layout can migrate old games.
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 from pathlib import Path
 
-from . import passwords, yamlio
+from . import durability, passwords, yamlio
 from .locks import file_lock
 from .yamlio import YamlFileError
+
+log = logging.getLogger("adjudicator.store")
 
 FORMAT = 1
 DEFAULT_DATA = "judge-data"  # the data directory when neither --data nor $JUDGE_DATA says
@@ -65,10 +68,11 @@ def _numbered(directory: Path) -> list[int]:
 class GameFiles:
     """The files of one game. Mutating methods expect the caller to hold :meth:`lock`."""
 
-    def __init__(self, path: Path, *, fsync: bool = True):
+    def __init__(self, path: Path, *, fsync: bool = True, index_cache: dict | None = None):
         self.path = path
         self.id = path.name
         self.fsync = fsync
+        self._index_cache = {} if index_cache is None else index_cache  # the Store's: see _index_rows
 
     # -- lock ---------------------------------------------------------------------------
     def lock(self, timeout: float = 30.0):
@@ -85,17 +89,18 @@ class GameFiles:
         The files *after* the given version and journal entry are part of it (their absence):
         a folder's time alone could miss a second change within the file system's clock tick
         (a few milliseconds), but a new version or entry is always the next numbered file."""
-        paths = [self.path / "game.yaml", self.path / "states", self.path / "journal"]
+        root = str(self.path)
+        paths = [f"{root}/game.yaml", f"{root}/states", f"{root}/journal"]
         if version:
-            paths += [self.version_path(version), self.version_path(version + 1)]
+            paths += [f"{root}/states/{version:06d}.yaml", f"{root}/states/{version + 1:06d}.yaml"]
         if journal_seq is not None:
-            paths.append(self.path / "journal" / f"{journal_seq + 1:06d}.yaml")
+            paths.append(f"{root}/journal/{journal_seq + 1:06d}.yaml")
             if journal_seq:
-                paths.append(self.path / "journal" / f"{journal_seq:06d}.yaml")
+                paths.append(f"{root}/journal/{journal_seq:06d}.yaml")
         out = []
         for path in paths:
             try:
-                st = path.stat()
+                st = os.stat(path)
                 out.append((st.st_mtime_ns, st.st_size, st.st_ino))
             except FileNotFoundError:
                 out.append(None)
@@ -175,22 +180,75 @@ class GameFiles:
         return data
 
     def journal_after(self, seq: int) -> list[dict]:
-        return [self.read_journal(n) for n in self.journal_numbers() if n > seq]
+        """Journal entries after ``seq``, without the empty files at its end (:meth:`unwritten_tail`)."""
+        numbers = [n for n in self.journal_numbers() if n > seq]
+        unwritten = set(self.unwritten_tail(numbers))
+        return [self.read_journal(n) for n in numbers if n not in unwritten]
+
+    def unwritten_tail(self, numbers: list[int] | None = None) -> list[int]:
+        """The journal files at the end of the journal that are empty: entries written in a group
+        (``Judge.grouped``) whose sync a power loss prevented. Their mails were never marked done
+        in the inbox, so they are processed again; the entries count as never written. An empty
+        file before a readable entry is damage, not this, and stays an error for the GM."""
+        numbers = self.journal_numbers() if numbers is None else numbers
+        tail = []
+        for n in reversed(numbers):
+            try:
+                if os.path.getsize(self.path / "journal" / f"{n:06d}.yaml") != 0:
+                    break
+            except FileNotFoundError:
+                break
+            tail.append(n)
+        return tail
+
+    def drop_unwritten_tail(self) -> list[int]:
+        """Under the lock: remove the :meth:`unwritten_tail`, so that the next entry takes its number."""
+        tail = self.unwritten_tail()
+        for n in tail:
+            (self.path / "journal" / f"{n:06d}.yaml").unlink()
+        if tail:
+            log.warning("game %s: empty journal entries %s (a power loss before their group's sync) removed; "
+                        "their mails are processed again", self.id, ", ".join(map(str, sorted(tail))))
+        return tail
+
+    def sync_journal(self, first: int, last: int) -> None:
+        """Make journal entries ``first``..``last`` durable (each file, then the folder): those a
+        group wrote unsynced, before a version that follows from them is written."""
+        if not self.fsync:
+            return
+        for n in range(first, last + 1):
+            try:
+                fd = os.open(self.path / "journal" / f"{n:06d}.yaml", os.O_RDONLY)
+            except FileNotFoundError:
+                continue  # a number never taken (entries are numbered without gaps; replace notes are too)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        yamlio.fsync_dir(self.path / "journal")
 
     def next_journal_seq(self) -> int:
         return (self.journal_numbers() or [0])[-1] + 1
 
-    def append_journal(self, entry: dict) -> dict:
+    def append_journal(self, entry: dict, *, sync: bool = True) -> dict:
         """Durably record an input; returns the entry with its ``seq`` (the next number).
+        ``sync=False``: written whole (renamed into place) but not synced: the caller syncs a group.
+        A synced entry is written only once every entry before it is durable (here a ``syncfs``
+        when the caller does not say ``seq``; the judge syncs those after its last version), so
+        that an entry a power loss empties can only be at the end (:meth:`unwritten_tail`).
 
         A caller that knows the next number (the judge: its present under the lock) passes it as
         ``seq``, and no listing of the journal is needed; it must not be taken yet."""
+        if not entry.get("seq"):  # (the judge's fold has dropped the unwritten tail already)
+            self.drop_unwritten_tail()
+            if sync and self.fsync:  # entries a group wrote before this one must not end up empty behind it
+                durability.sync(self.path)
         seq = entry.get("seq") or self.next_journal_seq()
         path = self.path / "journal" / f"{seq:06d}.yaml"
         if path.exists() or (seq > 1 and not (self.path / "journal" / f"{seq - 1:06d}.yaml").exists()):
             raise StoreError(f"journal of {self.id}: entry {seq} is not the next one ({self.next_journal_seq()})")
         body = {"format": FORMAT, "seq": seq, **{k: v for k, v in entry.items() if k not in ("format", "seq")}}
-        yamlio.dump(path, body, fsync=self.fsync)
+        yamlio.dump(path, body, fsync=self.fsync and sync)
         self._index_append([body])
         return body
 
@@ -218,6 +276,7 @@ class GameFiles:
         last = rows[-1][0] if rows else 0
         if any(r[0] != i for i, r in enumerate(rows, 1)):
             rows, last = [], 0  # not this journal's index (or damaged): build it again
+            self._index_cache.pop(str(self.path / self.INDEX), None)
             try:
                 (self.path / self.INDEX).unlink()
             except FileNotFoundError:
@@ -241,20 +300,34 @@ class GameFiles:
         return None
 
     def _index_rows(self) -> list[tuple]:
+        """The index's rows; a process keeps them (``index_cache``, by file) and reads only what
+        was appended since, so that a mail costs the new lines, not the whole journal's."""
+        path = str(self.path / self.INDEX)
         try:
-            text = (self.path / self.INDEX).read_text(encoding="utf-8")
+            with open(path, "rb") as fh:
+                st = os.fstat(fh.fileno())
+                hit = self._index_cache.get(path)
+                rows, start = (list(hit[2]), hit[1]) if hit and hit[0] == st.st_ino and hit[1] <= st.st_size else ([], 0)
+                fh.seek(start)
+                data = fh.read()
         except FileNotFoundError:
+            self._index_cache.pop(path, None)
             return []
-        rows = []
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = "\x00"  # damaged: rebuilt below
         for line in text.splitlines():
             parts = line.split("\t")
             if len(parts) != 6 or not parts[0].isdigit():
+                self._index_cache.pop(path, None)
                 return []  # torn or damaged: rebuilt from the journal
             seq, kind, inbox_id, number, message_id, sender = parts
             rows.append((int(seq), kind, None if inbox_id == "-" else inbox_id,
                          int(number) if number.isdigit() else None, None if message_id == "-" else message_id,
                          None if sender == "-" else sender))
-        return rows
+        self._index_cache[path] = (st.st_ino, start + len(data), rows)
+        return list(rows)
 
 
 class Store:
@@ -264,6 +337,7 @@ class Store:
         self.root = Path(root)
         self.fsync = fsync
         self._secret: bytes | None = None
+        self._index_cache: dict[str, tuple] = {}  # journal index file -> (inode, bytes read, rows)
 
     def secret(self) -> bytes:
         """The key that passwords are checked with (``passwords.key``: ``secret.key``, mode 0600)."""
@@ -289,7 +363,7 @@ class Store:
         if not self.exists(game_id):
             known = ", ".join(self.game_ids()) or "none"
             raise StoreError(f"no game {game_id!r} in {self.root} (games: {known})")
-        return GameFiles(self.root / game_id, fsync=self.fsync)
+        return GameFiles(self.root / game_id, fsync=self.fsync, index_cache=self._index_cache)
 
     def create(self, game_id: str, config: dict, first_version: dict) -> GameFiles:
         """Lay out a new game: directories, version 1, then game.yaml last (it marks the game as existing)."""
@@ -299,7 +373,7 @@ class Store:
         path = self.root / game_id
         for sub in ("states", "journal"):
             (path / sub).mkdir(parents=True, exist_ok=True)
-        files = GameFiles(path, fsync=self.fsync)
+        files = GameFiles(path, fsync=self.fsync, index_cache=self._index_cache)
         with files.lock():
             if files.version_numbers():
                 raise StoreError(f"{path} holds leftovers of another game; remove it first")
