@@ -44,6 +44,7 @@ def test_any_bytes_parse_without_raising_and_what_is_kept_stores_as_yaml(raw):
             "body": inbound.body, "attachments": list(inbound.attachments), "loop": inbound.loop,
             "error": inbound.error}
     assert yamlio.loads(yamlio.dumps(kept)) == kept  # no surrogates or unstorable text reach the files
+    assert yamlio.loads(yamlio.dump_text(kept)) == kept  # nor in the layout the files are written in
     if inbound.signon is not None:
         assert inbound.signon.game and inbound.signon.house
 
