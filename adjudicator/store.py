@@ -5,7 +5,7 @@
     <data dir>/<game id>/
       game.yaml            ruleset, data version, players, addresses, password hashes, deadlines
       states/000001.yaml   one file per adjudicated step, never rewritten; the highest good one is current
-      journal/000001.yaml  every accepted input (mail, GM action), numbered, fsync'ed before it is applied
+      journal/000001.yaml  every accepted input (mail, GM action), numbered, durable before any version it makes
       flag.yaml            only while the game needs the GM: what failed (see GameFiles.flag)
       .lock                flock'ed by whoever changes the game
 
@@ -152,7 +152,11 @@ class GameFiles:
     def latest_good_version(self) -> tuple[dict, list[YamlFileError]]:
         """The highest version that reads cleanly, and the errors of any newer broken ones."""
         problems: list[YamlFileError] = []
-        for number in reversed(self.version_numbers()):
+        numbers = self.version_numbers()
+        unwritten = set(self.unwritten_versions(numbers))
+        for number in reversed(numbers):
+            if number in unwritten:
+                continue  # not a problem: owed again by the fold (unwritten_versions)
             try:
                 return self.read_version(number), problems
             except YamlFileError as exc:
@@ -161,11 +165,12 @@ class GameFiles:
             raise StoreError(f"game {self.id} has no readable state version: " + "; ".join(map(str, problems)))
         raise StoreError(f"game {self.id} has no state version")
 
-    def write_version(self, data: dict) -> int:
-        """Write the next version (one above the highest file, readable or not); return its number."""
+    def write_version(self, data: dict, *, sync: bool = True) -> int:
+        """Write the next version (one above the highest file, readable or not); return its number.
+        ``sync=False``: the caller syncs (``Judge.tick``'s group)."""
         number = (self.version_numbers() or [0])[-1] + 1
         body = {"format": FORMAT, "version": number, **{k: v for k, v in data.items() if k not in ("format", "version")}}
-        yamlio.dump(self.version_path(number), body, fsync=self.fsync)
+        yamlio.dump(self.version_path(number), body, fsync=self.fsync and sync)
         return number
 
     # -- journal ------------------------------------------------------------------------
@@ -190,25 +195,28 @@ class GameFiles:
         (``Judge.grouped``) whose sync a power loss prevented. Their mails were never marked done
         in the inbox, so they are processed again; the entries count as never written. An empty
         file before a readable entry is damage, not this, and stays an error for the GM."""
-        numbers = self.journal_numbers() if numbers is None else numbers
-        tail = []
-        for n in reversed(numbers):
-            try:
-                if os.path.getsize(self.path / "journal" / f"{n:06d}.yaml") != 0:
-                    break
-            except FileNotFoundError:
-                break
-            tail.append(n)
-        return tail
+        return _empty_tail(self.path / "journal", self.journal_numbers() if numbers is None else numbers)
+
+    def unwritten_versions(self, numbers: list[int] | None = None) -> list[int]:
+        """The same of the versions: written unsynced by a tick (``Judge._write_later``) whose last
+        sync a power loss prevented; their journal entries are durable, the fold owes them again."""
+        return _empty_tail(self.path / "states", self.version_numbers() if numbers is None else numbers)
 
     def drop_unwritten_tail(self) -> list[int]:
-        """Under the lock: remove the :meth:`unwritten_tail`, so that the next entry takes its number."""
+        """Under the lock: remove the :meth:`unwritten_tail` and :meth:`unwritten_versions`, so that
+        the next entry and version take their numbers; the journal entries removed."""
         tail = self.unwritten_tail()
         for n in tail:
             (self.path / "journal" / f"{n:06d}.yaml").unlink()
         if tail:
             log.warning("game %s: empty journal entries %s (a power loss before their group's sync) removed; "
                         "their mails are processed again", self.id, ", ".join(map(str, sorted(tail))))
+        versions = self.unwritten_versions()
+        for n in versions:
+            self.version_path(n).unlink()
+        if versions:
+            log.warning("game %s: empty versions %s (a power loss before the tick's sync) removed; they are "
+                        "written again from the journal", self.id, ", ".join(map(str, sorted(versions))))
         return tail
 
     def sync_journal(self, first: int, last: int) -> None:
@@ -380,6 +388,19 @@ class Store:
             files.write_version(first_version)
             files.write_config(config)
         return files
+
+
+def _empty_tail(directory: Path, numbers: list[int]) -> list[int]:
+    """The numbers at the end of ``numbers`` whose files in ``directory`` are empty, highest first."""
+    tail = []
+    for n in reversed(numbers):
+        try:
+            if os.path.getsize(directory / f"{n:06d}.yaml") != 0:
+                break
+        except FileNotFoundError:
+            break
+        tail.append(n)
+    return tail
 
 
 def _index_field(value) -> str:

@@ -66,8 +66,8 @@ def test_a_batch_syncs_its_entries_before_the_version_that_follows_from_them(des
         order.append(("entry", sync)), real_append(files, entry, sync=sync))[1])
     monkeypatch.setattr(GameFiles, "sync_journal", lambda files, first, last: (
         order.append(("sync", first, last)), real_sync(files, first, last))[1])
-    monkeypatch.setattr(GameFiles, "write_version", lambda files, body: (
-        order.append(("version", body["journal_seq"])), real_write(files, body))[1])
+    monkeypatch.setattr(GameFiles, "write_version", lambda files, body, sync=True: (
+        order.append(("version", body["journal_seq"])), real_write(files, body, sync=sync))[1])
     for i, player in enumerate(("alice", "bob", "carol")):  # the third bid completes the round
         receive(desk, player, "BID 2", i)
     desk.postmaster.process_pending()
