@@ -26,13 +26,13 @@ import re
 from pathlib import Path
 
 from . import durability, passwords, yamlio
+from .paths import DEFAULT_DATA  # noqa: F401  (the store's default, said where paths are)
 from .locks import file_lock
 from .yamlio import YamlFileError
 
 log = logging.getLogger("adjudicator.store")
 
 FORMAT = 1
-DEFAULT_DATA = "judge-data"  # the data directory when neither --data nor $JUDGE_DATA says
 _GAME_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 RESERVED = frozenset({"inbox", "outbox", "maildir", "log", "cache"})  # the mail service's folders in the data directory
 _NUMBERED = re.compile(r"^(\d{6})\.yaml$")
