@@ -503,7 +503,7 @@ class Postmaster:
             keywords = rulesets.get(config["ruleset"]).keywords
         except (*GAME_PROBLEMS, KeyError) as exc:
             return self._game_broken(handled, inbound, exc)
-        text, mail_lines, changes, _ = mail_text(inbound.text, keywords)
+        text, mail_lines, changes, asks = mail_text(inbound.text, keywords)
         if changes:
             try:
                 self.set_preferences(game, house, changes)
@@ -520,14 +520,14 @@ class Postmaster:
             raise
         except GAME_PROBLEMS as exc:
             return self._game_broken(handled, inbound, exc)
-        return self._answer(handled, inbound, outcome)
+        return self._answer(handled, inbound, outcome, read=(text, mail_lines, changes, asks))
 
-    def _answer(self, handled: Handled, inbound: Inbound, outcome: Outcome) -> Handled:
+    def _answer(self, handled: Handled, inbound: Inbound, outcome: Outcome, *, read: tuple | None = None) -> Handled:
         """Everything a recorded mail causes: the reply (and its copy to the registered address),
         the press it relays, the reports of the versions it made. Mail names are derived from
         the inbox number, so this is done again after a crash without anything going twice."""
         game, house = handled.game, handled.player
-        _, mail_lines, changes, asks = mail_text(inbound.text, self.judge.present(game, shared=True).ruleset.keywords)
+        _, mail_lines, changes, asks = read or mail_text(inbound.text, self.judge.present(game, shared=True).ruleset.keywords)
         service_notes = servicelines.carry_out(self, handled, inbound, asks)  # may end the game in a draw
         present = self.judge.present(game, shared=True)
         outcome.notes.extend(preferences.notes(changes))
