@@ -335,8 +335,10 @@ class Judge:
         """Under the lock: fold, write the owed versions, and clear what a killed writer left."""
         for directory in (files.path, files.path / "states", files.path / "journal"):
             yamlio.remove_stale_temp(directory)
-        files.drop_unwritten_tail()
         present, owed = self._fold(files)
+        if files.follows(present.version, present.journal_seq):  # files past what the fold read: an unwritten tail?
+            files.drop_unwritten_tail()
+            present, owed = self._fold(files)
         if owed:
             present.version = self._write_versions(files, present, owed)[-1]
         if owed and present.problems:  # say once that the versions above were made again

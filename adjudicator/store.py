@@ -202,6 +202,12 @@ class GameFiles:
         sync a power loss prevented; their journal entries are durable, the fold owes them again."""
         return _empty_tail(self.path / "states", self.version_numbers() if numbers is None else numbers)
 
+    def follows(self, version: int, journal_seq: int) -> bool:
+        """Is there a version after ``version`` or a journal entry after ``journal_seq`` (two ``stat``
+        calls)? After a fold that read up to them, only an unwritten tail or a broken version."""
+        return os.path.exists(self.version_path(version + 1)) or \
+            os.path.exists(self.path / "journal" / f"{journal_seq + 1:06d}.yaml")
+
     def drop_unwritten_tail(self) -> list[int]:
         """Under the lock: remove the :meth:`unwritten_tail` and :meth:`unwritten_versions`, so that
         the next entry and version take their numbers; the journal entries removed."""

@@ -18,9 +18,9 @@ hold a raw mail with its sign-on password).
 from __future__ import annotations
 
 import json
+import itertools
 import os
 import re
-import tempfile
 import time
 from pathlib import Path
 
@@ -181,7 +181,7 @@ def atomic_write(path: os.PathLike | str, data: bytes | str, *, fsync: bool = Tr
     if isinstance(data, str):
         data = data.encode("utf-8")
     crashpoint(f"before writing {path.name}")
-    fd, tmp = tempfile.mkstemp(prefix=temp_prefix(), dir=path.parent)
+    fd, tmp = _temp_file(path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
@@ -199,6 +199,22 @@ def atomic_write(path: os.PathLike | str, data: bytes | str, *, fsync: bool = Tr
     if fsync:
         fsync_dir(path.parent)
     crashpoint(f"after writing {path.name}")
+
+
+_serial = itertools.count()
+
+
+def _temp_file(directory: Path) -> tuple[int, str]:
+    """A new temp file in ``directory`` (mode 0600), named ``.tmp-<pid>-<serial>``: unique in this
+    process (the serial; ``next`` of a count is atomic under the GIL), and ``O_EXCL`` against the
+    leftover of a dead process that had the same pid. (``tempfile.mkstemp`` draws random names
+    with a lock: a fair part of writing a small file.)"""
+    while True:
+        name = f"{directory}/{temp_prefix()}{next(_serial)}"
+        try:
+            return os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), name
+        except FileExistsError:
+            continue
 
 
 def temp_prefix() -> str:
