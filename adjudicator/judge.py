@@ -376,11 +376,13 @@ class Judge:
             self._remember(files, present)
         return present, owed
 
-    def _remember(self, files: GameFiles, present: Present) -> None:
+    def _remember(self, files: GameFiles, present: Present, *, owned: bool = False) -> None:
+        """Keep ``present`` in the cache: a copy, unless the caller hands it over (``owned``: it
+        holds no other reference, as :meth:`record` does with the present it folded and changed)."""
         stamp = files.stamp(present.version, present.journal_seq)
         if stamp[4] is not None or stamp[5] is not None:  # (GameFiles.stamp: version v+1, entry seq+1)
             return  # another process added a version or an entry while this one read: already stale
-        self._cache[files.id] = (stamp, present.copy())
+        self._cache[files.id] = (stamp, present if owned else present.copy())
         self._cache.move_to_end(files.id)
         while len(self._cache) > CACHE_GAMES:
             self._cache.popitem(last=False)
@@ -489,7 +491,7 @@ class Judge:
                     outcome.versions = self._write_versions(files, present, versions)
                     present.version = outcome.versions[-1]
                 if not present.problems:
-                    self._remember(files, present)
+                    self._remember(files, present, owned=True)
             if entry["kind"] != "submit" and entry.get("reason") != "deadline":
                 files.clear_flag()  # the GM acted on the game (adjudicate, rollback, pause, ...)
         return outcome
@@ -605,7 +607,7 @@ class Judge:
                         outcome.versions = self._write_versions(files, present, bodies, sync=False)
                         present.version = outcome.versions[-1]
                         if not present.problems:
-                            self._remember(files, present)
+                            self._remember(files, present, owned=True)
                     else:
                         before = (files.version_numbers() or [0])[-1]
                         outcome.versions = list(range(before + 1, self._settle(files).version + 1))
