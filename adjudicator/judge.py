@@ -553,7 +553,8 @@ class Judge:
         """
         result = Tick()
         now = self.now()
-        self._later = later = []
+        self._later, self._unsynced = [], False  # (a mail batch syncs its own entries)
+        later = self._later
         try:
             with self.grouped():
                 self._tick(now, result)
