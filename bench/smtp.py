@@ -207,9 +207,15 @@ def orders_end_to_end(count: int, connections: int) -> tuple[float, float]:
     return (count - 5) / taken, cpu / (count - 5)
 
 
-def ingest_times(count: int, *, server: bool) -> tuple[list[float], list[float]]:
+def ingest_times(count: int, *, server: bool, bytecode: bool = False) -> tuple[list[float], list[float]]:
     """Wall time and CPU time of each of ``count`` ``judge ingest`` runs; with ``server``, a
-    ``judge serve`` runs on the same data, so ingest journals the mail and hands it over."""
+    ``judge serve`` runs on the same data, so ingest journals the mail and hands it over.
+    ``bytecode``: the judge's modules compiled once and cached, as an installed judge has them,
+    even where ``PYTHONDONTWRITEBYTECODE`` is set (then every start compiles them again)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    if bytecode:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "adjudicator")], env=env, check=True)
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp) / "data"
         passwords = new_game(data)
@@ -221,7 +227,7 @@ def ingest_times(count: int, *, server: bool) -> tuple[list[float], list[float]]
                 started, before = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
                 done = subprocess.run([sys.executable, "-m", "adjudicator", "--data", str(data), "ingest", "--address",
                                        JUDGE, "--sender", "stark@bench.example", "--rate-limit", "1000000"], input=raw,
-                                      capture_output=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+                                      capture_output=True, cwd=ROOT, env=env)
                 times.append(time.perf_counter() - started)
                 after = resource.getrusage(resource.RUSAGE_CHILDREN)
                 cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
@@ -252,20 +258,23 @@ def main() -> None:
     parser.add_argument("--orders", type=int, default=150, help="order mails processed end to end")
     parser.add_argument("--ingest", type=int, default=12, help="judge ingest runs")
     parser.add_argument("--connections", type=int, default=4, help="client connections (one thread each)")
+    parser.add_argument("--ingest-only", action="store_true", help="measure 3 only")
     args = parser.parse_args()
     if args.sink:
         run_sink()
         return
     print(f"# {platform.node() and ''}{os.cpu_count()} CPUs, Python {platform.python_version()}, {platform.system()}")
-    judge_rate, sink_rate = accept_rates(args.accept, args.connections)
-    print(f"accepted/s, {args.accept} mails over {args.connections} connections: judge serve (journaled, fsync) "
-          f"{judge_rate:.0f}/s, bare aiosmtpd sink {sink_rate:.0f}/s, ratio {judge_rate / sink_rate:.2f}")
-    rate, cpu = orders_end_to_end(args.orders, args.connections)
-    print(f"order mails processed end to end (sign-on, parse, apply, journal, reply queued): {rate:.1f}/s "
-          f"({1000 / rate:.0f} ms each; the server's CPU {cpu * 1000:.1f} ms a mail, {1 / cpu:.0f} mails per CPU second)")
-    for server in (True, False):
-        runs, cpus = ingest_times(args.ingest, server=server)
-        print(f"judge ingest, one process per mail, {'a server running (journal, hand over)' if server else 'no server (journal, process, deliver)'}: "
+    if not args.ingest_only:
+        judge_rate, sink_rate = accept_rates(args.accept, args.connections)
+        print(f"accepted/s, {args.accept} mails over {args.connections} connections: judge serve (journaled, fsync) "
+              f"{judge_rate:.0f}/s, bare aiosmtpd sink {sink_rate:.0f}/s, ratio {judge_rate / sink_rate:.2f}")
+        rate, cpu = orders_end_to_end(args.orders, args.connections)
+        print(f"order mails processed end to end (sign-on, parse, apply, journal, reply queued): {rate:.1f}/s "
+              f"({1000 / rate:.0f} ms each; the server's CPU {cpu * 1000:.1f} ms a mail, {1 / cpu:.0f} mails per CPU second)")
+    for server, bytecode in ((True, False), (True, True), (False, False)):
+        runs, cpus = ingest_times(args.ingest, server=server, bytecode=bytecode)
+        print(f"judge ingest, one process per mail, {'a server running (journal, hand over)' if server else 'no server (journal, process, deliver)'}"
+              f"{', bytecode cached' if bytecode else ''}: "
               f"median {statistics.median(runs) * 1000:.0f} ms, min {min(runs) * 1000:.0f} ms over {len(runs)} mails; "
               f"CPU median {statistics.median(cpus) * 1000:.0f} ms")
     wall, cpu = python_start()
