@@ -200,6 +200,8 @@ def blank_lines(text: str, numbers: set[int], cut: int | None = None) -> str:
 
 def strip_accents(text: str) -> str:
     """Lower case without diacritics: ``Nájezd`` and ``najezd`` compare equal."""
+    if text.isascii():
+        return text.casefold()  # (nothing to decompose: most words of most mails)
     text = unicodedata.normalize("NFKD", text)
     return "".join(c for c in text if not unicodedata.combining(c)).casefold()
 

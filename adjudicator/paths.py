@@ -12,3 +12,4 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 GAMES_DIR = ROOT / "games"
 TEMPLATES_DIR = ROOT / "templates"
+DEFAULT_DATA = "judge-data"  # the data directory when neither --data nor $JUDGE_DATA says

@@ -5,7 +5,7 @@
     <data dir>/<game id>/
       game.yaml            ruleset, data version, players, addresses, password hashes, deadlines
       states/000001.yaml   one file per adjudicated step, never rewritten; the highest good one is current
-      journal/000001.yaml  every accepted input (mail, GM action), numbered, fsync'ed before it is applied
+      journal/000001.yaml  every accepted input (mail, GM action), numbered, durable before any version it makes
       flag.yaml            only while the game needs the GM: what failed (see GameFiles.flag)
       .lock                flock'ed by whoever changes the game
 
@@ -20,16 +20,19 @@ every file carries ``format: 1`` so that a later layout can migrate old games.
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 from pathlib import Path
 
-from . import passwords, yamlio
+from . import durability, passwords, yamlio
+from .paths import DEFAULT_DATA  # noqa: F401  (the store's default, said where paths are)
 from .locks import file_lock
 from .yamlio import YamlFileError
 
+log = logging.getLogger("adjudicator.store")
+
 FORMAT = 1
-DEFAULT_DATA = "judge-data"  # the data directory when neither --data nor $JUDGE_DATA says
 _GAME_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 RESERVED = frozenset({"inbox", "outbox", "maildir", "log", "cache"})  # the mail service's folders in the data directory
 _NUMBERED = re.compile(r"^(\d{6})\.yaml$")
@@ -65,10 +68,11 @@ def _numbered(directory: Path) -> list[int]:
 class GameFiles:
     """The files of one game. Mutating methods expect the caller to hold :meth:`lock`."""
 
-    def __init__(self, path: Path, *, fsync: bool = True):
+    def __init__(self, path: Path, *, fsync: bool = True, index_cache: dict | None = None):
         self.path = path
         self.id = path.name
         self.fsync = fsync
+        self._index_cache = {} if index_cache is None else index_cache  # the Store's: see _index_rows
 
     # -- lock ---------------------------------------------------------------------------
     def lock(self, timeout: float = 30.0):
@@ -85,17 +89,18 @@ class GameFiles:
         The files *after* the given version and journal entry are part of it (their absence):
         a folder's time alone could miss a second change within the file system's clock tick
         (a few milliseconds), but a new version or entry is always the next numbered file."""
-        paths = [self.path / "game.yaml", self.path / "states", self.path / "journal"]
+        root = str(self.path)
+        paths = [f"{root}/game.yaml", f"{root}/states", f"{root}/journal"]
         if version:
-            paths += [self.version_path(version), self.version_path(version + 1)]
+            paths += [f"{root}/states/{version:06d}.yaml", f"{root}/states/{version + 1:06d}.yaml"]
         if journal_seq is not None:
-            paths.append(self.path / "journal" / f"{journal_seq + 1:06d}.yaml")
+            paths.append(f"{root}/journal/{journal_seq + 1:06d}.yaml")
             if journal_seq:
-                paths.append(self.path / "journal" / f"{journal_seq:06d}.yaml")
+                paths.append(f"{root}/journal/{journal_seq:06d}.yaml")
         out = []
         for path in paths:
             try:
-                st = path.stat()
+                st = os.stat(path)
                 out.append((st.st_mtime_ns, st.st_size, st.st_ino))
             except FileNotFoundError:
                 out.append(None)
@@ -147,7 +152,11 @@ class GameFiles:
     def latest_good_version(self) -> tuple[dict, list[YamlFileError]]:
         """The highest version that reads cleanly, and the errors of any newer broken ones."""
         problems: list[YamlFileError] = []
-        for number in reversed(self.version_numbers()):
+        numbers = self.version_numbers()
+        unwritten = set(self.unwritten_versions(numbers))
+        for number in reversed(numbers):
+            if number in unwritten:
+                continue  # not a problem: owed again by the fold (unwritten_versions)
             try:
                 return self.read_version(number), problems
             except YamlFileError as exc:
@@ -156,11 +165,12 @@ class GameFiles:
             raise StoreError(f"game {self.id} has no readable state version: " + "; ".join(map(str, problems)))
         raise StoreError(f"game {self.id} has no state version")
 
-    def write_version(self, data: dict) -> int:
-        """Write the next version (one above the highest file, readable or not); return its number."""
+    def write_version(self, data: dict, *, sync: bool = True) -> int:
+        """Write the next version (one above the highest file, readable or not); return its number.
+        ``sync=False``: the caller syncs (``Judge.tick``'s group)."""
         number = (self.version_numbers() or [0])[-1] + 1
         body = {"format": FORMAT, "version": number, **{k: v for k, v in data.items() if k not in ("format", "version")}}
-        yamlio.dump(self.version_path(number), body, fsync=self.fsync)
+        yamlio.dump(self.version_path(number), body, fsync=self.fsync and sync)
         return number
 
     # -- journal ------------------------------------------------------------------------
@@ -175,22 +185,84 @@ class GameFiles:
         return data
 
     def journal_after(self, seq: int) -> list[dict]:
-        return [self.read_journal(n) for n in self.journal_numbers() if n > seq]
+        """Journal entries after ``seq``, without the empty files at its end (:meth:`unwritten_tail`)."""
+        numbers = [n for n in self.journal_numbers() if n > seq]
+        unwritten = set(self.unwritten_tail(numbers))
+        return [self.read_journal(n) for n in numbers if n not in unwritten]
+
+    def unwritten_tail(self, numbers: list[int] | None = None) -> list[int]:
+        """The journal files at the end of the journal that are empty: entries written in a group
+        (``Judge.grouped``) whose sync a power loss prevented. Their mails were never marked done
+        in the inbox, so they are processed again; the entries count as never written. An empty
+        file before a readable entry is damage, not this, and stays an error for the GM."""
+        return _empty_tail(self.path / "journal", self.journal_numbers() if numbers is None else numbers)
+
+    def unwritten_versions(self, numbers: list[int] | None = None) -> list[int]:
+        """The same of the versions: written unsynced by a tick (``Judge._write_later``) whose last
+        sync a power loss prevented; their journal entries are durable, the fold owes them again."""
+        return _empty_tail(self.path / "states", self.version_numbers() if numbers is None else numbers)
+
+    def follows(self, version: int, journal_seq: int) -> bool:
+        """Is there a version after ``version`` or a journal entry after ``journal_seq`` (two ``stat``
+        calls)? After a fold that read up to them, only an unwritten tail or a broken version."""
+        return os.path.exists(self.version_path(version + 1)) or \
+            os.path.exists(self.path / "journal" / f"{journal_seq + 1:06d}.yaml")
+
+    def drop_unwritten_tail(self) -> list[int]:
+        """Under the lock: remove the :meth:`unwritten_tail` and :meth:`unwritten_versions`, so that
+        the next entry and version take their numbers; the journal entries removed."""
+        tail = self.unwritten_tail()
+        for n in tail:
+            (self.path / "journal" / f"{n:06d}.yaml").unlink()
+        if tail:
+            log.warning("game %s: empty journal entries %s (a power loss before their group's sync) removed; "
+                        "their mails are processed again", self.id, ", ".join(map(str, sorted(tail))))
+        versions = self.unwritten_versions()
+        for n in versions:
+            self.version_path(n).unlink()
+        if versions:
+            log.warning("game %s: empty versions %s (a power loss before the tick's sync) removed; they are "
+                        "written again from the journal", self.id, ", ".join(map(str, sorted(versions))))
+        return tail
+
+    def sync_journal(self, first: int, last: int) -> None:
+        """Make journal entries ``first``..``last`` durable (each file, then the folder): those a
+        group wrote unsynced, before a version that follows from them is written."""
+        if not self.fsync:
+            return
+        for n in range(first, last + 1):
+            try:
+                fd = os.open(self.path / "journal" / f"{n:06d}.yaml", os.O_RDONLY)
+            except FileNotFoundError:
+                continue  # a number never taken (entries are numbered without gaps; replace notes are too)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        yamlio.fsync_dir(self.path / "journal")
 
     def next_journal_seq(self) -> int:
         return (self.journal_numbers() or [0])[-1] + 1
 
-    def append_journal(self, entry: dict) -> dict:
+    def append_journal(self, entry: dict, *, sync: bool = True) -> dict:
         """Durably record an input; returns the entry with its ``seq`` (the next number).
+        ``sync=False``: written whole (renamed into place) but not synced: the caller syncs a group.
+        A synced entry is written only once every entry before it is durable (here a ``syncfs``
+        when the caller does not say ``seq``; the judge syncs those after its last version), so
+        that an entry a power loss empties can only be at the end (:meth:`unwritten_tail`).
 
         A caller that knows the next number (the judge: its present under the lock) passes it as
         ``seq``, and no listing of the journal is needed; it must not be taken yet."""
+        if not entry.get("seq"):  # (the judge's fold has dropped the unwritten tail already)
+            self.drop_unwritten_tail()
+            if sync and self.fsync:  # entries a group wrote before this one must not end up empty behind it
+                durability.sync(self.path)
         seq = entry.get("seq") or self.next_journal_seq()
         path = self.path / "journal" / f"{seq:06d}.yaml"
         if path.exists() or (seq > 1 and not (self.path / "journal" / f"{seq - 1:06d}.yaml").exists()):
             raise StoreError(f"journal of {self.id}: entry {seq} is not the next one ({self.next_journal_seq()})")
         body = {"format": FORMAT, "seq": seq, **{k: v for k, v in entry.items() if k not in ("format", "seq")}}
-        yamlio.dump(path, body, fsync=self.fsync)
+        yamlio.dump(path, body, fsync=self.fsync and sync)
         self._index_append([body])
         return body
 
@@ -218,6 +290,7 @@ class GameFiles:
         last = rows[-1][0] if rows else 0
         if any(r[0] != i for i, r in enumerate(rows, 1)):
             rows, last = [], 0  # not this journal's index (or damaged): build it again
+            self._index_cache.pop(str(self.path / self.INDEX), None)
             try:
                 (self.path / self.INDEX).unlink()
             except FileNotFoundError:
@@ -241,20 +314,34 @@ class GameFiles:
         return None
 
     def _index_rows(self) -> list[tuple]:
+        """The index's rows; a process keeps them (``index_cache``, by file) and reads only what
+        was appended since, so that a mail costs the new lines, not the whole journal's."""
+        path = str(self.path / self.INDEX)
         try:
-            text = (self.path / self.INDEX).read_text(encoding="utf-8")
+            with open(path, "rb") as fh:
+                st = os.fstat(fh.fileno())
+                hit = self._index_cache.get(path)
+                rows, start = (list(hit[2]), hit[1]) if hit and hit[0] == st.st_ino and hit[1] <= st.st_size else ([], 0)
+                fh.seek(start)
+                data = fh.read()
         except FileNotFoundError:
+            self._index_cache.pop(path, None)
             return []
-        rows = []
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = "\x00"  # damaged: rebuilt below
         for line in text.splitlines():
             parts = line.split("\t")
             if len(parts) != 6 or not parts[0].isdigit():
+                self._index_cache.pop(path, None)
                 return []  # torn or damaged: rebuilt from the journal
             seq, kind, inbox_id, number, message_id, sender = parts
             rows.append((int(seq), kind, None if inbox_id == "-" else inbox_id,
                          int(number) if number.isdigit() else None, None if message_id == "-" else message_id,
                          None if sender == "-" else sender))
-        return rows
+        self._index_cache[path] = (st.st_ino, start + len(data), rows)
+        return list(rows)
 
 
 class Store:
@@ -264,6 +351,7 @@ class Store:
         self.root = Path(root)
         self.fsync = fsync
         self._secret: bytes | None = None
+        self._index_cache: dict[str, tuple] = {}  # journal index file -> (inode, bytes read, rows)
 
     def secret(self) -> bytes:
         """The key that passwords are checked with (``passwords.key``: ``secret.key``, mode 0600)."""
@@ -289,7 +377,7 @@ class Store:
         if not self.exists(game_id):
             known = ", ".join(self.game_ids()) or "none"
             raise StoreError(f"no game {game_id!r} in {self.root} (games: {known})")
-        return GameFiles(self.root / game_id, fsync=self.fsync)
+        return GameFiles(self.root / game_id, fsync=self.fsync, index_cache=self._index_cache)
 
     def create(self, game_id: str, config: dict, first_version: dict) -> GameFiles:
         """Lay out a new game: directories, version 1, then game.yaml last (it marks the game as existing)."""
@@ -299,13 +387,26 @@ class Store:
         path = self.root / game_id
         for sub in ("states", "journal"):
             (path / sub).mkdir(parents=True, exist_ok=True)
-        files = GameFiles(path, fsync=self.fsync)
+        files = GameFiles(path, fsync=self.fsync, index_cache=self._index_cache)
         with files.lock():
             if files.version_numbers():
                 raise StoreError(f"{path} holds leftovers of another game; remove it first")
             files.write_version(first_version)
             files.write_config(config)
         return files
+
+
+def _empty_tail(directory: Path, numbers: list[int]) -> list[int]:
+    """The numbers at the end of ``numbers`` whose files in ``directory`` are empty, highest first."""
+    tail = []
+    for n in reversed(numbers):
+        try:
+            if os.path.getsize(directory / f"{n:06d}.yaml") != 0:
+                break
+        except FileNotFoundError:
+            break
+        tail.append(n)
+    return tail
 
 
 def _index_field(value) -> str:

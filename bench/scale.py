@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import socket
 import subprocess
@@ -60,12 +61,21 @@ def judge_cmd(data: Path, *args: str) -> list[str]:
 
 
 def timed(data: Path, *args: str) -> tuple[float, str]:
+    """Wall time of one ``judge`` process, and its output; the CPU time it used (user + system)
+    is kept in ``LAST_CPU``: on a shared machine the wall time waits for the other jobs too."""
+    global LAST_CPU
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(judge_cmd(data, *args), capture_output=True, text=True, cwd=ROOT)
     took = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    LAST_CPU = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if done.returncode != 0:
         raise SystemExit(f"judge {' '.join(args)} failed: {done.stderr[-2000:]}")
     return took, done.stdout
+
+
+LAST_CPU = 0.0
 
 
 def free_port() -> int:
@@ -133,11 +143,14 @@ def main() -> None:
         print(f"judge list, first (every game read):   {took:7.2f} s  ({len(out.splitlines())} lines)")
         took, _ = timed(data, "list")
         print(f"judge list, again (glance cache):       {took:7.2f} s")
+        took, _ = timed(data, "--help")
+        print(f"judge --help (start and imports only):  {took:7.2f} s  (CPU {LAST_CPU:.2f} s)")
         took, out = timed(data, "tick")
-        print(f"judge tick, {args.due} due:                   {took:7.2f} s  ({out.strip().splitlines()[-1][:80] if out.strip() else ''})")
+        print(f"judge tick, {args.due} due:                   {took:7.2f} s  (CPU {LAST_CPU:.2f} s; "
+              f"{out.strip().splitlines()[-1][:80] if out.strip() else ''})")
         time.sleep(2.5)  # the games just ticked are no longer "racy" (gameindex.RACY_NS): a quiet tick
         took, _ = timed(data, "tick")
-        print(f"judge tick, nothing due:                {took:7.2f} s")
+        print(f"judge tick, nothing due:                {took:7.2f} s  (CPU {LAST_CPU:.2f} s)")
         took, _ = timed(data, "deliver")
         print(f"judge deliver, reports of the ticks:    {took:7.2f} s  ({len(os.listdir(data / 'maildir' / 'new'))} mails)")
         for game in os.listdir(data):  # what the deliver run wrote is old now, as in a quiet hour

@@ -26,6 +26,7 @@ import argparse
 import asyncio
 import os
 import platform
+import resource
 import signal
 import statistics
 import subprocess
@@ -170,7 +171,15 @@ def accept_rates(count: int, connections: int) -> tuple[float, float]:
     return judge_rate, sink_rate
 
 
-def orders_end_to_end(count: int, connections: int) -> float:
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time a process has used so far (``/proc``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def orders_end_to_end(count: int, connections: int) -> tuple[float, float]:
+    """Mails per second, and the server's CPU seconds per mail (the machine may be shared: CPU
+    time does not count the waits for other jobs)."""
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp) / "data"
         passwords = new_game(data)
@@ -182,53 +191,64 @@ def orders_end_to_end(count: int, connections: int) -> float:
             deadline = time.monotonic() + 60
             while done_count(data) < 5 and time.monotonic() < deadline:
                 time.sleep(0.01)
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), cpu_seconds(judge.pid)
             send_all(port, mails[5:], connections)
             deadline = time.monotonic() + 600
             while done_count(data) < count and time.monotonic() < deadline:
                 time.sleep(0.005)
             taken = time.perf_counter() - started
+            cpu = cpu_seconds(judge.pid) - cpu
             replies = sum(1 for n in os.listdir(data / "outbox" / "sent") if n.endswith("-reply.eml")) + \
                 sum(1 for n in os.listdir(data / "outbox") if n.endswith("-reply.eml"))
         finally:
             stop(judge)
         if done_count(data) < count or replies < count:
             raise SystemExit(f"only {done_count(data)} of {count} processed, {replies} replies")
-    return (count - 5) / taken
+    return (count - 5) / taken, cpu / (count - 5)
 
 
-def ingest_times(count: int, *, server: bool) -> list[float]:
-    """Wall time of each of ``count`` ``judge ingest`` runs; with ``server``, a ``judge serve``
-    runs on the same data, so ingest journals the mail and hands it over."""
+def ingest_times(count: int, *, server: bool, bytecode: bool = False) -> tuple[list[float], list[float]]:
+    """Wall time and CPU time of each of ``count`` ``judge ingest`` runs; with ``server``, a
+    ``judge serve`` runs on the same data, so ingest journals the mail and hands it over.
+    ``bytecode``: the judge's modules compiled once and cached, as an installed judge has them,
+    even where ``PYTHONDONTWRITEBYTECODE`` is set (then every start compiles them again)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    if bytecode:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "adjudicator")], env=env, check=True)
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp) / "data"
         passwords = new_game(data)
         running = serve(data)[0] if server else None
-        times = []
+        times, cpus = [], []
         try:
             for n in range(count):
                 raw = message("stark@bench.example", f"JUDGE b stark {passwords['stark']}\n{ORDERS}", n)
-                started = time.perf_counter()
+                started, before = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
                 done = subprocess.run([sys.executable, "-m", "adjudicator", "--data", str(data), "ingest", "--address",
                                        JUDGE, "--sender", "stark@bench.example", "--rate-limit", "1000000"], input=raw,
-                                      capture_output=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+                                      capture_output=True, cwd=ROOT, env=env)
                 times.append(time.perf_counter() - started)
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
                 if done.returncode != 0 or (server and b"handed to the running server" not in done.stderr):
                     raise SystemExit(f"judge ingest failed: {done.stderr.decode()[-500:]}")
         finally:
             if running is not None:
                 stop(running)
-    return times
+    return times, cpus
 
 
-def python_start() -> float:
-    """Wall time of ``python -c pass`` (the interpreter alone), median of five."""
-    runs = []
+def python_start() -> tuple[float, float]:
+    """Wall and CPU time of ``python -c pass`` (the interpreter alone), medians of five."""
+    runs, cpus = [], []
     for _ in range(5):
-        started = time.perf_counter()
+        started, before = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
         subprocess.run([sys.executable, "-c", "pass"], check=True)
         runs.append(time.perf_counter() - started)
-    return statistics.median(runs)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return statistics.median(runs), statistics.median(cpus)
 
 
 def main() -> None:
@@ -238,22 +258,27 @@ def main() -> None:
     parser.add_argument("--orders", type=int, default=150, help="order mails processed end to end")
     parser.add_argument("--ingest", type=int, default=12, help="judge ingest runs")
     parser.add_argument("--connections", type=int, default=4, help="client connections (one thread each)")
+    parser.add_argument("--ingest-only", action="store_true", help="measure 3 only")
     args = parser.parse_args()
     if args.sink:
         run_sink()
         return
     print(f"# {platform.node() and ''}{os.cpu_count()} CPUs, Python {platform.python_version()}, {platform.system()}")
-    judge_rate, sink_rate = accept_rates(args.accept, args.connections)
-    print(f"accepted/s, {args.accept} mails over {args.connections} connections: judge serve (journaled, fsync) "
-          f"{judge_rate:.0f}/s, bare aiosmtpd sink {sink_rate:.0f}/s, ratio {judge_rate / sink_rate:.2f}")
-    rate = orders_end_to_end(args.orders, args.connections)
-    print(f"order mails processed end to end (sign-on, parse, apply, journal, reply queued): {rate:.1f}/s "
-          f"({1000 / rate:.0f} ms each)")
-    for server in (True, False):
-        runs = ingest_times(args.ingest, server=server)
-        print(f"judge ingest, one process per mail, {'a server running (journal, hand over)' if server else 'no server (journal, process, deliver)'}: "
-              f"median {statistics.median(runs) * 1000:.0f} ms, min {min(runs) * 1000:.0f} ms over {len(runs)} mails")
-    print(f"python -c pass alone: {python_start() * 1000:.0f} ms")
+    if not args.ingest_only:
+        judge_rate, sink_rate = accept_rates(args.accept, args.connections)
+        print(f"accepted/s, {args.accept} mails over {args.connections} connections: judge serve (journaled, fsync) "
+              f"{judge_rate:.0f}/s, bare aiosmtpd sink {sink_rate:.0f}/s, ratio {judge_rate / sink_rate:.2f}")
+        rate, cpu = orders_end_to_end(args.orders, args.connections)
+        print(f"order mails processed end to end (sign-on, parse, apply, journal, reply queued): {rate:.1f}/s "
+              f"({1000 / rate:.0f} ms each; the server's CPU {cpu * 1000:.1f} ms a mail, {1 / cpu:.0f} mails per CPU second)")
+    for server, bytecode in ((True, False), (True, True), (False, False)):
+        runs, cpus = ingest_times(args.ingest, server=server, bytecode=bytecode)
+        print(f"judge ingest, one process per mail, {'a server running (journal, hand over)' if server else 'no server (journal, process, deliver)'}"
+              f"{', bytecode cached' if bytecode else ''}: "
+              f"median {statistics.median(runs) * 1000:.0f} ms, min {min(runs) * 1000:.0f} ms over {len(runs)} mails; "
+              f"CPU median {statistics.median(cpus) * 1000:.0f} ms")
+    wall, cpu = python_start()
+    print(f"python -c pass alone: {wall * 1000:.0f} ms (CPU {cpu * 1000:.0f} ms)")
 
 if __name__ == "__main__":
     main()

@@ -48,3 +48,12 @@ def test_a_seeded_slice_of_the_kill_9_campaign(scenario, tmp_path):
     report = harness.run_scenario(scenario, tmp_path, sample=2, seed=20261123)
     assert report.points > 0 and len(report.tried) == min(2, report.points)
     assert report.failures == []
+
+
+@pytest.mark.parametrize("name", ["tick", "ingest"])
+def test_a_kill_at_each_group_sync_loses_nothing(name, tmp_path):
+    """The group commits (a tick's two syncs, a mail batch's one): killed just before each."""
+    scenario = next(s for s in harness.SCENARIOS if s.name == name)
+    report = harness.run_scenario(scenario, tmp_path, sample=0, always_labelled="sync")
+    assert len(report.tried) == {"tick": 2, "ingest": 1}[name]
+    assert report.failures == []

@@ -35,9 +35,9 @@ from typing import TYPE_CHECKING
 import click
 
 from .text import canonical_address
-from .inbox import Inbox, InboxError, wake_server
+from . import handover
 from . import settings as settings_module
-from .settings import DATA_SIZE_LIMIT, IMAP_PORTS, RATE_LIMIT, MailSettings
+from .settings import IMAP_PORTS, RATE_LIMIT, MailSettings
 
 if TYPE_CHECKING:
     from .outbox import Transport
@@ -47,8 +47,7 @@ if TYPE_CHECKING:
 # imported by the commands that use them, not here: `judge ingest` with a server running only
 # journals the mail and wakes the server, and must start in a fraction of the time a full import takes.
 
-EX_OK, EX_USAGE, EX_DATAERR, EX_NOUSER, EX_TEMPFAIL = 0, 64, 65, 67, 75
-MAX_OUTPUT = 200  # characters of the one line ingest prints (Postfix's pipe reads 4 KB at most)
+from .handover import EX_DATAERR, EX_OK, EX_TEMPFAIL, EX_USAGE, MAX_OUTPUT
 
 
 def _address_option(func):
@@ -213,23 +212,13 @@ def ingest(ctx, sender, recipient, address, gm, relay, relay_starttls, relay_use
 def _ingest(ctx, sender, recipient, address, gm, relay, relay_starttls, relay_user, maildir, no_deliver,
             rate_limit) -> tuple[int, str]:
     settings = _settings(ctx, address, gm, rate_limit)
-    raw = sys.stdin.buffer.read(DATA_SIZE_LIMIT + 1)
-    if len(raw) > DATA_SIZE_LIMIT:
-        while sys.stdin.buffer.read(1 << 16):
-            pass  # read it all: a pipe left unread makes the MTA report a broken pipe instead of our reason
-        return EX_DATAERR, f"judge: message too large (the judge takes at most {DATA_SIZE_LIMIT:,} bytes)"
-    if recipient is not None and (canonical_address(recipient) or "").lower() != settings.address.lower():
-        return EX_NOUSER, f"judge: no such recipient here ({recipient}); this judge is {settings.address}"
-    inbox = Inbox(_data(ctx), fsync=ctx.obj["fsync"])
-    try:
-        number = inbox.journal(raw, mail_from=sender, received=ctx.obj["now"](), via="pipe")
-    except (InboxError, OSError) as exc:
-        logging.getLogger("adjudicator.mail").warning("cannot journal a message: %s", exc)
-        return EX_TEMPFAIL, "judge: cannot journal the message now; try again later"
-    if raw.strip() and wake_server(inbox.root):
-        # durable now; the running server processes it at once and answers (and, if it dies
-        # first, its next start, the next ingest or `judge deliver` does)
-        return EX_OK, f"judge: inbox {number:06d}: journaled; handed to the running server"
+    taken = handover.take(_data(ctx), settings.address, sys.stdin.buffer, sender=sender, recipient=recipient,
+                          received=ctx.obj["now"](), fsync=ctx.obj["fsync"])
+    if taken.problem is not None:
+        logging.getLogger("adjudicator.mail").warning("cannot journal a message: %s", taken.problem)
+    if taken.code is not None:
+        return taken.code, taken.line
+    number, raw = taken.number, taken.raw
     postmaster = _postmaster_for(ctx, settings)
     postmaster.remove_leftovers()
     handled = {h.number: h for h in postmaster.process_pending()}

@@ -27,6 +27,7 @@ removed, and everything from a signature line (``-- ``) on is cut.
 from __future__ import annotations
 
 import email
+import email.message
 import email.policy
 import re
 from dataclasses import dataclass, field
@@ -351,8 +352,26 @@ def parse(raw: bytes, *, own_address: str, envelope_from: str | None = None) -> 
     return inbound
 
 
+class _Received(email.message.EmailMessage):
+    """A received message, only ever read: each header is parsed once. The stdlib parses a header
+    again at every access, and finding the body and the attachments asks for Content-Type and
+    Content-Disposition about eight times a mail (a third of the time an order mail took)."""
+
+    def get(self, name, failobj=None):
+        parsed = self.__dict__.setdefault("_parsed", {})
+        key = name.lower()
+        if key not in parsed:
+            parsed[key] = super().get(name, _ABSENT)
+        value = parsed[key]
+        return failobj if value is _ABSENT else value
+
+
+_ABSENT = object()
+_RECEIVED = email.policy.default.clone(message_factory=_Received)
+
+
 def _extract(raw: bytes, inbound: Inbound) -> None:
-    msg = email.message_from_bytes(raw, policy=email.policy.default)
+    msg = email.message_from_bytes(raw, policy=_RECEIVED)
     sender = None
     if msg["From"] is not None:
         for address in msg["From"].addresses:

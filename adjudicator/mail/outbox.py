@@ -267,6 +267,17 @@ class Outbox:
             run.busy = True
         return run
 
+    def hold_delivery(self, stack) -> bool:
+        """Hold every deliverer off (their :meth:`deliver` returns ``busy``) until ``stack``
+        (an ``ExitStack``) closes; False, holding nothing, when a delivery runs now. The
+        postmaster holds it while a batch's journal entries are not yet synced."""
+        self.ensure()
+        try:
+            stack.enter_context(file_lock(self.root / ".delivering", 0.0, "the outbox"))
+        except InboxBusy:
+            return False
+        return True
+
     def _deliver_one(self, name: str, transport: Transport, run: DeliveryRun) -> None:
         eml, meta_path = self._paths(name)
         meta = self.meta(name)

@@ -61,13 +61,16 @@ from __future__ import annotations
 
 import errno
 import logging
+import os
 from collections import OrderedDict
+from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 
 from .. import absences, clock, durability, mailbody, messages, passwords, reports, yamlio
 from ..messages import Msg
 from .. import ruleset as rulesets
+from ..crashpoints import crashpoint
 from ..gameindex import StampedCache
 from ..judge import Judge, JudgeError, Outcome, Present, Tick
 from ..ruleset import Event, LineResult, RulesetError
@@ -199,6 +202,7 @@ class Postmaster:
         self._version_cache: OrderedDict[tuple, dict] = OrderedDict()
         self._legacy: dict | None = None
         self._seen_cache: StampedCache | None = None
+        self._records: dict[str, tuple[tuple, dict]] = {}  # mail.yaml path -> (its stat, its record): _record
 
     @property
     def now(self) -> datetime:
@@ -226,37 +230,47 @@ class Postmaster:
     # -- processing -----------------------------------------------------------------------
     def process_pending(self, *, lock_timeout: float = 60.0, on_handled=None) -> list[Handled]:
         """Process every pending message that is due, oldest first; a message that cannot be done
-        now stays, with the time of its next attempt. ``on_handled(handled)`` is called after each
-        one (the server wakes its postman, so that replies go out as each mail is done).
+        now stays, with the time of its next attempt. ``on_handled(handled)`` is called for each
+        once its batch is durable (the server wakes its postman, so that replies go out then).
 
         Mails are done in batches of :data:`BATCH` under one hold of the processing lock; what a
         batch wrote is made durable by one sync before its mails are marked done (see
-        :meth:`_finish`)."""
+        :meth:`_finish`). Their game journal entries too are synced by it (a group commit,
+        ``Judge.grouped``), while the batch holds the outbox's delivery back: no reply leaves
+        before the entry it answers is durable. When a delivery is running (it holds the
+        outbox), the batch syncs each journal entry as it is written instead of waiting."""
         out = []
         numbers = [n for n in self.inbox.pending() if self._due(n)]
         for start in range(0, len(numbers), BATCH):
+            batch: list[Handled] = []
             try:
-                with self.inbox.processing_lock(lock_timeout):
+                with self.inbox.processing_lock(lock_timeout), ExitStack() as held:
+                    if self.judge.store.fsync and self.outbox.hold_delivery(held):
+                        held.enter_context(self.judge.grouped())
                     for number in numbers[start:start + BATCH]:
-                        handled = self._process_locked(number)
-                        out.append(handled)
-                        if on_handled is not None:
-                            on_handled(handled)
+                        batch.append(self._process_locked(number))
                     self._finish()
             except InboxBusy as exc:
-                out += [Handled(n, "deferred", str(exc)) for n in numbers[start:start + BATCH]
-                        if n not in {h.number for h in out}]
+                batch += [Handled(n, "deferred", str(exc)) for n in numbers[start:start + BATCH]
+                          if n not in {h.number for h in batch}]
+            out += batch
+            if on_handled is not None:
+                for handled in batch:
+                    on_handled(handled)
         return out
 
     def _finish(self) -> None:
-        """Make durable what the mails processed so far wrote (their replies, reports, bookkeeping;
-        their journal entries already are), then mark them done. A crash before this leaves them
-        pending: processed again, each is recognised by its journal entry and answered from it,
-        and nothing already queued is queued twice."""
+        """Make durable what the mails processed so far wrote (their game journal entries,
+        replies, reports, bookkeeping: one ``syncfs`` of the data directory), then mark them
+        done. A crash before this leaves them pending: processed again, each is recognised by its
+        journal entry and answered from it, and nothing already queued is queued twice; an entry
+        that a power loss emptied counts as never written (``GameFiles.unwritten_tail``) and its
+        mail is applied again."""
         if not self._done:
             return
+        crashpoint("before the batch's sync")
         if self.judge.store.fsync:
-            durability.sync(self.inbox.root)
+            durability.sync(self.judge.store.root)
         for number, handled in self._done:
             self.inbox.mark_done(number, handled.as_dict())
             log.info("inbox %06d: %s %s", number, handled.status, handled.detail)
@@ -489,7 +503,7 @@ class Postmaster:
             keywords = rulesets.get(config["ruleset"]).keywords
         except (*GAME_PROBLEMS, KeyError) as exc:
             return self._game_broken(handled, inbound, exc)
-        text, mail_lines, changes, _ = mail_text(inbound.text, keywords)
+        text, mail_lines, changes, asks = mail_text(inbound.text, keywords)
         if changes:
             try:
                 self.set_preferences(game, house, changes)
@@ -506,14 +520,14 @@ class Postmaster:
             raise
         except GAME_PROBLEMS as exc:
             return self._game_broken(handled, inbound, exc)
-        return self._answer(handled, inbound, outcome)
+        return self._answer(handled, inbound, outcome, read=(text, mail_lines, changes, asks))
 
-    def _answer(self, handled: Handled, inbound: Inbound, outcome: Outcome) -> Handled:
+    def _answer(self, handled: Handled, inbound: Inbound, outcome: Outcome, *, read: tuple | None = None) -> Handled:
         """Everything a recorded mail causes: the reply (and its copy to the registered address),
         the press it relays, the reports of the versions it made. Mail names are derived from
         the inbox number, so this is done again after a crash without anything going twice."""
         game, house = handled.game, handled.player
-        _, mail_lines, changes, asks = mail_text(inbound.text, self.judge.present(game, shared=True).ruleset.keywords)
+        _, mail_lines, changes, asks = read or mail_text(inbound.text, self.judge.present(game, shared=True).ruleset.keywords)
         service_notes = servicelines.carry_out(self, handled, inbound, asks)  # may end the game in a draw
         present = self.judge.present(game, shared=True)
         outcome.notes.extend(preferences.notes(changes))
@@ -673,11 +687,26 @@ class Postmaster:
     # outbox never queues a name twice.
 
     def _record(self, files) -> dict:
+        """The game's ``mail.yaml`` (a copy). Kept in memory while the file is unchanged (its
+        inode, size and time), with ``told`` advanced past entries that were no GM action:
+        a mail that makes no version then neither reads nor writes the file."""
+        path = f"{files.path}/mail.yaml"
         try:
-            return yamlio.load_mapping(files.path / "mail.yaml")
+            st = os.stat(path)
+            key = (st.st_ino, st.st_size, st.st_mtime_ns)
+        except OSError:
+            key = None
+        hit = self._records.get(path)
+        if key is not None and hit is not None and hit[0] == key:
+            return dict(hit[1])
+        try:
+            record = yamlio.load_mapping(path)
         except YamlFileError:
             legacy = self._legacy_reported().get(files.id)  # kept in outbox/reported.yaml before
             return dict(legacy) if isinstance(legacy, dict) else {}
+        if key is not None:
+            self._records[path] = (key, record)
+        return dict(record)
 
     def _legacy_reported(self) -> dict:
         if self._legacy is None:
@@ -712,10 +741,20 @@ class Postmaster:
         queued = self._reports(present, marks, created)
         queued += observers.report(self, present, watched, created)
         queued += self._notices(present, told)
+        new = {"format": 1, "created": created, "swept": present.version, "told": present.journal_seq,
+               "players": marks, **({"observers": watched} if watched else {})}
+        path = f"{files.path}/mail.yaml"
+        hit = self._records.get(path)
+        if not queued and hit is not None and {**hit[1], "told": new["told"]} == new:
+            hit[1]["told"] = new["told"]  # only entries that were no GM action: remembered, not written
+            return queued
         yamlio.remove_stale_temp(files.path)  # a mail.yaml half written by a killed process
-        yamlio.dump(files.path / "mail.yaml", {"format": 1, "created": created, "swept": present.version,
-                                               "told": present.journal_seq, "players": marks,
-                                               **({"observers": watched} if watched else {})}, fsync=False)
+        yamlio.dump(path, new, fsync=False)
+        try:
+            st = os.stat(path)
+            self._records[path] = ((st.st_ino, st.st_size, st.st_mtime_ns), new)
+        except OSError:
+            self._records.pop(path, None)
         return queued
 
     def _reports(self, present: Present, marks: dict[str, int], created: str) -> list[str]:

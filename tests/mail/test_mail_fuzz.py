@@ -44,6 +44,7 @@ def test_any_bytes_parse_without_raising_and_what_is_kept_stores_as_yaml(raw):
             "body": inbound.body, "attachments": list(inbound.attachments), "loop": inbound.loop,
             "error": inbound.error}
     assert yamlio.loads(yamlio.dumps(kept)) == kept  # no surrogates or unstorable text reach the files
+    assert yamlio.loads(yamlio.dump_text(kept)) == kept  # nor in the layout the files are written in
     if inbound.signon is not None:
         assert inbound.signon.game and inbound.signon.house
 
@@ -81,3 +82,17 @@ def test_every_message_through_the_whole_mail_path_ends_processed(tmp_path):
         assert handled.status, raw[:60]
     assert desk.postmaster.inbox.pending() == []
     assert set(desk.judge.present("g").state["bids"]) <= {"alice"}  # only alice's own signed mail could bid
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@given(raw=st.one_of(messages(), st.binary(max_size=600)))
+def test_parsing_each_header_once_reads_every_mail_as_the_stdlib_does(raw):
+    import email.policy
+
+    cached = envelope.parse(raw, own_address=OWN, envelope_from=None)
+    saved, envelope._RECEIVED = envelope._RECEIVED, email.policy.default  # the stdlib's own message class
+    try:
+        plain = envelope.parse(raw, own_address=OWN, envelope_from=None)
+    finally:
+        envelope._RECEIVED = saved
+    assert cached == plain

@@ -330,18 +330,6 @@ def test_attachments_are_ignored_with_a_note_in_the_reply(desk):
     assert "Attachments are not read (map.png): the judge reads only the text of a mail." in text
 
 
-def test_each_reply_is_handed_on_as_its_mail_is_done_not_after_the_backlog(desk):
-    numbers = [desk.postmaster.receive(raw_mail(f"JUDGE g alice {desk.passwords['alice']}\nBID {i}",
-                                                message_id=f"<b{i}@x.org>"), mail_from="alice@example.org")
-               for i in range(5)]
-    seen = []  # at each callback (the server wakes its postman here): the replies queued so far
-    desk.postmaster.process_pending(on_handled=lambda h: seen.append(
-        (h.number, sorted(n for n in desk.postmaster.outbox.pending() if n.endswith("-reply")))))
-    assert [n for n, _ in seen] == numbers
-    for count, (number, replies) in enumerate(seen, 1):
-        assert len(replies) == count and replies[-1].endswith(f"{number:06d}-reply")  # this mail's, no later one
-
-
 def test_set_timezone_and_reports_are_kept_on_the_seat_and_used_at_once(desk):
     handled = desk.signed("bob", "NASTAV PÁSMO america/new_york\nSET REPORTS EVERY STEP\nBID 2\n")
     assert handled.status == "submitted"
