@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from . import clock
 from .absences import DEFAULT_ABSENCE_CAP
 from .messages import LANGUAGES
-from .store import DEFAULT_DATA
+from .paths import DEFAULT_DATA
 
 if TYPE_CHECKING:
     from .judge import Judge

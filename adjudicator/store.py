@@ -26,7 +26,6 @@ import re
 from pathlib import Path
 
 from . import durability, passwords, yamlio
-from .paths import DEFAULT_DATA  # noqa: F401  (the store's default, said where paths are)
 from .locks import file_lock
 from .yamlio import YamlFileError
 

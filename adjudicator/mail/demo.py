@@ -38,7 +38,8 @@ from pathlib import Path
 import click
 
 from ..judge import Judge
-from ..store import DEFAULT_DATA, Store
+from ..paths import DEFAULT_DATA
+from ..store import Store
 from .inbox import Inbox
 from .outbox import Outbox
 from . import settings as settings_module
