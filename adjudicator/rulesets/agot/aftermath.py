@@ -399,13 +399,18 @@ def conquer(state: dict, ctx: Ctx, b: dict) -> list[Event]:
 
 def discard_cards(state: dict, ctx: Ctx, b: dict) -> list[Event]:
     """CZ p.12: played cards are discarded; a house that played its seventh card takes all seven back
-    (also when Melisandre emptied its hand: no house is ever left without a card)."""
+    (also when Melisandre emptied its hand: no house is ever left without a card); 2e: all but the
+    last card played, which is discarded (``cards.LAST_CARD_DISCARDED``)."""
     events = []
     for house in (b["attacker"], b["defender"]):
         card = b["cards"][house]
         if card is None:  # 2e: it fought without a card after Tyrion's (its hand holds the returned one)
             continue
-        if house in b["seventh"] or not state["hands"][house]:
+        if house in b["seventh"] and ctx.rules.cards.LAST_CARD_DISCARDED:  # 2e R8.11: the last card is discarded
+            state["hands"][house] = [c.id for c in ctx.gd.house_cards[house] if c.id != card]
+            state["discards"][house] = [card]
+            events.append(Event("agot.battle.last_card", house=house, card=card))
+        elif house in b["seventh"] or not state["hands"][house]:
             state["hands"][house] = [c.id for c in ctx.gd.house_cards[house]]
             state["discards"][house] = []
             events.append(Event("agot.battle.seventh_card", house=house))

@@ -53,6 +53,7 @@ FOREIGN_SHIPS_ZERO: frozenset[str] = frozenset()  # (Salladhor's 1e ability is Z
 ATTACKERS_STAY_OUT: frozenset[str] = frozenset()  # no card keeps a winning attacker out
 RETREAT_CHOICE: frozenset[str] = frozenset()  # nor lets the winner choose the loser's retreat
 BY_TIMING = False  # abilities resolve in RULES.md A17's fixed order, not by a printed timing (2e)
+LAST_CARD_DISCARDED = False  # R8.11: the seventh card stays in hand and the six discards come back
 
 ALL_ABILITIES = frozenset(
     set(ATTACK_UNIT_BONUS) | DEFENSE_DOUBLED | KILL_FOOTMAN | DISCARD_DEFENSE | ZERO_OPPOSING_SUPPORT_SHIPS

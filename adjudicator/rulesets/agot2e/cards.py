@@ -84,6 +84,10 @@ def bonus(state: dict, ctx: Ctx, b: dict, house: str) -> tuple[int, int, int]:
 
 # -- the abilities with a choice (RULES.md R8.5, 11.2: ``ABILITY <card>: <choice> | NONE``) ----------------------
 
+LAST_CARD_DISCARDED = True
+"""R8.11 (REF RULES.md combat clean-up, SR [L]): a house that plays its last house card takes back all
+its cards except the one just played, which goes to the discard pile (the 1st edition keeps it in hand)."""
+
 BY_TIMING = True
 """2e abilities resolve by their printed timing (``timing`` in the data: cancel, immediately, static, on_win,
 on_loss, after_combat), the two cards' abilities at one timing in Iron Throne order (B20): see
