@@ -11,7 +11,7 @@ Crow Killers' footmen by ``PROMOTE`` and knights by ``DEMOTE``, Preemptive Raid'
 UNITS`` (with ``REMOVE`` lines) or ``PENALTY TRACK``, Mammoth Riders' card by ``RECLAIM`` and its units
 by ``REMOVE``, Rattleshirt's Raiders' cut by ``REMOVE``, The Horde Descends' muster by ``MUSTER`` (one castle
 area) and its units by ``REMOVE`` (each sent with the bid or asked after the reveal, step ``outcome``;
-section 11.3, B30-B35 the defaults).
+section 11.3, B30-B35 the defaults, B42 who is asked and which lines serve).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from ...ruleset import Event
 from ..agot import bidding
 from ..agot import position as pos
 from ..agot import westeros
-from ..agot.commands import TRACK_SLOTS, Muster, Penalty, Promote, Remove
+from ..agot.commands import TRACK_SLOTS, Penalty, Promote, Remove
 from ..agot.context import Ctx
 from ...messages import Msg
 from ...ruleset import Owed
