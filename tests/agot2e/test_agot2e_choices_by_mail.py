@@ -205,3 +205,121 @@ def test_help_of_agot2e_lists_the_second_edition_commands_in_each_language(table
                  "TREST JEDNOTKY | STUPNICE", "HAVRAN NAHLÉDNI", "STUPNICE TRŮN | PODDANÍ | DVŮR", "ODHOĎ <karta rodu>"):
         assert line in mail["martell"], line
     assert t.czech_clean(mail["martell"]) == []
+
+
+def _lose_the_attack(t: "Table", lowest: str = "stark") -> None:
+    """Every house bids 1 but ``lowest`` (0): the wildlings win, ``lowest`` is the lowest bidder."""
+    for house in HOUSES:
+        t.mail(house, "BID 0" if house == lowest else "BID 1")
+
+
+def test_mammoth_riders_by_mail_reclaim_when_asked_in_czech(table):
+    t = table({**WILDLING_ATTACK, "wildling_deck": ["Mammoth Riders"],
+               "discards": {"stark": ["Eddard Stark", "Catelyn Stark", "Roose Bolton"]}}, "stark")
+    t.mail("stark", "SÁZKA 5")
+    for n, house in enumerate(HOUSES[1:]):
+        t.mail(house, f"BID {n}")
+    assert t.state["step"] == "outcome" and [o.player for o in AGOT2E.pending(t.state)] == ["stark"]
+    asked = t.new_mail()["stark"]
+    assert "VRAŤ <karta>" in asked and t.czech_clean(asked) == []
+    t.mail("stark", "VRAŤ Robb Stark")  # not discarded: refused, still asked
+    reply = t.new_mail()["stark"]
+    assert t.state["step"] == "outcome" and "Robb Stark" in reply and t.czech_clean(reply) == []
+    t.mail("stark", "VRAŤ Roose Bolton")
+    assert t.state["phase"] == "planning" and "roose-bolton" in t.state["hands"]["stark"]
+    assert sorted(t.state["discards"]["stark"]) == ["catelyn-stark", "eddard-stark"]
+    assert "Stark takes Roose Bolton back into its hand." in t.new_mail()["lannister"]
+
+
+def test_mammoth_riders_lost_by_mail_remove_exactly_three_when_asked(table):
+    t = table({**WILDLING_ATTACK, "wildling_deck": ["Mammoth Riders"], "power": {h: 1 for h in HOUSES},
+               "areas": {"Winterfell": {"stark": ["footman", "footman", "knight"]}, "Bay of Ice": {"stark": ["ship"]}}},
+              "stark")
+    _lose_the_attack(t)
+    assert [o.player for o in AGOT2E.pending(t.state)] == ["stark"]
+    asked = t.new_mail()["stark"]
+    assert "Jezdci na mamutech: odstraňte jednotky, počet: 3" in asked and t.czech_clean(asked) == []
+    t.mail("stark", "ODSTRAŇ Winterfell: rytíř\nODSTRAŇ Bay of Ice: loď")  # two of three: refused
+    reply = t.new_mail()["stark"]
+    assert "jmenujte přesně tolik jednotek k odstranění: 3 (tyto řádky jmenují 2)" in reply
+    assert t.czech_clean(reply) == []
+    t.mail("stark", "ODSTRAŇ Winterfell: rytíř, pěšák\nODSTRAŇ Bay of Ice: loď")
+    assert t.state["phase"] == "planning"
+    assert t.state["areas"]["winterfell"]["stark"] == ["footman"] and "bay-of-ice" not in t.state["areas"]
+
+
+def test_rattleshirts_raiders_by_mail_remove_to_fit_the_lower_supply(table):
+    t = table({**WILDLING_ATTACK, "wildling_deck": ["Rattleshirt's Raiders"], "power": {h: 1 for h in HOUSES},
+               "supply": {h: 1 for h in HOUSES},
+               "areas": {"Winterfell": {"stark": ["footman", "footman", "knight"]},
+                         "White Harbor": {"stark": ["footman", "footman"]}}}, "martell")
+    _lose_the_attack(t)
+    assert [o.player for o in AGOT2E.pending(t.state)] == ["stark"]
+    assert "supply reduction: your armies 3, 2 against supply 0 (allowed: 2, 2)" in t.new_mail()["stark"]
+    t.mail("stark", "REMOVE White Harbor: footman")  # the army of 3 is still too big: refused
+    assert "still break the supply limit" in t.new_mail()["stark"] and t.state["step"] == "outcome"
+    t.mail("stark", "REMOVE Winterfell: knight")
+    assert t.state["phase"] == "planning" and t.state["supply"]["stark"] == 0
+    assert t.state["areas"]["winterfell"]["stark"] == ["footman", "footman"]
+
+
+def test_the_horde_descends_by_mail_two_units_in_one_castle_area(table):
+    t = table({**WILDLING_ATTACK, "wildling_deck": ["The Horde Descends"], "power": {h: 1 for h in HOUSES},
+               "areas": {"Winterfell": {"stark": ["footman", "footman", "knight"]},
+                         "White Harbor": {"stark": ["footman", "knight"]}}}, "stark")
+    _lose_the_attack(t)
+    asked = t.new_mail()["stark"]
+    assert "Horda se valí: odstraňte jednotky v jedné oblasti s hradem, počet: 2" in asked
+    assert t.czech_clean(asked) == []
+    t.mail("stark", "ODSTRAŇ Winterfell: rytíř\nODSTRAŇ White Harbor: rytíř")  # two areas: refused
+    reply = t.new_mail()["stark"]
+    assert "jmenujte jednotky v jedné oblasti s hradem, počet: 2" in reply
+    assert t.czech_clean(reply) == [] and t.state["step"] == "outcome"
+    t.mail("stark", "ODSTRAŇ White Harbor: pěšák, rytíř")
+    assert t.state["phase"] == "planning" and "white-harbor" not in t.state["areas"]
+    assert sorted(t.state["areas"]["winterfell"]["stark"]) == ["footman", "footman", "knight"]
+
+
+def test_the_horde_descends_by_mail_the_highest_bidder_musters_in_one_castle_area(table):
+    t = table({**WILDLING_ATTACK, "wildling_deck": ["The Horde Descends"],
+               "areas": {"Winterfell": {"stark": ["footman"]}, "White Harbor": {"stark": ["footman"]}}}, "martell")
+    t.mail("stark", "BID 5")
+    for n, house in enumerate(HOUSES[1:]):
+        t.mail(house, f"BID {n}")
+    assert [o.player for o in AGOT2E.pending(t.state)] == ["stark"]
+    assert "The Horde Descends: muster in one castle area (MUSTER <castle>: <units> or MUSTER NONE; White Harbor, " \
+        "Winterfell)" in t.new_mail()["stark"]
+    t.mail("stark", "MUSTER Winterfell: footman\nMUSTER White Harbor: footman")
+    assert "The Horde Descends musters in one castle area only" in t.new_mail()["stark"]
+    assert t.state["step"] == "outcome"
+    t.mail("stark", "MUSTER Winterfell: knight")
+    assert t.state["phase"] == "planning"
+    assert sorted(t.state["areas"]["winterfell"]["stark"]) == ["footman", "knight"]
+    assert t.state["areas"]["white-harbor"]["stark"] == ["footman"]
+
+
+def test_the_horde_descends_at_the_deadline_the_lowest_bidder_takes_the_default_with_a_note(table):
+    t = table({**WILDLING_ATTACK, "wildling_deck": ["The Horde Descends"], "power": {h: 1 for h in HOUSES},
+               "areas": {"Winterfell": {"stark": ["footman", "footman", "knight"]},
+                         "White Harbor": {"stark": ["footman", "knight"]}}}, "lannister")
+    _lose_the_attack(t)
+    t.deadline()
+    mail = t.new_mail()
+    assert "Stark sent no legal REMOVE; default: its weakest units in its castle area with most of its units." \
+        in mail["stark"]
+    assert "Rod Stark neposlal platné ODSTRAŇ" in mail["lannister"] and t.czech_clean(mail["lannister"]) == []
+    assert t.state["areas"]["winterfell"]["stark"] == ["knight"]
+
+
+def test_help_of_agot2e_lists_the_wildling_unit_commands(table):
+    t = table({"round": 4, "step": "planning", "areas": {"Lannisport": {"lannister": ["footman"]}}}, "martell")
+    t.mail("stark", "HELP")
+    t.mail("martell", "NÁPOVĚDA")
+    mail = t.new_mail()
+    for line in ("Mammoth Riders, highest bidder: which discarded card comes back",
+                 "Rattleshirt's Raiders (to fit the lower supply)", "The Horde Descends, highest bidder: muster in one"):
+        assert line in mail["stark"], line
+    for line in ("Jezdci na mamutech, nejvyšší sázka", "Nájezdníci Chrastící košile (podle nižšího",
+                 "SHROMÁŽDĚNÍ <město či pevnost>: <jednotky> | NIC   Horda se valí"):
+        assert line in mail["martell"], line
+    assert t.czech_clean(mail["martell"]) == []

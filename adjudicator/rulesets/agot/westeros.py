@@ -844,8 +844,10 @@ def check_commands(state: dict, ctx: Ctx, house: str, commands: list) -> dict[in
             if card.house != house:
                 problem = Msg("agot.error.not_your_card", card=card.id, owner=card.house, house=house)
             elif not (_coming(state, WILDLING_ATTACK, ("wildlings", "tiebreak")) or
-                      (state["step"] == "reclaim" and reclaimer == house)):
+                      (state["step"] == "reclaim" and reclaimer == house) or _wildling_bid_ahead(state, ctx) or
+                      _wildling_asks(state, ctx, house, "reclaim")):
                 problem = (Msg("agot.error.not_reclaimer") if state["step"] == "reclaim"
+                           else Msg("agot.error.not_asked", word="RECLAIM") if state["step"] == "outcome"
                            else Msg("agot.error.no_reclaim_now"))
             elif card.id not in state["discards"][house]:
                 problem = Msg("agot.error.not_discarded", card=card.id)
@@ -860,7 +862,8 @@ def check_commands(state: dict, ctx: Ctx, house: str, commands: list) -> dict[in
         elif isinstance(command, (Promote, Penalty)):
             problem, example = ctx.rules.wildlings.line_problem(state, ctx, house, command, _wildling_bid_ahead(state, ctx))
         elif isinstance(command, Muster):
-            if not _coming(state, MUSTERING, ("muster",)) and not _may_become(state, ctx, MUSTERING):
+            if not _coming(state, MUSTERING, ("muster",)) and not _may_become(state, ctx, MUSTERING) and \
+                    not _wildling_bid_ahead(state, ctx) and not _wildling_asks(state, ctx, house, "musters"):
                 problem = Msg("agot.error.no_muster_now")
         elif isinstance(command, Remove):
             preview = supply_preview(state, ctx)
@@ -874,6 +877,8 @@ def check_commands(state: dict, ctx: Ctx, house: str, commands: list) -> dict[in
             errors[i] = (problem, example)
     if musters and not any(i in errors for i in musters):
         errors.update(_check_musters(state, ctx, house, commands, musters))
+    if len({commands[i].area for i in musters} - {None}) > 1 and _wildling_asks(state, ctx, house, "musters"):
+        errors.setdefault(musters[-1], (Msg("agot.error.muster_one_castle_area"), commands[musters[0]].canonical(ctx.names)))
     if removes and not any(i in errors for i in removes):
         errors.update(_check_removes(state, ctx, house, commands, removes))
     return errors
@@ -948,15 +953,24 @@ def supply_preview(state: dict, ctx: Ctx) -> dict | None:
 
 
 def _removes_asked(state: dict, ctx: Ctx, house: str) -> bool:
-    """2e: is ``house`` asked at step ``outcome`` for units a wildling card destroys (Preemptive Raid)?"""
+    """2e: is ``house`` asked at step ``outcome`` for units a wildling card destroys?"""
     return bool(ctx.gd.wildling_cards) and ctx.rules.wildlings.asks_removes(state, ctx, house)
+
+
+def _wildling_asks(state: dict, ctx: Ctx, house: str, kind: str) -> bool:
+    """2e: is ``house`` asked at step ``outcome`` for Mammoth Riders' ``reclaim`` or The Horde Descends'
+    ``musters``?"""
+    if not ctx.gd.wildling_cards:
+        return False
+    asked = {"reclaim": ctx.rules.wildlings.reclaim_asked, "musters": ctx.rules.wildlings.musters_asked}[kind]
+    return asked(state, ctx, house)
 
 
 def _check_removes(state: dict, ctx: Ctx, house: str, commands: list, at: list[int]) -> dict:
     removes = [commands[i] for i in at]
     if _removes_asked(state, ctx, house):
         problem = ctx.rules.wildlings.removes_problem(state, ctx, house, removes)
-        return {at[0]: (problem, None)} if problem else {}
+        return {at[0]: (problem, ctx.rules.wildlings.removes_example(state, ctx, house))} if problem else {}
     kind = removal_now(state, house)
     preview = supply_preview(state, ctx) if kind is None else None
     if preview is not None and not pos.within_supply(preview, ctx.gd, house):

@@ -8,9 +8,10 @@ turn order (FAQ1/FAQ2).
 
 A King Beyond the Wall's track is chosen by ``TRACK``, Massing on the Milkwater's discard by ``DISCARD``,
 Crow Killers' footmen by ``PROMOTE`` and knights by ``DEMOTE``, Preemptive Raid's penalty by ``PENALTY
-UNITS`` (with ``REMOVE`` lines) or ``PENALTY TRACK`` (each sent with the bid or asked after the reveal,
-step ``outcome``); Mammoth Riders', Rattleshirt's Raiders' and The Horde Descends' choices are taken by
-their deadline defaults (section 11.3, B30-B35).
+UNITS`` (with ``REMOVE`` lines) or ``PENALTY TRACK``, Mammoth Riders' card by ``RECLAIM`` and its units
+by ``REMOVE``, Rattleshirt's Raiders' cut by ``REMOVE``, The Horde Descends' muster by ``MUSTER`` (one castle
+area) and its units by ``REMOVE`` (each sent with the bid or asked after the reveal, step ``outcome``;
+section 11.3, B30-B35 the defaults, B42 who is asked and which lines serve).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from collections import Counter
 from ...ruleset import Event
 from ..agot import bidding
 from ..agot import position as pos
+from ..agot import westeros
 from ..agot.commands import TRACK_SLOTS, Penalty, Promote, Remove
 from ..agot.context import Ctx
 from ...messages import Msg
@@ -27,6 +29,7 @@ from ...ruleset import Owed
 
 TRACK_ORDER = ("iron_throne", "fiefdoms", "kings_court")  # B31: ties for the reward
 CROW_KILLERS, PREEMPTIVE_RAID = "knights-and-footmen-swap", "preemptive-raid"  # effect keys with mailed choices
+MAMMOTHS, RATTLESHIRT, HORDE = "units-lost-or-card-back", "supply-moves", "muster-or-units-lost"
 
 
 def after_attack(state: dict, ctx: Ctx, result: str, pick: str, events=None) -> tuple[list[Event], bool]:
@@ -57,13 +60,16 @@ def _groups(state: dict) -> list[tuple[str, str]]:
 
 ASKED: dict[str, tuple[str, str]] = {"tracks": ("agot.owed.track", "tracks"), "discards": ("agot.owed.discard", "cards"),
                                      "promotes": ("agot.owed.promote", "areas"), "demotes": ("agot.owed.demote", "areas"),
-                                     "penalties": ("agot.owed.penalty", "choices")}
+                                     "penalties": ("agot.owed.penalty", "choices"), "reclaims": ("agot.owed.reclaim", "cards"),
+                                     "removes": ("agot.owed.wildling_removes", "areas"),
+                                     "musters": ("agot.owed.horde_muster", "areas")}
 """What a card may ask by mail, by the house's plan key of its lines (``TRACK``, ``DISCARD``, ``PROMOTE``,
-``DEMOTE``, ``PENALTY``) -> the owed message and its parameter."""
+``DEMOTE``, ``PENALTY``, ``RECLAIM``, ``REMOVE``, ``MUSTER``) -> the owed message and its parameter (the
+REMOVE of Rattleshirt's Raiders and of The Horde Descends' lowest bidder have their own, :func:`_owed`)."""
 
 _VALUE = {"tracks": lambda command: TRACK_SLOTS[command.track], "discards": lambda command: command.card_id,
           "promotes": lambda command: command, "demotes": lambda command: command,
-          "penalties": lambda command: command.choice}
+          "penalties": lambda command: command.choice, "reclaims": lambda command: command.card_id}
 
 
 def _params(ctx: Ctx, effect_key: str, group: str) -> dict:
@@ -97,7 +103,49 @@ def choices(state: dict, ctx: Ctx, house: str, kind: str) -> list[str]:
             return _areas_with(state, ctx, house, "knight")
         if kind == "penalties" and "drop_positions" in params and pos.house_units(state, house):
             return ["units", "track"]
+        if kind == "reclaims" and card.effect_key == MAMMOTHS and "reclaim_cards" in params \
+                and len(state["discards"][house]) >= 2:
+            return sorted(state["discards"][house], key=ctx.card)
+        if kind == "removes" and card.effect_key in (MAMMOTHS, RATTLESHIRT, HORDE):
+            rule = _removal_rule(state, ctx, card, group, house)
+            return sorted(rule[2], key=ctx.area) if rule else []
+        if kind == "musters" and card.effect_key == HORDE and "muster_areas" in params:
+            return sorted({m.area for m in westeros.muster_options(state, ctx, house)}, key=ctx.area)
     return []
+
+
+def _removal_rule(state: dict, ctx: Ctx, card, group: str, house: str) -> tuple[str, int, list[str]] | None:
+    """What REMOVE lines must name for ``house`` in ``group`` of Mammoth Riders, Rattleshirt's Raiders or
+    The Horde Descends, when it has a choice: (``"supply"``, the new supply, its areas) for a house over
+    the supply the card leaves it, or (``"count"``, n, the areas they may come from) for a house with more
+    than the n units the card destroys (The Horde Descends' lowest bidder: one castle area where it has n
+    units or more, if it has one, B35)."""
+    params = getattr(card, group).params
+    units = _units(state, house)
+    if card.effect_key == RATTLESHIRT:
+        if params["supply"] >= 0:
+            return None
+        after = _supply_after(state, ctx, house, params["supply"])
+        if pos.within_supply(after, ctx.gd, house):
+            return None
+        return "supply", after["supply"][house], sorted({a for a, _ in units})
+    n = params.get("destroy_units")
+    if n is None or len(units) <= n:
+        return None
+    areas = _castle_areas(state, ctx, house, n) if params.get("where") == "castle-area-else-anywhere" else []
+    return "count", n, areas or sorted({a for a, _ in units})
+
+
+def _supply_after(state: dict, ctx: Ctx, house: str, move: int) -> dict:
+    """The position with ``house`` moved ``move`` on the supply track (0 to the top)."""
+    levels = max(ctx.gd.setup.supply_armies)
+    return {**state, "supply": {**state["supply"], house: max(0, min(levels, state["supply"][house] + move))}}
+
+
+def _castle_areas(state: dict, ctx: Ctx, house: str, n: int) -> list[str]:
+    """The castle and stronghold areas where ``house`` has ``n`` units or more (The Horde Descends, B35)."""
+    return [a for a, holders in state["areas"].items() if len(holders.get(house, [])) >= n
+            and ctx.gd.board.is_land(a) and ctx.gd.board.area(a).castle != "none"]
 
 
 def _areas_with(state: dict, ctx: Ctx, house: str, unit: str) -> list[str]:
@@ -167,12 +215,31 @@ def bot_line(state: dict, ctx: Ctx, house: str, kind: str, rng) -> str | None:
         return rng.choice(["PROMOTE NONE", Promote(((pick, 1),)).canonical(ctx.names)])
     if kind == "penalties":
         return f"PENALTY {pick.upper()}"
+    if kind == "reclaims":
+        return f"RECLAIM {ctx.card(pick)}"
+    if kind == "removes":
+        cut = _default_removal(state, ctx, *_card_and_group(state, ctx, house), house, rng)
+        return "\n".join(r.canonical(ctx.names) for r in bidding.as_removes(cut))
+    if kind == "musters":
+        items = [m for m in westeros.muster_options(state, ctx, house) if m.area == pick]
+        return rng.choice(items).canonical(ctx.names) if rng.random() < 0.8 else "MUSTER NONE"
     return _swap_example(state, ctx, house, demote=True)
 
 
 def removes_problem(state: dict, ctx: Ctx, house: str, removes: list[Remove]) -> Msg | None:
-    """Preemptive Raid's two units (B6: all, if fewer), at step ``outcome``: the REMOVE lines must name
-    exactly that many of the sender's units, anywhere (RULES.md R4.7, 11.3)."""
+    """The REMOVE lines of a house asked for units at step ``outcome`` (RULES.md R4.7, 11.3): Preemptive
+    Raid's two (B6: all, if fewer), anywhere, named by the lines together; for Mammoth Riders, Rattleshirt's
+    Raiders and The Horde Descends the lines, in the order written, must come to what the card destroys
+    (:func:`_removal_problem`)."""
+    card, group = _card_and_group(state, ctx, house)
+    if card.effect_key != PREEMPTIVE_RAID:
+        check = lambda rs: _removal_problem(state, ctx, card, group, house, rs)  # noqa: E731
+        return None if any(check(removes[:k]) is None for k in range(1, len(removes) + 1)) else check(removes)
+    return _raid_removes_problem(state, ctx, house, removes)
+
+
+def _raid_removes_problem(state: dict, ctx: Ctx, house: str, removes: list[Remove]) -> Msg | None:
+    """Preemptive Raid's two units (all, if fewer), anywhere, named by the REMOVE lines together."""
     _, problem = bidding.areas_after(state, ctx, house, removes)
     if problem is not None:
         return problem
@@ -181,9 +248,68 @@ def removes_problem(state: dict, ctx: Ctx, house: str, removes: list[Remove]) ->
     return None if named == need else Msg("agot.error.remove_exactly", n=need, named=named)
 
 
+def _removal_problem(state: dict, ctx: Ctx, card, group: str, house: str, removes: list[Remove]) -> Msg | None:
+    """Why ``removes`` are not what the card destroys of ``house`` (:func:`_removal_rule`): units not there,
+    still over the new supply (or a unit not needed), not exactly n units, or (The Horde Descends' lowest
+    bidder) not all in one of the castle areas it may lose them in."""
+    kind, n, areas = _removal_rule(state, ctx, card, group, house)
+    if kind == "supply":
+        return bidding.supply_problem(_supply_after(state, ctx, house, getattr(card, group).params["supply"]),
+                                      ctx, house, removes)
+    _, problem = bidding.areas_after(state, ctx, house, removes)
+    if problem is not None:
+        return problem
+    named = sum(len(r.units) for r in removes)
+    if named != n:
+        return Msg("agot.error.remove_exactly", n=n, named=named)
+    one_area = getattr(card, group).params.get("where") == "castle-area-else-anywhere" and _castle_areas(state, ctx, house, n)
+    if any(r.area not in areas for r in removes) or (one_area and len({r.area for r in removes}) != 1):
+        return Msg("agot.error.remove_one_castle_area", n=n, areas=[ctx.area(a) for a in areas])
+    return None
+
+
+def _default_removal(state: dict, ctx: Ctx, card, group: str, house: str, rng=None) -> list[tuple[str, str]]:
+    """The units the card takes of ``house`` by default (with ``rng``: a random legal choice, for the bot):
+    the supply cut of 1e W7 (Rattleshirt's Raiders), else the n weakest (B30), for The Horde Descends'
+    lowest bidder in its castle area with most of its units, ties by name (B35)."""
+    params = getattr(card, group).params
+    if card.effect_key == RATTLESHIRT:
+        return bidding.default_supply_cut(_supply_after(state, ctx, house, params["supply"]), ctx, house, rng)
+    n, areas = params["destroy_units"], None
+    if params.get("where") == "castle-area-else-anywhere":
+        castles = _castle_areas(state, ctx, house, n)
+        if castles:
+            areas = {rng.choice(sorted(castles)) if rng else
+                     min(castles, key=lambda a: (-len(pos.units_in(state, a, house)), ctx.area(a)))}
+    units = _units(state, house, areas)
+    if rng:
+        return rng.sample(units, min(n, len(units)))
+    return sorted(units, key=lambda au: (bidding.WEAKEST_FIRST.index(au[1]), ctx.area(au[0])))[:n]
+
+
 def asks_removes(state: dict, ctx: Ctx, house: str) -> bool:
-    """Is ``house`` the lowest bidder of a Preemptive Raid at step ``outcome`` (its REMOVE lines answer it)?"""
-    return state["step"] == "outcome" and bool(choices(state, ctx, house, "penalties"))
+    """Is ``house`` asked for units at step ``outcome`` (Preemptive Raid's lowest bidder, or a house with a
+    choice of the units Mammoth Riders, Rattleshirt's Raiders or The Horde Descends destroy)?"""
+    return state["step"] == "outcome" and bool(choices(state, ctx, house, "penalties") or choices(state, ctx, house, "removes"))
+
+
+def removes_example(state: dict, ctx: Ctx, house: str) -> str | None:
+    """The first line of the default removal of a house asked for units (a refused REMOVE's example)."""
+    card, group = _card_and_group(state, ctx, house)
+    if card.effect_key == PREEMPTIVE_RAID:
+        return None
+    cut = bidding.as_removes(_default_removal(state, ctx, card, group, house))
+    return cut[0].canonical(ctx.names) if cut else None
+
+
+def reclaim_asked(state: dict, ctx: Ctx, house: str) -> bool:
+    """Is ``house`` asked at step ``outcome`` for the card Mammoth Riders gives back (RECLAIM)?"""
+    return state["step"] == "outcome" and bool(choices(state, ctx, house, "reclaims"))
+
+
+def musters_asked(state: dict, ctx: Ctx, house: str) -> bool:
+    """Is ``house`` asked at step ``outcome`` for The Horde Descends' muster (MUSTER, one castle area)?"""
+    return state["step"] == "outcome" and bool(choices(state, ctx, house, "musters"))
 
 
 def _asked(state: dict, ctx: Ctx) -> list[tuple[str, str, list[str]]]:
@@ -203,9 +329,51 @@ def chosen(state: dict, ctx: Ctx, house: str, kind: str, options: list[str]) -> 
 
 
 def pending_outcome(state: dict, ctx: Ctx) -> list[Owed]:
-    return [Owed(h, Msg(ASKED[kind][0], **{ASKED[kind][1]: [ctx.area(a) for a in options]
-                                            if kind in ("promotes", "demotes") else options}), "step",
-                 chosen(state, ctx, h, kind, options) is not None) for h, kind, options in _asked(state, ctx)]
+    return [Owed(h, _owed(state, ctx, h, kind, options), "step", _answered(state, ctx, h, kind, options))
+            for h, kind, options in _asked(state, ctx)]
+
+
+def _owed(state: dict, ctx: Ctx, house: str, kind: str, options: list[str]) -> Msg:
+    """What ``house`` is asked (:data:`ASKED`; units by how the card takes them)."""
+    if kind == "removes":
+        card, group = _card_and_group(state, ctx, house)
+        how, n, areas = _removal_rule(state, ctx, card, group, house)
+        if how == "supply":
+            return Msg("agot.owed.supply", supply=bidding.supply_text(_supply_after(
+                state, ctx, house, getattr(card, group).params["supply"]), ctx, house))
+        one = getattr(card, group).params.get("where") == "castle-area-else-anywhere" and bool(_castle_areas(state, ctx, house, n))
+        return Msg("agot.owed.horde_removes" if one else "agot.owed.wildling_removes", card=card.id, n=n,
+                   areas=[ctx.area(a) for a in options])
+    return Msg(ASKED[kind][0], **{ASKED[kind][1]: [ctx.area(a) for a in options]
+                                  if kind in ("promotes", "demotes", "musters") else options})
+
+
+def _answered(state: dict, ctx: Ctx, house: str, kind: str, options: list[str]) -> bool:
+    if kind == "removes":
+        return _usable_removes(state, ctx, *_card_and_group(state, ctx, house), house) is not None
+    if kind == "musters":
+        return _horde_muster(state, ctx, house) is not None
+    return chosen(state, ctx, house, kind, options) is not None
+
+
+def _card_and_group(state: dict, ctx: Ctx, house: str):
+    """The card being resolved and ``house``'s group on it (step ``outcome``)."""
+    return ctx.gd.wildling_cards[state["westeros"]["outcome"]["card"]], dict(_groups(state))[house]
+
+
+def _usable_removes(state: dict, ctx: Ctx, card, group: str, house: str) -> int | None:
+    """How many of ``house``'s REMOVE lines on file, in the order written, make what the card destroys."""
+    return bidding.usable_prefix(state, ctx, house, lambda rs: _removal_problem(state, ctx, card, group, house, rs))
+
+
+def _horde_muster(state: dict, ctx: Ctx, house: str) -> str | None:
+    """``house``'s last MUSTER line on file that The Horde Descends can use now: ``MUSTER NONE``, or a
+    legal muster in one castle area (the lines of other castles are not used)."""
+    for line in reversed(pos.plan(state, house).get("musters") or []):
+        muster = ctx.command(line)
+        if muster.area is None or westeros.muster_problem(state, ctx, house, muster) is None:
+            return line
+    return None
 
 
 def resolve_outcome(state: dict, ctx: Ctx, force: bool) -> tuple[list[Event], bool]:
@@ -323,18 +491,44 @@ def _crow_killers(state, ctx, card, group, house, events):
 
 
 def _mammoths(state, ctx, card, group, house, events):
-    """Mammoth Riders: the reward takes back the strongest discard (= 1e W10); penalties destroy units (B30)."""
+    """Mammoth Riders: the reward takes back the RECLAIM line's card, by default the strongest discard
+    (= 1e W10); penalties destroy the units of the REMOVE lines, by default the weakest (B30)."""
     params = getattr(card, group).params
     if "reclaim_cards" in params:
-        if state["discards"][house]:
-            chosen = bidding.default_reclaim(state, ctx, house)
-            state["discards"][house].remove(chosen)
-            state["hands"][house].append(chosen)
-            events.append(Event("agot.wildlings.reclaimed", house=house, card=chosen))
+        discards = state["discards"][house]
+        picked = chosen(state, ctx, house, "reclaims", list(discards))
+        pos.plan(state, house)["reclaims"] = []
+        if discards:
+            if picked is None and len(discards) >= 2:
+                events.append(Event("agot.default.reclaim", house=house))
+            back = picked or bidding.default_reclaim(state, ctx, house)
+            discards.remove(back)
+            state["hands"][house].append(back)
+            events.append(Event("agot.wildlings.reclaimed", house=house, card=back))
         else:
             events.append(Event("agot.wildlings.nothing_to_reclaim", house=house))
         return events, True
-    return events + _destroy(state, ctx, house, params["destroy_units"], card.id), True
+    return events + _destroy_chosen(state, ctx, card, group, house, "agot.default.losses"), True
+
+
+def _destroy_chosen(state: dict, ctx: Ctx, card, group: str, house: str, note: str) -> list[Event]:
+    """The units the card destroys of ``house``: its REMOVE lines on file if they make them (the fewest
+    in the order written), else the default (:func:`_default_removal`), with ``note`` when the house had
+    a choice."""
+    plan = pos.plan(state, house)
+    asked = _removal_rule(state, ctx, card, group, house) is not None
+    k = _usable_removes(state, ctx, card, group, house) if asked else None
+    events = []
+    if k is not None:
+        removes = [ctx.command(line) for line in plan["removes"][:k]]
+    else:
+        removes = bidding.as_removes(_default_removal(state, ctx, card, group, house))
+        if asked:
+            events.append(Event(note, house=house))
+    plan["removes"] = []
+    if not removes:
+        return events
+    return events + [Event("agot.wildlings.kill", house=house, removed=bidding.remove_units(state, ctx, house, removes))]
 
 
 def _milkwater(state, ctx, card, group, house, events):
@@ -386,7 +580,7 @@ def _preemptive(state, ctx, card, group, house, events):
             pos.plan(state, house).pop(key, None)
         if picked == "track":
             return events + _drop_on_best_track(state, house, params["drop_positions"]), True
-        if removes and removes_problem(state, ctx, house, removes) is None:
+        if removes and _raid_removes_problem(state, ctx, house, removes) is None:
             removed = bidding.remove_units(state, ctx, house, removes)
             return events + [Event("agot.wildlings.kill", house=house, removed=removed)], True
         if picked is None and _units(state, house):
@@ -407,16 +601,14 @@ def _drop_on_best_track(state: dict, house: str, places: int) -> list[Event]:
 
 
 def _rattleshirt(state, ctx, card, group, house, events):
-    """Rattleshirt's Raiders: the supply track moves; a house over its new limit removes units (= 1e W7 default)."""
+    """Rattleshirt's Raiders: the supply track moves; a house over its new limit removes the units of its
+    REMOVE lines, by default the supply cut of 1e W7."""
     params = getattr(card, group).params
+    cut = _destroy_chosen(state, ctx, card, group, house, "agot.default.supply")
     levels = max(ctx.gd.setup.supply_armies)
     state["supply"][house] = max(0, min(levels, state["supply"][house] + params["supply"]))
     events.append(Event("agot.wildlings.supply", house=house, supply=state["supply"][house]))
-    cut = bidding.default_supply_cut(state, ctx, house)
-    if cut:
-        events.append(Event("agot.wildlings.kill", house=house,
-                            removed=bidding.remove_units(state, ctx, house, bidding.as_removes(cut))))
-    return events, True
+    return events + cut, True
 
 
 def _nothing(state, ctx, card, group, house, events):
@@ -438,19 +630,24 @@ def _skinchanger(state, ctx, card, group, house, events):
 
 
 def _horde(state, ctx, card, group, house, events):
-    """The Horde Descends: the reward's muster defaults to nothing; the lowest bidder loses 2 units in
-    the castle area where it has most (B35), else anywhere; everyone else loses 1 (B30)."""
-    params = getattr(card, group).params
+    """The Horde Descends: the reward musters by the house's MUSTER line (one castle area), by default
+    nothing; the lowest bidder loses 2 units in one castle area (B35), else anywhere; everyone else 1
+    (B30); each by its REMOVE lines or the default."""
     if group == "highest_bidder":
-        events.append(Event("agot.wildlings.no_muster", house=house))
+        plan = pos.plan(state, house)
+        line = _horde_muster(state, ctx, house)
+        if line is None:
+            events.append(Event("agot.wildlings.no_muster", house=house))
+            return events, True
+        plan["musters"] = [m for m in plan.get("musters") or [] if m != line]
+        muster = ctx.command(line)
+        if muster.area is None:
+            events.append(Event("agot.westeros.musters_nothing", house=house))
+        else:
+            events.append(Event("agot.westeros.musters", house=house, done=[westeros._apply_muster(state, ctx, house, muster)]))
         return events, True
-    areas = None
-    if params.get("where") == "castle-area-else-anywhere":
-        castles = [a for a, holders in state["areas"].items() if len(holders.get(house, [])) >= params["destroy_units"]
-                   and ctx.gd.board.is_land(a) and ctx.gd.board.area(a).castle != "none"]
-        if castles:
-            areas = {min(castles, key=lambda a: (-len(pos.units_in(state, a, house)), ctx.area(a)))}
-    return events + _destroy(state, ctx, house, params["destroy_units"], card.id, areas), True
+    note = "agot.default.horde" if getattr(card, group).params.get("where") else "agot.default.losses"
+    return events + _destroy_chosen(state, ctx, card, group, house, note), True
 
 
 _HANDLERS = {"influence-track-moves": _tracks, "knights-and-footmen-swap": _crow_killers,
