@@ -69,11 +69,14 @@ def environment(language: str = DEFAULT_LANGUAGE, *, html: bool = False) -> jinj
         autoescape=html,
     )
     env.filters["yaml"] = yamlio.dumps
-    env.filters["say"] = lambda value: messages.render(value, language) if value is not None else ""
+    # a game's texts with its ruleset's own names where it prints some differently (messages.py)
+    env.filters["say"] = jinja2.pass_context(
+        lambda context, value: messages.render(value, language, context.get("ruleset")) if value is not None else "")
     env.filters["line"] = jinja2.pass_context(lambda context, text: _line(context.get("ruleset"), text, language))
     # a ruleset's word for an id of its view, from its catalogue: {{ b.phase | term("phase", "agot") }}
-    env.filters["term"] = lambda ident, kind, namespace, n=None, form=None: messages.name(ident, kind, language,
-                                                                                          namespace, form, n)
+    env.filters["term"] = jinja2.pass_context(
+        lambda context, ident, kind, namespace, n=None, form=None: messages.name(ident, kind, language, namespace,
+                                                                                 form, n, context.get("ruleset")))
     return env
 
 
