@@ -30,6 +30,20 @@ def test_every_house_card_and_westeros_card_reads_as_its_edition_prints_it():
             assert messages.name(card_id, "westeros_card", "en", "agot", ruleset=ruleset) == card.name, ruleset
 
 
+def test_every_2nd_edition_ability_reads_in_both_languages_and_the_1st_editions_are_unchanged():
+    second = [c for cards in second_edition().house_cards.values() for c in cards if c.ability]
+    assert len(second) == 24
+    for card in second:
+        en, cs = (messages.name(card.id, "ability", lang, "agot", ruleset="agot2e") for lang in ("en", "cs"))
+        assert en != card.id and cs != card.id and en != cs
+        assert en.split(" (")[0].split(".")[0] == card.ability.split(" (")[0].split(".")[0], "our words of the data"
+    for cards in first_edition().house_cards.values():
+        for card in cards:
+            for lang in ("en", "cs"):
+                assert messages.name(card.id, "ability", lang, "agot", ruleset="agot1e") == \
+                    messages.name(card.id, "ability", lang, "agot")
+
+
 @pytest.mark.parametrize("language", ["en", "cs"])
 def test_the_2nd_editions_names_lie_over_the_family_catalogue_and_change_nothing_else(language):
     own = yamlio.load_mapping(TEMPLATES_DIR / language / "agot2e" / "messages.yaml")["names"]
@@ -68,11 +82,15 @@ def test_a_report_of_a_2nd_edition_game_names_the_cards_as_the_2nd_edition_print
     assert "Baratheon discards Melisandre." in en
     assert "Wildling Attack" not in en and "Rodrik" not in en and "Asshai" not in en
     assert en.count("Wildlings Attack") == 2, "in the events and on the board"
+    assert "Roose Bolton (2): If you lose, your whole discard pile goes back to your hand" in en  # the hand
+    assert "Robb Stark (3): If you win, you decide where the losing army retreats" in en
     cs = reports.render_report(second, "stark", EVENTS, 1, "cs")
     assert "Ser Rodrick Cassel" in cs and "Melisandre" in cs and "Asshai" not in cs
+    assert "Roose Bolton (síla 2): Pokud prohrajete" in cs and "roose-bolton" not in cs
     assert untranslated(cs.split("\n", 1)[1], "cs", ("agot",)) == []  # below the machine-read X-Judge line
     first = _game(tmp_path, "agot1e")
     first.state["westeros"] = {"cards": {"III": "wildling-attack"}}
     en1 = reports.render_report(first, "stark", EVENTS, 1, "en")
     assert "III Wildling Attack" in en1 and "Ser Rodrik Cassel" in en1 and "Melisandre of Asshai" in en1
     assert "Wildlings Attack" not in en1 and "Rodrick" not in en1
+    assert "Robb Stark (2): Attacking Knights in your army add +3" in en1
