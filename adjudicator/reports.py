@@ -24,7 +24,7 @@ the catalogues in the reader's language, :mod:`adjudicator.messages`)::
 A ruleset may ship a module ``display`` next to its ruleset module with ``board(view, player)
 -> dict``: display-ready data for its ``board.txt.j2`` (``rulesets/agot1e/display.py``), and a
 module ``picture`` with ``svg(view, player, language, caption=...) -> str``: the board drawn from
-the same view (:func:`picture_of`; ``rulesets/agot1e/picture.py``, PNG in ``adjudicator/picture.py``),
+the same view (:func:`picture_of`; ``rulesets/agot/picture.py``, PNG in ``adjudicator/picture.py``),
 and optionally ``png(...) -> bytes``, the same picture drawn fast for mail (:func:`picture_png_of`).
 
 Every mail about a game starts with one machine-readable line (:func:`header`)::
