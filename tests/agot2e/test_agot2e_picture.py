@@ -31,6 +31,7 @@ from adjudicator.paths import GAMES_DIR
 from adjudicator.picture import png_from_svg
 from adjudicator.ruleset import get
 from adjudicator.rulesets.agot.mapshapes import shapes_for
+from adjudicator.rulesets.agot.picture import words
 from adjudicator.rulesets.agot2e import picture
 from adjudicator.selfplay import play
 from adjudicator.store import Store
@@ -242,3 +243,12 @@ def test_a_report_mail_of_an_agot2e_game_carries_the_board(tmp_path):
     for message in sent.values():
         (png,) = [p for p in message.iter_attachments() if p.get_content_type() == "image/png"]
         assert png.get_filename() == f"board-v{version}.png" and png_size(png.get_content())[0] > 1000
+
+
+def test_the_pictures_words_have_the_same_keys_in_both_languages():
+    def keys(table, prefix=""):
+        return {k for key, value in table.items()
+                for k in (keys(value, f"{prefix}{key}.") if isinstance(value, dict) else {f"{prefix}{key}"})}
+
+    assert keys(words("en")) == keys(words("cs"))
+    assert {"kinds.siege_engine", "legend_items.garrison", "legend_items.port", "legend_items.closed"} <= keys(words("cs"))
