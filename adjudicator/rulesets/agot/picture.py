@@ -16,7 +16,8 @@ the Jinja template ``templates/pictures/agot/board.svg.j2``; the words of each l
 What only the 2nd edition has is drawn from its data and its state, with no test of the edition's
 name: ports (areas of kind ``port``, water tinted by whoever holds the castle beside them), siege
 engines (a unit kind of its ``Shape``), garrison tokens (``state["garrisons"]``) and the areas a
-3-house game closes (``state["impassable"]``, and their ports). agot1e has none of them and its picture is unchanged.
+3-house game closes (``state["impassable"]``, and their ports). agot1e has none of them and its
+picture is unchanged.
 """
 
 from __future__ import annotations
@@ -63,8 +64,8 @@ def png(view: dict, player: str | None, language: str = "en", *, caption: str = 
 
 
 def layers(view: dict, player: str | None, language: str = "en", *, caption: str = "") -> layered.Layers:
-    """The picture as static layers (keyed by data version, language and number of houses, and
-    drawn from those alone) and the sprites of what ``view`` holds; they compose to :func:`svg`."""
+    """The picture as static layers (keyed by edition, data version, language and number of houses,
+    and drawn from those alone) and the sprites of what ``view`` holds; they compose to :func:`svg`."""
     key = (ctx_of(view).rules.name, view["data_version"], language, len(view["houses"]))
     return layered.from_template(_template(), model(view, player, language, caption=caption), key)
 
