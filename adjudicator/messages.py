@@ -28,6 +28,13 @@ rod Stark", "rozkazy obrany"). Jinja is already the project's template language,
 same file; the catalogue stays data a translator edits, checked for completeness by a test
 (:func:`missing`), with no compile step between an edit and a mail.
 
+A ruleset of a family may print some names differently (the 2nd edition's "Ser Rodrick Cassel" for the
+card id both editions share): its own catalogue ``templates/<lang>/<ruleset>/messages.yaml`` lies over its
+family's when a text is rendered for one of its games (``render(..., ruleset="agot2e")``; the report
+templates pass the game's ruleset, ``reports.py``). A ruleset without such a file reads its family's. A
+variant's file may name the ruleset it varies (``over: agot2e`` in ``agot2e-ru``'s): that one's lies
+between, so the variant reads the 2nd edition's names.
+
 Text that is not a key (it has spaces, or no namespace) is shown as it stands: older games'
 stored events, which were English sentences, still read. A key missing from a catalogue shows
 as the key (and its parameters): the completeness tests look for exactly that.
@@ -140,12 +147,20 @@ def namespace_of(key: str) -> str | None:
 
 
 @cache
-def catalogue(language: str, namespace: str | None = None) -> Catalogue:
+def catalogue(language: str, namespace: str | None = None, ruleset: str | None = None) -> Catalogue:
+    """The judge's catalogue, ``namespace``'s over it, and (for a game of ``ruleset`` of that family)
+    the ruleset's own over both, where it has one."""
     if language not in LANGUAGES:
         raise ValueError(f"no catalogue for language {language!r} (have: {', '.join(LANGUAGES)})")
     paths = [TEMPLATES_DIR / language / "messages.yaml"]
     if namespace:
         paths.append(TEMPLATES_DIR / language / namespace / "messages.yaml")
+        own: list = []
+        while ruleset and ruleset != namespace and len(own) < 4:  # a variant's catalogue may lie over its base's
+            path = TEMPLATES_DIR / language / ruleset / "messages.yaml"
+            own.insert(0, path)
+            ruleset = _read(path).get("over")
+        paths += own
     messages: dict[str, str] = {}
     names: dict[str, dict] = {}
     words: dict[str, str] = {}
@@ -208,10 +223,10 @@ def _name(catalogue_: Catalogue, kind: str, ident: Any, form: str | None = None,
 
 
 def name(ident: Any, kind: str, language: str, namespace: str | None = None, form: str | None = None,
-         n: int | None = None) -> str:
+         n: int | None = None, ruleset: str | None = None) -> str:
     """The name of ``ident`` of ``kind`` in ``language``'s catalogue of ``namespace`` (a template's
-    ``term`` filter: the words a board shows for the ids a view holds)."""
-    return _name(catalogue(language, namespace), kind, ident, form, None if n is None else int(n))
+    ``term`` filter: the words a board shows for the ids a view holds), ``ruleset``'s own first."""
+    return _name(catalogue(language, namespace, ruleset), kind, ident, form, None if n is None else int(n))
 
 
 def _join(items: Iterable[str], catalogue_: Catalogue) -> str:
@@ -253,10 +268,10 @@ def _line(namespace: str | None, text: Any, language: str) -> str:
 
 
 @cache
-def _environment(language: str, namespace: str | None) -> "jinja2.Environment":
+def _environment(language: str, namespace: str | None, ruleset: str | None) -> "jinja2.Environment":
     import jinja2  # here, not at the top: `judge ingest` handing a mail to the server renders nothing
 
-    cat = catalogue(language, namespace)
+    cat = catalogue(language, namespace, ruleset)
     env = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False)
     env.filters["name"] = lambda ident, kind, form=None: _name(cat, kind, ident, form)
     env.filters["house"] = lambda ident, form=None: _name(cat, "house", ident, form)
@@ -265,23 +280,24 @@ def _environment(language: str, namespace: str | None) -> "jinja2.Environment":
     env.filters["plural"] = lambda n, forms: plural(n, forms, language)
     env.filters["count"] = lambda n, kind, ident: f"{n} {_name(cat, kind, ident, n=int(n))}"
     env.filters["join_and"] = lambda items: _join(items, cat)
-    env.filters["say"] = lambda value: render(value, language)
+    env.filters["say"] = lambda value: render(value, language, ruleset)
     env.filters["line"] = lambda text: _line(namespace, text, language)
     env.globals["word"] = lambda key: cat.words.get(key, key)
     return env
 
 
 @cache
-def _compiled(language: str, key: str) -> "jinja2.Template | None":
+def _compiled(language: str, key: str, ruleset: str | None) -> "jinja2.Template | None":
     namespace = namespace_of(key)
-    text = catalogue(language, namespace).messages.get(key)
+    text = catalogue(language, namespace, ruleset).messages.get(key)
     if text is None:
         return None
-    return _environment(language, namespace).from_string(text)
+    return _environment(language, namespace, ruleset).from_string(text)
 
 
-def render(message: "Msg | str | Any", language: str = "en") -> str:
-    """``message`` in ``language``: its catalogue entry with its parameters. A value that is not a
+def render(message: "Msg | str | Any", language: str = "en", ruleset: str | None = None) -> str:
+    """``message`` in ``language`` (for a game of ``ruleset``: its own names first, see the module's
+    docstring): its catalogue entry with its parameters. A value that is not a
     message, or whose key is no key (a sentence), is shown as it stands; a key the catalogue lacks
     is shown as the key and its parameters (the completeness tests catch it). Parameters that are
     messages themselves (``{"reason": Msg(...)}``) are rendered first, lists of them too."""
@@ -293,21 +309,21 @@ def render(message: "Msg | str | Any", language: str = "en") -> str:
         message = Msg(message.key, getattr(message, "params", None))
     if not KEY.match(message.key):
         return message.key
-    template = _compiled(language, message.key)
+    template = _compiled(language, message.key, ruleset)
     if template is None:
         return message.key if not message.params else f"{message.key} {dict(message.params)}"
-    return template.render({k: _rendered(v, language) for k, v in message.params.items()})
+    return template.render({k: _rendered(v, language, ruleset) for k, v in message.params.items()})
 
 
 def _is_message(value: Any) -> bool:
     return isinstance(value, Msg) or (isinstance(value, Mapping) and "key" in value)
 
 
-def _rendered(value: Any, language: str) -> Any:
+def _rendered(value: Any, language: str, ruleset: str | None) -> Any:
     if _is_message(value):
-        return render(value, language)
+        return render(value, language, ruleset)
     if isinstance(value, list) and value and all(_is_message(v) for v in value):
-        return [render(v, language) for v in value]
+        return [render(v, language, ruleset) for v in value]
     return value
 
 

@@ -24,7 +24,7 @@ the catalogues in the reader's language, :mod:`adjudicator.messages`)::
 A ruleset may ship a module ``display`` next to its ruleset module with ``board(view, player)
 -> dict``: display-ready data for its ``board.txt.j2`` (``rulesets/agot1e/display.py``), and a
 module ``picture`` with ``svg(view, player, language, caption=...) -> str``: the board drawn from
-the same view (:func:`picture_of`; ``rulesets/agot1e/picture.py``, PNG in ``adjudicator/picture.py``),
+the same view (:func:`picture_of`; ``rulesets/agot/picture.py``, PNG in ``adjudicator/picture.py``),
 and optionally ``png(...) -> bytes``, the same picture drawn fast for mail (:func:`picture_png_of`).
 
 Every mail about a game starts with one machine-readable line (:func:`header`)::
@@ -69,11 +69,14 @@ def environment(language: str = DEFAULT_LANGUAGE, *, html: bool = False) -> jinj
         autoescape=html,
     )
     env.filters["yaml"] = yamlio.dumps
-    env.filters["say"] = lambda value: messages.render(value, language) if value is not None else ""
+    # a game's texts with its ruleset's own names where it prints some differently (messages.py)
+    env.filters["say"] = jinja2.pass_context(
+        lambda context, value: messages.render(value, language, context.get("ruleset")) if value is not None else "")
     env.filters["line"] = jinja2.pass_context(lambda context, text: _line(context.get("ruleset"), text, language))
     # a ruleset's word for an id of its view, from its catalogue: {{ b.phase | term("phase", "agot") }}
-    env.filters["term"] = lambda ident, kind, namespace, n=None, form=None: messages.name(ident, kind, language,
-                                                                                          namespace, form, n)
+    env.filters["term"] = jinja2.pass_context(
+        lambda context, ident, kind, namespace, n=None, form=None: messages.name(ident, kind, language, namespace,
+                                                                                 form, n, context.get("ruleset")))
     return env
 
 

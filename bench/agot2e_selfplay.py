@@ -1,11 +1,13 @@
 """The agot2e self-play campaign: N seeded whole games per house count (3 to 6), invariants checked.
 
-Run: ``python bench/agot2e_selfplay.py [--games 1000] [--houses 3,4,5,6] [--tides]``. Seeded bots decide everything
-through the mail grammar, as in ``judge selfplay --ruleset agot2e --option preview=yes``; the
+Run: ``python bench/agot2e_selfplay.py [--games 1000] [--houses 3,4,5,6] [--tides] [--first 0] [--progress 0]``.
+Seeded bots decide everything through the mail grammar, as in ``judge selfplay --ruleset agot2e --option preview=yes``; the
 invariants are checked after every step. Exits 1 at the first violation, printing the seed and step
 that reproduce it, and prints per house count the games, their time and the winners. Not a test (the
 suite plays a seeded slice: ``tests/agot2e/test_agot2e_selfplay.py``); game ``i`` of a count ``n``
-plays with seed ``1000 * n + i``, as the slice does.
+plays with seed ``1000 * n + i``, as the slice does. ``--first I`` starts at game ``I`` (a long campaign
+split over processes: ``--first 500 --games 500`` plays games 500-999); ``--progress K`` prints a line
+after every ``K`` games, so that a run cut short still tells how far it got without a violation.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--houses", default="3,4,5,6")
     parser.add_argument("--tides", action="store_true", help="with the Tides of Battle option")
+    parser.add_argument("--first", type=int, default=0, help="the index of the first game of each count")
+    parser.add_argument("--progress", type=int, default=0, help="a line after every K games (0: none)")
     args = parser.parse_args()
     ruleset = get("agot2e")
     for count in (int(n) for n in args.houses.split(",")):
@@ -31,7 +35,7 @@ def main() -> int:
         winners: Counter = Counter()
         battles = refused = 0
         started = time.perf_counter()
-        for i in range(args.games):
+        for done, i in enumerate(range(args.first, args.first + args.games), 1):
             seed = 1000 * count + i
             try:
                 options = {"preview": "yes", **({"tides-of-battle": "yes"} if args.tides else {})}
@@ -42,8 +46,11 @@ def main() -> int:
             winners[played.state["winner"]] += 1
             battles += sum(1 for e in played.events if e.text.startswith("Battle at "))
             refused += len(played.rejected)
+            if args.progress and done % args.progress == 0:
+                print(f"  {count} houses: games {args.first}-{i} without a violation,"
+                      f" {time.perf_counter() - started:.0f} s", flush=True)
         took = time.perf_counter() - started
-        print(f"{count} houses: {args.games} games without a violation in {took:.0f} s "
+        print(f"{count} houses: {args.games} games (from game {args.first}) without a violation in {took:.0f} s "
               f"({args.games / took:.1f} games/s), {battles / args.games:.1f} battles per game, "
               f"{refused} bot mails refused; winners {dict(winners.most_common())}")
     return 0

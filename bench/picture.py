@@ -2,7 +2,7 @@
 
 Run: ``python bench/picture.py [--runs N]``. A report's picture is drawn once per player and
 version (``Postmaster.report_new_versions``): view -> the picture's model and sprites
-(``rulesets/agot1e/picture.py``) -> PNG composed on the cached static layers
+(``rulesets/agot/picture.py``, the shared AGoT picture, here agot1e's board) -> PNG composed on the cached static layers
 (``adjudicator/layered.py``). Reported apart:
 
 - the first picture of a process: the board's shapes derived, the template compiled, the static

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import settings
 
 from adjudicator.judge import Judge
 from adjudicator.store import Store
@@ -18,6 +19,11 @@ sys.path.insert(0, str(TESTS))
 import toyrules  # noqa: E402,F401  (registers the toy ruleset)
 
 START = datetime(2026, 11, 21, 12, 0, tzinfo=timezone.utc)
+
+# No timed assertions (speed goes in bench/): hypothesis's 200 ms deadline per example failed the property
+# tests on the loaded shared machine (tests/agot1e/test_grammar.py, 253 ms), with nothing wrong in the code.
+settings.register_profile("no-deadline", deadline=None)
+settings.load_profile("no-deadline")
 
 
 class FakeClock:

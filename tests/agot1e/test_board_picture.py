@@ -10,28 +10,28 @@ from __future__ import annotations
 
 import html
 import math
-import struct
-import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
+import boardshapes
 from adjudicator import yamlio
 from adjudicator.paths import GAMES_DIR
 from adjudicator.ruleset import get
+from adjudicator.rulesets.agot.mapshapes import shapes_for
 from adjudicator.rulesets.agot1e import picture
-from adjudicator.rulesets.agot1e.mapshapes import FRAME, shapes_for
 from adjudicator.selfplay import play
+from boardshapes import (area_paths, assert_frame_chains_on_the_frame, assert_places_inside, assert_touching_is_adjacency,
+                         crossing_borders, groups, png_size, tree)
 
 ARTEFACTS = Path(__file__).resolve().parents[2] / "artefacts" / "pictures"
 FIVE = ["stark", "lannister", "baratheon", "greyjoy", "tyrell"]
-SVG = "{http://www.w3.org/2000/svg}"
 
 
 @pytest.fixture(scope="module")
 def shapes():
-    return shapes_for("v1")
+    return shapes_for("agot1e", "v1")
 
 
 @pytest.fixture(scope="module")
@@ -53,18 +53,9 @@ def _artefact(name: str, view: dict, player: str | None, language: str = "en", c
     return path
 
 
-def _png_size(data: bytes) -> tuple[int, int]:
-    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
-    return struct.unpack(">II", data[16:24])
-
-
 # ---------------------------------------------------------------------------------------
 # The geometry against map.yaml
 # ---------------------------------------------------------------------------------------
-
-
-def _drawn_points(shapes) -> dict[str, set]:
-    return {area: {(round(x, 6), round(y, 6)) for ring in rings for x, y in ring} for area, rings in shapes.rings.items()}
 
 
 def test_every_area_of_map_yaml_is_drawn_and_nothing_else(shapes, board_map):
@@ -72,95 +63,23 @@ def test_every_area_of_map_yaml_is_drawn_and_nothing_else(shapes, board_map):
 
 
 def test_areas_touch_in_the_drawing_exactly_when_map_yaml_says_they_are_adjacent(shapes, board_map):
-    """Touching = the drawn outlines share a point (a border or a corner). The exceptions are the
-    land pairs board.yaml lists as split by a river: they touch, are not adjacent, and their border
-    is drawn as a river. 1st ed has no ports, so no adjacency crosses water."""
-    points = _drawn_points(shapes)
-    areas = sorted(points)
-    touching = {frozenset((a, b)) for i, a in enumerate(areas) for b in areas[i + 1:] if points[a] & points[b]}
-    adjacent = {frozenset(pair) for pair in board_map["borders"]}
-    rivers = {frozenset(pair) for pair in shapes.rivers}
-    name = lambda pairs: sorted(tuple(sorted(p)) for p in pairs)  # noqa: E731
-    assert name(adjacent - touching) == [], "adjacent in map.yaml but apart in the drawing"
-    assert name(touching - adjacent - rivers) == [], "touching in the drawing but not adjacent in map.yaml"
-    assert name(rivers & adjacent) == [] and name(rivers - touching) == []
-    assert touching == shapes.touching(), "the drawn outlines and the cell layout disagree"
-    for pair in rivers:  # each river is drawn, and only between land areas
-        assert all(board_map["areas"][a]["kind"] == "land" for a in pair)
-        assert any(frozenset((c.left, c.right)) == pair for c in shapes.river_chains())
-
-
-def _segments(shapes):
-    for index, chain in enumerate(shapes.chains):
-        for p, q in zip(chain.points, chain.points[1:]):
-            yield index, p, q
-
-
-def _cross(p, q, r, s) -> bool:
-    def orient(a, b, c):
-        v = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
-        return 0 if abs(v) < 1e-12 else (1 if v > 0 else -1)
-
-    if {p, q} & {r, s}:
-        return False  # chains meet at their shared end points
-    o1, o2, o3, o4 = orient(p, q, r), orient(p, q, s), orient(r, s, p), orient(r, s, q)
-    return o1 * o2 < 0 and o3 * o4 < 0 or (0 in (o1, o2, o3, o4) and _touch(p, q, r, s))
-
-
-def _touch(p, q, r, s) -> bool:
-    def on(a, b, c):
-        return (min(a[0], b[0]) - 1e-9 <= c[0] <= max(a[0], b[0]) + 1e-9
-                and min(a[1], b[1]) - 1e-9 <= c[1] <= max(a[1], b[1]) + 1e-9
-                and abs((b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])) < 1e-12)
-
-    return on(p, q, r) or on(p, q, s) or on(r, s, p) or on(r, s, q)
+    """Rivers excepted (tests/boardshapes.py). 1st ed has no ports, so no adjacency crosses water."""
+    assert_touching_is_adjacency(shapes, board_map)
 
 
 def test_no_two_borders_cross_or_touch_between_their_ends(shapes):
-    buckets: dict[tuple[int, int], list] = {}
-    for seg in _segments(shapes):
-        _, p, q = seg
-        for bx in range(int(min(p[0], q[0])), int(max(p[0], q[0])) + 1):
-            for by in range(int(min(p[1], q[1])), int(max(p[1], q[1])) + 1):
-                buckets.setdefault((bx, by), []).append(seg)
-    bad = set()
-    for segs in buckets.values():
-        for i, (ci, p, q) in enumerate(segs):
-            for cj, r, s in segs[i + 1:]:
-                if ci == cj and ({p, q} & {r, s}):
-                    continue
-                if _cross(p, q, r, s):
-                    bad.add((shapes.chains[ci].left, shapes.chains[ci].right, shapes.chains[cj].left, shapes.chains[cj].right))
-    assert not bad
-
-
-def _inside(rings, x: float, y: float) -> bool:
-    inside = False
-    for ring in rings:
-        for (ax, ay), (bx, by) in zip(ring, ring[1:] + ring[:1]):
-            if (ay > y) != (by > y) and x < ax + (y - ay) * (bx - ax) / (by - ay):
-                inside = not inside
-    return inside
+    assert not crossing_borders(shapes)
 
 
 def test_every_place_lies_inside_its_area_and_every_area_has_its_places(shapes, board_map):
-    for area, info in board_map["areas"].items():
-        spots = shapes.places[area]
-        wanted = {"label", "units", "order"} | ({"power"} if info["kind"] == "land" else set())
-        wanted |= {"neutral"} if info.get("neutral_force") else set()
-        assert wanted <= set(spots), area
-        for key, (x, y) in spots.items():
-            assert _inside(shapes.rings[area], x, y), f"{area}: {key} at ({x:.1f}, {y:.1f}) lies outside the area"
-        assert len({spots[k] for k in ("units", "order") + (("power",) if "power" in spots else ())}) == len(
-            ("units", "order") + (("power",) if "power" in spots else ())), area
+    assert_places_inside(shapes, board_map)
 
 
 def test_the_board_looks_like_westeros(shapes):
     """North at the top, the Iron Islands west in Ironman's Bay, Dragonstone east in Shipbreaker
     Bay, Dorne south, and the seas where the seas are."""
     def centre(area):
-        cells = shapes.cells[area]
-        return sum(x for x, _ in cells) / len(cells), sum(y for _, y in cells) / len(cells)
+        return boardshapes.centre(shapes, area)
 
     x, y = zip(*(centre(a) for a in ("castle-black", "winterfell", "moat-cailin", "riverrun", "the-reach", "yronwood")))
     assert list(y) == sorted(y), "north to south: Castle Black, Winterfell, Moat Cailin, Riverrun, the Reach, Yronwood"
@@ -179,36 +98,28 @@ def test_the_board_looks_like_westeros(shapes):
 # ---------------------------------------------------------------------------------------
 
 
-def _tree(svg: str) -> ET.Element:
-    return ET.fromstring(svg)
-
-
-def _groups(root: ET.Element, cls: str) -> list[ET.Element]:
-    return [g for g in root.iter(SVG + "g") if cls in (g.get("class") or "").split()]
-
-
 def test_every_area_is_drawn_exactly_once(mid_game, board_map):
-    root = _tree(picture.svg(get("agot1e").view(mid_game, "stark"), "stark"))
-    ids = [p.get("id") for p in root.iter(SVG + "path") if "area" in (p.get("class") or "").split()]
+    root = tree(picture.svg(get("agot1e").view(mid_game, "stark"), "stark"))
+    ids = area_paths(root)
     assert sorted(ids) == sorted(f"area-{a}" for a in board_map["areas"])
 
 
 def test_units_are_drawn_where_the_state_has_them(mid_game):
     rs = get("agot1e")
-    root = _tree(picture.svg(rs.view(mid_game, "greyjoy"), "greyjoy"))
+    root = tree(picture.svg(rs.view(mid_game, "greyjoy"), "greyjoy"))
     drawn: dict[str, Counter] = {}
-    for g in _groups(root, "unit"):
+    for g in groups(root, "unit"):
         drawn.setdefault(g.get("data-area"), Counter())[(g.get("data-house"), g.get("data-kind"))] += 1
     expected = {area: Counter((house, u) for house, units in holders.items() for u in units)
                 for area, holders in mid_game["areas"].items() if any(holders.values())}
     assert drawn == expected and sum(sum(c.values()) for c in expected.values()) > 10
     routed = sum(len(u) for u in mid_game["routed"].values())
-    assert len(_groups(root, "routed")) == routed
-    powers = {(g.get("data-area"), g.get("data-house")) for g in _groups(root, "power")}
+    assert len(groups(root, "routed")) == routed
+    powers = {(g.get("data-area"), g.get("data-house")) for g in groups(root, "power")}
     assert powers == set(mid_game["control"].items())
-    neutral = {g.get("data-area") for g in _groups(root, "neutral")}
+    neutral = {g.get("data-area") for g in groups(root, "neutral")}
     assert neutral == {a for a, n in mid_game["neutral"].items() if n}
-    orders = {g.get("data-area") for g in _groups(root, "order")}
+    orders = {g.get("data-area") for g in groups(root, "order")}
     assert orders == set(mid_game["orders"]) and mid_game["orders"], "revealed orders are public"
 
 
@@ -233,7 +144,7 @@ def test_a_player_sees_their_own_planned_orders_and_never_another_houses(tmp_pat
     state = _planning_with_every_plan_on_file()
     for house in FIVE:
         svg = picture.svg(rs.view(state, house), house)
-        orders = _groups(_tree(svg), "order")
+        orders = groups(tree(svg), "order")
         assert {g.get("data-area") for g in orders} == set(state["plans"][house]["orders"])
         assert {g.get("data-house") for g in orders} == {house}
         assert all("planned" in g.get("class") for g in orders)
@@ -242,7 +153,7 @@ def test_a_player_sees_their_own_planned_orders_and_never_another_houses(tmp_pat
                 assert not {f'data-area="{a}"' for a in state["plans"][other]["orders"]} & {
                     f'data-area="{g.get("data-area")}"' for g in orders}
     # the GM sees every plan; the picture of a player never holds the state's secrets
-    gm = _groups(_tree(picture.svg(rs.view(state, None), None)), "order")
+    gm = groups(tree(picture.svg(rs.view(state, None), None)), "order")
     assert len(gm) == sum(len(p["orders"]) for p in state["plans"].values())
     _artefact("planning-stark-en.png", rs.view(state, "stark"), "stark", "en", caption="planning")
 
@@ -259,7 +170,7 @@ def test_pictures_in_both_languages_with_czech_words_and_artefacts(mid_game):
     for name, player, language in (("mid-game-stark-en.png", "stark", "en"), ("mid-game-lannister-cs.png", "lannister", "cs"),
                                    ("mid-game-gm-en.png", None, "en")):
         path = _artefact(name, rs.view(mid_game, player), player, language, caption="w1 v42")
-        width, height = _png_size(path.read_bytes())
+        width, height = png_size(path.read_bytes())
         assert width > 900 and height > 900
 
 
@@ -282,11 +193,11 @@ def test_judge_map_writes_png_and_svg_and_refuses_other_files(cli, tmp_path):
     png, svg = tmp_path / "board.png", tmp_path / "board.svg"
     result = cli("map", "w1", "--as", "lannister", "-o", str(png))
     assert result.exit_code == 0, result.output
-    assert _png_size(png.read_bytes())[0] > 900
+    assert png_size(png.read_bytes())[0] > 900
     result = cli("map", "w1", "--version", "1", "-o", str(svg))
     assert result.exit_code == 0, result.output
-    root = _tree(svg.read_text(encoding="utf-8"))
-    assert len([p for p in root.iter(SVG + "path") if "area" in (p.get("class") or "").split()]) == 45
+    root = tree(svg.read_text(encoding="utf-8"))
+    assert len(area_paths(root)) == 45
     assert cli("map", "w1", "-o", str(tmp_path / "board.gif")).exit_code == 2
     assert cli("map", "w1", "--as", "nobody", "-o", str(png)).exit_code == 2
     result = cli("map", "w1", "--version", "9", "-o", str(png))
@@ -309,7 +220,5 @@ def test_a_ruleset_without_a_picture_draws_nothing(tmp_path):
 
 
 def test_chains_never_run_along_the_frame_inside_the_board(shapes):
-    for chain in shapes.chains:
-        if FRAME in (chain.left, chain.right):
-            assert all(x in (0, shapes.width) or y in (0, shapes.height) for x, y in chain.points)
+    assert_frame_chains_on_the_frame(shapes)
     assert not math.isnan(sum(x + y for c in shapes.chains for x, y in c.points))

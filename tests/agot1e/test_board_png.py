@@ -8,16 +8,16 @@ the data version, the language and the number of houses alone, never from a view
 
 from __future__ import annotations
 
-import io
-
 import pytest
-from PIL import Image, ImageChops
+from PIL import ImageChops
 
 from adjudicator import layered
 from adjudicator.picture import png_from_svg
 from adjudicator.ruleset import get
+from adjudicator.rulesets.agot import picture as picture_model
 from adjudicator.rulesets.agot1e import picture
 from adjudicator.selfplay import play
+from boardshapes import assert_same_picture, rgb
 
 FIVE = ["stark", "lannister", "baratheon", "greyjoy", "tyrell"]
 PLANS = {
@@ -42,20 +42,6 @@ def planning():
     return state
 
 
-def _rgb(png: bytes) -> Image.Image:
-    image = Image.open(io.BytesIO(png))
-    assert image.format == "PNG"
-    return image.convert("RGB")
-
-
-def _assert_same_picture(got: Image.Image, whole: Image.Image) -> None:
-    assert got.size == whole.size
-    diff = ImageChops.difference(got, whole).convert("L")
-    histogram = diff.histogram()
-    assert max(i for i, n in enumerate(histogram) if n) <= 12, "a pixel differs by more than rounding"
-    assert sum(histogram[4:]) <= 100, "more than a few pixels differ by more than rounding"
-
-
 def test_the_png_is_the_full_picture_drawn_in_layers(mid_game, planning):
     rs = get("agot1e")
     layered.clear_caches()
@@ -65,9 +51,9 @@ def test_the_png_is_the_full_picture_drawn_in_layers(mid_game, planning):
     for state, player, language in ((mid_game, "stark", "en"), (mid_game, "lannister", "cs"), (mid_game, None, "en"),
                                     (planning, "baratheon", "en"), (planning, None, "cs")):
         view = rs.view(state, player)
-        got = _rgb(picture.png(view, player, language, caption="w1 v42"))
-        whole = _rgb(png_from_svg(picture.svg(view, player, language, caption="w1 v42")))
-        _assert_same_picture(got, whole)
+        got = rgb(picture.png(view, player, language, caption="w1 v42"))
+        whole = rgb(png_from_svg(picture.svg(view, player, language, caption="w1 v42")))
+        assert_same_picture(got, whole)
 
 
 def _order_boxes(view: dict, player: str | None) -> list[tuple[int, int, int, int]]:
@@ -84,12 +70,12 @@ def test_two_players_pngs_differ_exactly_where_their_own_views_do(planning):
     the board differs, and in the panel only the line saying whose view it is."""
     rs = get("agot1e")
     views = {h: rs.view(planning, h) for h in ("stark", "baratheon")}
-    pngs = {h: _rgb(picture.png(v, h, "en", caption="w1 v2")) for h, v in views.items()}
+    pngs = {h: rgb(picture.png(v, h, "en", caption="w1 v2")) for h, v in views.items()}
     stark_boxes, baratheon_boxes = _order_boxes(views["stark"], "stark"), _order_boxes(views["baratheon"], "baratheon")
     assert len(stark_boxes) == len(baratheon_boxes) == 3
     for box in stark_boxes + baratheon_boxes:
         assert ImageChops.difference(pngs["stark"].crop(box), pngs["baratheon"].crop(box)).getbbox() is not None
-    panel_x = round(picture.static_model("v1", "en", 5)["map_w"])
+    panel_x = round(picture_model.static_model("agot1e", "v1", "en", 5)["map_w"])
     viewer_line = (panel_x, 66, pngs["stark"].width, 86)
     diff = ImageChops.difference(pngs["stark"], pngs["baratheon"]).convert("L").point(lambda v: 255 if v > 4 else 0)
     allowed = stark_boxes + baratheon_boxes + [viewer_line]
@@ -122,7 +108,7 @@ def test_sprites_are_the_players_dynamic_layer(planning):
     rs = get("agot1e")
     for house in ("stark", "greyjoy"):
         layers = picture.layers(rs.view(planning, house), house, "en")
-        labels = {picture._order_label(text, picture.words("en")) for text in PLANS[house].values()}
+        labels = {picture_model._order_label(text, picture_model.words("en")) for text in PLANS[house].values()}
         markup = "".join(s.markup for s in layers.sprites)
         for label in labels:
             assert f">{label}</text>" in markup

@@ -35,6 +35,7 @@ def board(view: dict, player: str | None) -> dict:
         return [{"kind": kind, "count": counts[kind]} for kind in pos.UNIT_ORDER if counts[kind]]
 
     areas = []
+    garrisons = view.get("garrisons") or {}
     homes = {a for a in gd.board.land_areas if gd.board.area(a).home_of in view["houses"]}
     for area in sorted(set(view["areas"]) | set(view["control"]) | set(view["neutral"]) | set(view["orders"]) | homes,
                        key=ctx.area):
@@ -53,7 +54,11 @@ def board(view: dict, player: str | None) -> dict:
             "control": name(view["control"][area]) if area in view["control"] else None,
             "neutral": view["neutral"].get(area),
             "held": name(held) if held else None,  # a home area its house still holds without units or token
+            "garrison": garrisons.get(area),  # 2e: the home area's garrison token while it stands
         })
+    # 2e, 3 houses: the areas closed for the game, and their ports (RULES.md R3.3)
+    closed = sorted((ctx.area(a) for a in gd.board.land_areas + gd.board.port_areas if pos.closed(view, gd, a)),
+                    key=str.casefold)
 
     castles = {h: pos.castles_controlled(view, gd, h) for h in view["houses"]}
     houses = []
@@ -103,6 +108,7 @@ def board(view: dict, player: str | None) -> dict:
         "wildlings": view["wildlings"],
         "wildlings_max": max(gd.setup.wildlings.track),
         "areas": areas,
+        "closed": closed,
         "hands": hands,  # display name -> cards: the player's own (the GM: every house's)
         "my_hand": cards(view["hands"][player]) if player is not None and isinstance(view["hands"].get(player), list) else [],
         "my_discards": cards(view["discards"].get(player, [])) if player is not None else [],

@@ -1,4 +1,5 @@
-"""The drawn agot1e board: area shapes derived from the cell layout in ``games/agot1e/vN/board.yaml``.
+"""The drawn AGoT board of either edition: area shapes derived from the cell layout in
+``games/<edition>/vN/board.yaml`` (agot1e's 45 areas, agot2e's 58 with its ports).
 
 The board is authored as data, not code: ``layout`` is a grid of characters, one per cell, each
 naming the area (land or sea) that covers that cell (``codes`` maps characters to area ids).
@@ -11,7 +12,8 @@ Everything drawn is derived from it here, so the picture cannot disagree with it
 - an area's outline is its chains joined in order (an area with an island in it, such as
   Ironman's Bay around Pyke, gets an inner ring too: drawn with the even-odd rule);
 - two areas touch in the drawing exactly when their cells share an edge or a corner, which is what
-  the adjacency test compares with ``map.yaml``; ``rivers`` lists the land pairs that touch but are
+  the adjacency test compares with ``map.yaml`` (a 2nd-edition port is a small area of its own, in
+  the water beside its castle, touching only that land area and its one sea); ``rivers`` lists the land pairs that touch but are
   not adjacent, and their shared chains are drawn as rivers.
 
 ``places`` gives, per area, where its name, units, order token, power token and neutral force
@@ -83,14 +85,14 @@ class Shapes:
         return [c for c in self.chains if frozenset((c.left, c.right)) in wanted]
 
 
-def board_path(data_version: str) -> Path:
-    return GAMES_DIR / "agot1e" / data_version / "board.yaml"
+def board_path(edition: str, data_version: str) -> Path:
+    return GAMES_DIR / edition / data_version / "board.yaml"
 
 
 @cache
-def shapes_for(data_version: str) -> Shapes:
-    """The board of ``games/agot1e/<data_version>/board.yaml`` (cached: it never changes in a run)."""
-    path = board_path(data_version)
+def shapes_for(edition: str, data_version: str) -> Shapes:
+    """The board of ``games/<edition>/<data_version>/board.yaml`` (cached: it never changes in a run)."""
+    path = board_path(edition, data_version)
     return derive(yamlio.load_mapping(path), str(path))
 
 
