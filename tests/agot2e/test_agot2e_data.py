@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "games" / "agot2e" / "v1"
 AGOT1E = ROOT / "games" / "agot1e" / "v1"
 FILES = ("map.yaml", "setup.yaml", "house_cards.yaml", "westeros_decks.yaml", "wildling_cards.yaml",
-         "tides_of_battle.yaml")
+         "tides_of_battle.yaml", "board.yaml")  # board.yaml: the drawn board (tests/agot2e/test_agot2e_picture.py)
 
 HOUSES = ("stark", "lannister", "baratheon", "greyjoy", "tyrell", "martell")
 HOMES = {"stark": "winterfell", "lannister": "lannisport", "baratheon": "dragonstone", "greyjoy": "pyke",
@@ -320,6 +320,7 @@ def test_every_file_is_format_1_with_its_keys() -> None:
         "westeros_decks.yaml": {"format", "deck_size", "cards", "decks"},
         "wildling_cards.yaml": {"format", "deck_size", "cards"},
         "tides_of_battle.yaml": {"format", "deck_size", "cards"},
+        "board.yaml": {"format", "cell", "smoothing", "warp", "jitter", "codes", "rivers", "layout", "places", "colours"},
     }
     assert set(tops) == set(FILES) == {p.name for p in DATA.iterdir()}
     for name, keys in tops.items():
