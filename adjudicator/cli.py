@@ -535,7 +535,7 @@ def replay(ctx, game):
 @click.option("--games", type=click.IntRange(1), default=1, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True, help="Game i plays with seed SEED+i.")
 @click.option("--store", is_flag=True, help="Play through the judge into the data directory (journals for `judge replay`).")
-@click.option("--option", "options", multiple=True, metavar="KEY=VALUE", callback=_key_value("--option", "preview=yes"),
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE", callback=_key_value("--option", "tides-of-battle=yes"),
               help="A ruleset option for every game. Repeatable.")
 @click.pass_context
 @_errors_as_messages

@@ -1,4 +1,4 @@
-"""A whole 6-house agot2e game (the preview, RULES.md section 0) played by mail through the judge and
+"""A whole 6-house agot2e game played by mail through the judge and
 the mail layer (adjudicator/mail/process.py's Postmaster): seeded bots write every house's mail, the
 deadlines pass on a fake clock for what they leave out, and the game runs to its end after round 10.
 Martell reads Czech: none of its mail may show a message key or an English word of the catalogues

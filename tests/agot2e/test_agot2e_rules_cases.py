@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from pathlib import Path
 
 import pytest
@@ -37,13 +39,15 @@ def test_rules_case(path):
     assert result.passed, result.report()
 
 
-def test_no_game_is_created_before_the_edition_is_complete_unless_the_gm_asks_for_the_preview():
-    """agot2e RULES.md section 0: most abilities and the mail commands of the 2nd-edition choices are missing."""
+def test_a_game_needs_no_option_and_takes_only_tides_of_battle():
+    """The edition is complete (RULES.md section 0): no preview gate; the one option is Tides of Battle,
+    and the preview's option of issue 14 is still accepted, changing nothing."""
     agot2e, three = get("agot2e"), ["stark", "lannister", "baratheon"]
-    with pytest.raises(RulesetError, match="agot2e is not complete yet.*--option preview=yes"):
-        agot2e.new_game(three, {}, 1)
-    assert agot2e.new_game(three, {"preview": "yes"}, 1)["edition"] == "agot2e"
-    assert "tides_of_battle" not in agot2e.new_game(three, {"preview": "yes"}, 1)
-    assert agot2e.new_game(three, {"preview": "yes", "tides-of-battle": "yes"}, 1)["tides_of_battle"] is True
-    with pytest.raises(RulesetError):
-        agot2e.new_game(three, {"preview": "yes", "tides-of-battle": "maybe"}, 1)
+    assert agot2e.new_game(three, {}, 1)["edition"] == "agot2e"
+    assert "tides_of_battle" not in agot2e.new_game(three, {}, 1)
+    assert agot2e.new_game(three, {"tides-of-battle": "yes"}, 1)["tides_of_battle"] is True
+    assert agot2e.new_game(three, {"preview": "yes"}, 1) == agot2e.new_game(three, {}, 1)
+    with pytest.raises(RulesetError, match="not tides-of-battle=maybe .example: --option tides-of-battle=yes"):
+        agot2e.new_game(three, {"tides-of-battle": "maybe"}, 1)
+    with pytest.raises(RulesetError, match=re.escape("agot2e has one option, tides-of-battle=yes|no, not option fog")):
+        agot2e.new_game(three, {"fog": "yes"}, 1)
