@@ -106,3 +106,21 @@ def test_nobody_enters_an_impassable_area_in_the_three_player_game():
 def test_every_new_game_meets_the_invariants(players):
     state = case_state(EDITION, {"players": SIX[:players]})
     assert violations(state, ctx_of(state)) == []
+
+
+@pytest.mark.parametrize("text, wanted", [
+    ("Port of Lannisport: raid\nRAID Port of Lannisport -> Lannisport",
+     "Lannisport cannot be raided from Port of Lannisport: it is not the sea of that port: a raid from a port "
+     "reaches only its sea"),
+    ("Lannisport: raid\nRAID Lannisport -> Port of Lannisport",
+     "Port of Lannisport cannot be raided from Lannisport: it is a port: a raid from land never reaches a port"),
+])
+def test_a_raid_sent_ahead_between_a_port_and_the_land_is_refused_for_what_a_port_is(text, wanted):
+    """Not "a raid from land never reaches the sea": a port is neither the land nor the open sea."""
+    from adjudicator.rulesets.agot2e.ruleset import AGOT2E
+    state = AGOT2E.new_game(["stark", "lannister", "baratheon", "greyjoy", "tyrell", "martell"], {}, 1)
+    state["areas"]["port-of-lannisport"] = {"lannister": ["ship"]}
+    sub = AGOT2E.submit(state, "lannister", f"ORDERS\n{text}\n")
+    [raid] = [ln for ln in sub.parsed.lines if ln.text.startswith("RAID")]
+    assert render(raid.error, "en").startswith(wanted)
+    assert "přístav" in render(raid.error, "cs") and "z pevniny nikdy nezasáhne moře" not in render(raid.error, "cs")

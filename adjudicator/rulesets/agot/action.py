@@ -128,7 +128,14 @@ def raid_never_legal(state: dict, ctx: Ctx, house: str, raid: Raid, *, star: boo
         if not board.adjacent(raid.src, target):
             why = "not_adjacent"
         elif not raid_reaches(ctx, raid.src, target):
-            why = "port" if board.raid_reaches(raid.src, target) else "sea"  # "port": the option's rule
+            if board.raid_reaches(raid.src, target):
+                why = "port"  # the agot2e-ru option's rule
+            elif board.area(raid.src).kind == "port":
+                why = "from_port"  # 2e: a port's raid reaches only its sea
+            elif board.area(target).kind == "port":
+                why = "land_to_port"
+            else:
+                why = "sea"
         elif pos.owner(state, target) == house:
             why = "own_units"
         else:
