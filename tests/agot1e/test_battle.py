@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.rulesets.agot import battle, invariants
+from adjudicator.rulesets.agot import battle, invariants, support
 from adjudicator.rulesets.agot1e import cards
 from adjudicator.rulesets.agot import position as pos
 from adjudicator.rulesets.agot.commands import Blade
@@ -294,7 +294,7 @@ def test_ships_support_land_battles_but_land_never_supports_a_sea_battle():
 def test_rains_of_autumn_supporting_footmen_add_nothing():
     state = make_state({"the-reach": {"tyrell": ["knight"]}, "blackwater": {"lannister": ["footman"]},
                         "stoney-sept": {"lannister": ["footman", "knight"]}}, {"stoney-sept": "support"},
-                       restrictions=[battle.RAINS_OF_AUTUMN])
+                       restrictions=[support.RAINS_OF_AUTUMN])
     attack(state, "tyrell", "the-reach", "blackwater", ["knight"])
     send(state, "lannister", "SUPPORT Stoney Sept -> Lannister")
     assert "Lannister supports Lannister from Stoney Sept: +2 (footmen 0: Rains of Autumn)." in step(state)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from adjudicator.messages import render
-from adjudicator.rulesets.agot import action, aftermath, battle
+from adjudicator.rulesets.agot import action, aftermath, support
 from adjudicator.rulesets.agot import position as pos
 from adjudicator.rulesets.agot.caseposition import case_state
 from adjudicator.rulesets.agot.commands import March, Move, Raid
@@ -75,8 +75,8 @@ def test_ships_in_a_port_support_only_a_battle_in_its_sea():
     state, ctx = position({"Lannisport": {"lannister": ["footman"]}, "Port of Lannisport": {"lannister": ["ship"]},
                            "The Golden Sound": {"greyjoy": ["ship"]}},
                           orders={"Port of Lannisport": "support"})
-    assert battle.supporters(state, ctx, "the-golden-sound") == ["port-of-lannisport"]
-    assert battle.supporters(state, ctx, "lannisport") == []
+    assert support.supporters(state, ctx, "the-golden-sound") == ["port-of-lannisport"]
+    assert support.supporters(state, ctx, "lannisport") == []
 
 
 def test_beaten_ships_may_retreat_into_their_own_port_but_not_anothers():

@@ -13,7 +13,7 @@ from collections import Counter
 
 from ...messages import Msg
 from ...ruleset import Event, Owed
-from . import battle, bidding, consolidate, takeover
+from . import battle, bidding, consolidate, support, takeover
 from . import position as pos
 from .commands import ALL, NEUTRAL, March, Raid
 from .context import Ctx
@@ -302,7 +302,7 @@ def march_never_legal(state: dict, ctx: Ctx, house: str, march: March, *, seas: 
 
 def _strength(ctx: Ctx, units, dest: str) -> int:
     """A march's own strength against the neutral force in ``dest`` (siege engines count where it has a castle)."""
-    return sum(battle.unit_value(ctx, u, dest, True) for u in units)
+    return sum(support.unit_value(ctx, u, dest, True) for u in units)
 
 
 def neutral_backing(state: dict, ctx: Ctx, house: str, area: str) -> int:
@@ -335,7 +335,7 @@ def neutral_support(state: dict, ctx: Ctx, house: str, area: str, only: str | No
         if not any((c := ctx.command(line)).src == src and c.house == house and c.battle_area in (None, area)
                    for line in pos.plan(state, helper)["supports"]):
             continue
-        total += battle.support_share(ctx, battle.support_strength(state, ctx, src, area=area,
+        total += support.support_share(ctx, support.support_strength(state, ctx, src, area=area,
                                                                   attacking=house != NEUTRAL)[0])
     return total
 

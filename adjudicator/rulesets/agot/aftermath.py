@@ -87,6 +87,17 @@ def skull_line(state: dict, ctx: Ctx, b: dict, n: int, available: list[str]):
                             lambda c: casualty_problem(n, available, c.units) is None)
 
 
+def _named_or_weakest(state: dict, house: str, found, n: int, available: list[str]) -> tuple[list[str], list[Event]]:
+    """The ``n`` units ``house`` loses: those its CASUALTIES line on file names (``found``, used up), else
+    the weakest first (PBEM; 2e B30), with a note when it had a choice."""
+    if found:
+        consume_instruction(state, house, "casualties", found[0])
+        return list(found[1].units), []
+    units = sorted(available, key=CASUALTY_ORDER.index)[:n]
+    note = [Event("agot.default.casualties", house=house, units=units_list(units))] if casualty_choice(n, available) else []
+    return units, note
+
+
 def _winner_losses(state: dict, ctx: Ctx, b: dict) -> list[Event]:
     """2e Tides of Battle: the units the winner loses to the loser's skulls (R8.6): its CASUALTIES line,
     else the weakest first (B30), never a siege engine; The Blackfish prevents it."""
@@ -95,15 +106,7 @@ def _winner_losses(state: dict, ctx: Ctx, b: dict) -> list[Event]:
     winner = b["winner"]
     if not n:
         return []
-    events = []
-    found = skull_line(state, ctx, b, n, available)
-    if found:
-        lost = list(found[1].units)
-        consume_instruction(state, winner, "casualties", found[0])
-    else:
-        lost = sorted(available, key=CASUALTY_ORDER.index)[:n]
-        if casualty_choice(n, available):
-            events.append(Event("agot.default.casualties", house=winner, units=units_list(lost)))
+    lost, events = _named_or_weakest(state, winner, skull_line(state, ctx, b, n, available), n, available)
     left = Counter(b["units"] if winner == b["attacker"] else pos.units_in(state, b["area"], winner)) - Counter(lost)
     if winner == b["attacker"]:
         b["units"] = pos.sort_units(left.elements())
@@ -127,15 +130,7 @@ def _casualties(state: dict, ctx: Ctx, b: dict) -> list[Event]:
         if loser == b["defender"] and not pos.occupant(state, area):  # 2e: only siege engines were there
             events += resolve_retreat(state, ctx, b)
         return events
-    events = []
-    found = casualty_line(state, ctx, b, n, available)
-    if found:
-        units = list(found[1].units)
-        consume_instruction(state, loser, "casualties", found[0])
-    else:
-        units = sorted(available, key=CASUALTY_ORDER.index)[:n]
-        if casualty_choice(n, available):
-            events.append(Event("agot.default.casualties", house=loser, units=units_list(units)))
+    units, events = _named_or_weakest(state, loser, casualty_line(state, ctx, b, n, available), n, available)
     if loser == b["attacker"]:
         left = Counter(b["units"]) - Counter(units)
         b["units"] = pos.sort_units(left.elements())

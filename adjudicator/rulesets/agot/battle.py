@@ -58,129 +58,7 @@ from .board import UnknownName
 from .commands import Ability, Blade, Card, Casualties, Retreat, Support
 from .battlefield import NO_WORDS, YES_WORDS, ability_active, card_icons, choice_line, choose, default_card, consume_instruction, fighting_units, find_instruction, has_units, opponent, stage_at_or_before, units_list
 from .context import Ctx
-
-RAINS_OF_AUTUMN = "rains-of-autumn"
-"""In ``state['restrictions']`` for a round of Rains of Autumn: supporting footmen add nothing (CZ p.13)."""
-
-
-# -- supports ---------------------------------------------------------------------------------------------
-
-
-def supporters(state: dict, ctx: Ctx, area: str) -> list[str]:
-    """Adjacent areas with a support order that may join the battle at ``area`` (CZ p.10: adjacent only,
-    never through ships; ships support land battles too; land units never support a sea battle)."""
-    board = ctx.gd.board
-    out = []
-    for n in board.neighbours(area):
-        if pos.order_kind(state, n) != "support" or pos.owner(state, n) is None:
-            continue
-        if not board.supports_into(n, area):
-            continue
-        out.append(n)
-    return sorted(out, key=ctx.area)
-
-
-def _support_problem(state: dict, ctx: Ctx, area: str, src: str) -> Msg:
-    board = ctx.gd.board
-    if not board.adjacent(src, area):
-        return Msg("agot.support_no.not_adjacent", src=ctx.area(src), area=ctx.area(area))
-    if not board.supports_into(src, area):
-        if board.area(src).kind == "port":  # 2e (agot2e RULES.md R6.4)
-            return Msg("agot.support_no.port", src=ctx.area(src), sea=ctx.area(board.area(src).sea))
-        return Msg("agot.support_no.land_at_sea", area=ctx.area(area))
-    return Msg("agot.support_no.no_order", src=ctx.area(src))
-
-
-def _support_line(state: dict, ctx: Ctx, b: dict, house: str, src: str):
-    sides = (b["attacker"], b["defender"], None)
-    return find_instruction(state, ctx, house, "supports", b["area"],
-                 lambda c: c.src == src and c.house in sides)
-
-
-def support_value(state: dict, ctx: Ctx, b: dict, src: str) -> tuple[int, list[str]]:
-    """The strength a declared support adds in this battle: :func:`support_strength`, with ships
-    0 when they belong to and support the opponent of an active Salladhor Saan (CZ p.14
-    "protivníkových podpůrných lodí": the opponent's own supporting ships)."""
-    side = b["supports"][src]
-    no_ships = pos.owner(state, src) == side and ability_active(b, opponent(b, side), ctx.rules.cards.ZERO_OPPOSING_SUPPORT_SHIPS)
-    kind = ctx.rules.cards.ATTACK_UNIT_BONUS.get(b["cards"].get(side)) if ctx.rules.cards.ATTACK_BONUS_SUPPORTERS else None
-    doubling = kind and side == b["attacker"] and pos.owner(state, src) == side and ability_active(b, side, {b["cards"][side]})
-    no_ships = no_ships or _ships_zero(state, ctx, b, pos.owner(state, src), kind if doubling else None)
-    value, notes = support_strength(state, ctx, src, area=b["area"], attacking=side == b["attacker"], no_ships=no_ships)
-    if doubling:
-        extra = pos.unrouted(state, src, side).count(kind)
-        if extra and "rains" not in notes and (kind != "ship" or "salladhor" not in notes):
-            # 2e Kevan, Victarion: supporting units of the kind count double too
-            value += extra
-            notes = [*notes, "doubled"]
-    return support_share(ctx, value), notes
-
-
-def support_share(ctx: Ctx, value: int) -> int:
-    """What a support's whole strength (its units and the order's bonus) adds: all of it, or with the
-    variant's ``half-support`` half of it, rounded down (agot2e-ru RULES.md V1: the starred +1 first)."""
-    return value // ctx.params.support_divisor if ctx.on("half-support") else value
-
-
-def _ships_zero(state: dict, ctx: Ctx, b: dict, house: str, doubled: str | None) -> bool:
-    """2e Salladhor Saan: do ``house``'s ships count 0 in this combat? Against Victarion Greyjoy's doubled
-    ships (``doubled == "ship"``) the static effect resolved later in Iron Throne order prevails (B20):
-    Victarion after Salladhor, the ships count 2."""
-    sole = _only_own_ships(ctx, b)
-    if sole in (None, house):
-        return False
-    track = state["tracks"]["iron_throne"]
-    return not (doubled == "ship" and track.index(house) > track.index(sole))
-
-
-def _only_own_ships(ctx: Ctx, b: dict) -> str | None:
-    """2e Salladhor Saan: when any house supports his owner, every other house's ship in the combat
-    counts 0, on either side (agot2e RULES.md R8.5); that owner, else None."""
-    if not ctx.rules.cards.FOREIGN_SHIPS_ZERO:  # 1e: no such card (asked at every strength and support)
-        return None
-    for house in (b["attacker"], b["defender"]):
-        if ability_active(b, house, ctx.rules.cards.FOREIGN_SHIPS_ZERO) and house in b["supports"].values():
-            return house
-    return None
-
-
-def unit_value(ctx: Ctx, unit: str, area: str, attacking: bool) -> int:
-    """A unit's strength in a combat in ``area``: the data's, except that a siege engine (2e,
-    ``units.strength_only_against_castles``) counts only when attacking, or supporting an attack on,
-    an area with a castle (agot2e RULES.md R2.2, R7.1). The variant's options (agot2e-ru RULES.md V2, V3):
-    ``siege-towers`` count 2 there, ``knights-in-castles`` count 1 less in an area with a castle."""
-    castle = ctx.gd.board.area(area).castle != "none"
-    if unit in ctx.gd.setup.castle_only_units:
-        if not (attacking and castle):
-            return 0
-        return ctx.params.siege_tower_strength if ctx.on("siege-towers") else ctx.gd.setup.unit_strength[unit]
-    if unit == "knight" and castle and ctx.on("knights-in-castles"):
-        return ctx.gd.setup.unit_strength[unit] - ctx.params.knight_castle_penalty
-    return ctx.gd.setup.unit_strength[unit]
-
-
-def support_strength(state: dict, ctx: Ctx, src: str, *, area: str, attacking: bool,
-                     no_ships: bool = False) -> tuple[int, list[str]]:
-    """What the support order in ``src`` adds to a combat in ``area`` (CZ p.10): its units + the
-    order's bonus; ``attacking``: it supports the attacker. Routed units count 0 (CZ p.11); footmen 0
-    under Rains of Autumn (CZ p.13). Also used for a march into a neutral force (action.py), which is
-    no battle but takes supports all the same."""
-    rains = RAINS_OF_AUTUMN in (state.get("restrictions") or [])
-    notes = []
-    total = 0
-    for unit in pos.unrouted(state, src):  # in the rulebook's order: each note once, footmen's first
-        if unit == "footman" and rains:
-            if "rains" not in notes:
-                notes.append("rains")
-            continue
-        if unit == "ship" and no_ships:
-            if "salladhor" not in notes:
-                notes.append("salladhor")
-            continue
-        total += unit_value(ctx, unit, area, attacking)
-    total += pos.order_bonus(state, src)
-    return total, notes  # why parts count 0: "rains" (Rains of Autumn), "salladhor" (Salladhor Saan)
-
+from .support import ships_zero, support_line, support_problem, support_value, supporters, unit_value
 
 # -- strength and result --------------------------------------------------------------------------------------
 
@@ -193,7 +71,7 @@ def strength(state: dict, ctx: Ctx, b: dict, house: str, *, with_cards: bool = T
         extra = next((kind for card, kind in ctx.rules.cards.ATTACK_UNIT_BONUS.items() if ability_active(b, house, {card})), None) \
             if with_cards else None
         units = b["units"]
-        zero = with_cards and _ships_zero(state, ctx, b, house, extra)
+        zero = with_cards and ships_zero(state, ctx, b, house, extra)
         total = sum(0 if u == "ship" and zero else unit_value(ctx, u, area, True) + (u == extra) for u in units)
         parts.append(Msg("agot.part.army", units=units_list(units), n=total))
         if b["march_bonus"]:
@@ -201,7 +79,7 @@ def strength(state: dict, ctx: Ctx, b: dict, house: str, *, with_cards: bool = T
             total += b["march_bonus"]
     else:
         units = fighting_units(state, b, house)
-        zero = with_cards and _ships_zero(state, ctx, b, house, None)
+        zero = with_cards and ships_zero(state, ctx, b, house, None)
         total = sum(0 if u == "ship" and zero else unit_value(ctx, u, area, False) for u in units)
         parts.append(Msg("agot.part.army", units=units_list(units), n=total))
         garrison = garrison_of(state, ctx, area, house)
@@ -337,7 +215,7 @@ def pending(state: dict, ctx: Ctx) -> list[Owed]:
     if stage == "supports":
         return [Owed(helper, Msg("agot.owed.support", src=ctx.area(src), area=where, attacker=b["attacker"],
                                  defender=b["defender"]), "step",
-                     _support_line(state, ctx, b, helper, src) is not None)
+                     support_line(state, ctx, b, helper, src) is not None)
                 for src in b["supporters"] for helper in [pos.owner(state, src)]]
     if stage == "cards":
         return [Owed(h, Msg("agot.owed.card", area=where, opponent=opponent(b, h),
@@ -505,7 +383,7 @@ def _check_support(state: dict, ctx: Ctx, b: dict, house: str, command: Support,
     area, src = b["area"], command.src
     if src not in b["supporters"]:
         return Msg("agot.error.cannot_support", src=ctx.area(src), area=ctx.area(area),
-                   why=_support_problem(state, ctx, area, src)) if here else None
+                   why=support_problem(state, ctx, area, src)) if here else None
     if pos.owner(state, src) != house:
         return Msg("agot.error.no_order_in", kind="support", area=ctx.area(src))
     if command.house is not None and command.house not in (b["attacker"], b["defender"]):
@@ -520,7 +398,7 @@ def _resolve_supports(state: dict, ctx: Ctx, b: dict) -> list[Event]:
     events = []
     for src in b["supporters"]:
         helper = pos.owner(state, src)
-        found = _support_line(state, ctx, b, helper, src)
+        found = support_line(state, ctx, b, helper, src)
         side = found[1].house if found else None
         b["supports"][src] = side
         if found is None:
@@ -763,54 +641,6 @@ def _skulls(state: dict, ctx: Ctx, b: dict, winner: str, loser: str) -> list[Eve
         else:
             b["winner_losses"] = b.get("winner_losses", 0) + skulls
     return events
-
-
-TRACK_FALL_TIES = ("fiefdoms", "iron_throne", "kings_court")
-"""2e Doran Martell's default track, among equal falls (B26: Fiefdoms decides combat ties)."""
-
-
-def fall_most(state: dict, victim: str) -> str:
-    """2e Doran Martell's deadline default (B26): the track where the opponent falls most."""
-    last = len(state["houses"]) - 1
-    return max(TRACK_FALL_TIES, key=lambda t: last - state["tracks"][t].index(victim))
-
-
-def to_bottom(state: dict, b: dict, victim: str, card: str, track: str, *, default: bool = False) -> Event:
-    """2e Doran Martell (mandatory): the opponent drops to the bottom of ``track``. Dominance tokens and turn
-    order follow the tracks at once."""
-    state["tracks"][track] = [h for h in state["tracks"][track] if h != victim] + [victim]
-    return Event("agot.ability.to_bottom" if default else "agot.ability.to_bottom_chosen", card=card, house=victim,
-                 track=track)
-
-
-ORDER_PREFERENCE = ("support", "march", "consolidate", "raid", "defense")
-"""2e Queen of Thorns' default among the opponent's other orders (B26)."""
-
-
-def order_to_remove(state: dict, ctx: Ctx, b: dict, victim: str, orders: list[str]) -> str:
-    """2e Queen of Thorns' deadline default among ``orders`` (B26): the opponent's support of this combat
-    that adds the most, else the first by kind (support, march, consolidate, raid, defense), then by area
-    name."""
-    backing = [n for n in orders if b["supports"].get(n) == victim]
-    if backing:
-        return max(sorted(backing, key=ctx.area), key=lambda n: support_value(state, ctx, b, n)[0])
-    return min(orders, key=lambda n: (ORDER_PREFERENCE.index(pos.order_kind(state, n)), ctx.area(n)))
-
-
-def remove_adjacent_order(state: dict, ctx: Ctx, b: dict, house: str, card: str, target: str) -> list[Event]:
-    """2e Queen of Thorns (mandatory): the opponent's order in ``target``, next to the combat, goes; a
-    removed Support order stops supporting it."""
-    b["supports"].pop(target, None)
-    return [removes_order(state, ctx, card, house, target)]
-
-
-def removes_order(state: dict, ctx: Ctx, card: str, house: str, area: str) -> Event:
-    """A card's ability takes the order in ``area`` off the board (1e Cersei, Asha; 2e Queen of Thorns,
-    Cersei)."""
-    kind, owner = state["orders"][area], pos.owner(state, area)
-    pos.remove_order(state, area)
-    return Event("agot.ability.removes_order", card=card, house=house, owner=owner, order=say.token(kind),
-                 area=ctx.area(area))
 
 
 def _kill_footman(state: dict, ctx: Ctx, b: dict, victim: str, card: str) -> Event:

@@ -42,7 +42,7 @@ from collections import Counter
 from ...messages import Msg
 from ...plaindata import clone
 from ...ruleset import Event, Owed
-from . import battle, bidding, planning, say
+from . import bidding, planning, say, support
 from . import position as pos
 from .commands import (Bid, BidAll, Choose, Discard, Muster, MusterItem, OrderLine, Penalty,
                        Promote, Reclaim, Remove, Tiebreak, Track, TRACK_SLOTS)
@@ -55,7 +55,7 @@ WINTER = "winter-is-coming"
 SUPPLY, MUSTERING, CLASH, THRONES, WILDLING_ATTACK = (
     "supply", "mustering", "clash-of-kings", "game-of-thrones", "wildling-attack")
 RESTRICTS = {"sea-of-storms": "raid", "storm-of-swords": "defense", "feast-for-crows": "consolidate",
-             "rains-of-autumn": battle.RAINS_OF_AUTUMN}
+             "rains-of-autumn": support.RAINS_OF_AUTUMN}
 """agot1e card -> the entry it puts in ``state['restrictions']`` for the round (order kinds; CZ p.13)."""
 RESHUFFLE = "reshuffle-deck"  # 2e's effect_key of Winter Is Coming
 FORBID, HOLDER_CHOOSES = "forbid-orders", "holder-chooses"  # 2e effect keys

@@ -26,7 +26,7 @@ from collections import Counter
 
 from ...messages import Msg
 from ...ruleset import Event
-from ..agot import battle
+from ..agot import cardeffects
 from ..agot import position as pos
 from ..agot.battlefield import NO_WORDS, YES_WORDS, upgrade_footman
 from ..agot.board import UnknownName
@@ -151,7 +151,7 @@ def apply_choice(state: dict, ctx: Ctx, b: dict, card_id: str, value: str) -> li
         upgrade_footman(state, b["area"], winner)
         return [Event("agot.ability.renly", card=card_id, house=winner, area=ctx.area(b["area"]))]
     if card_id in ("cersei-lannister", "asha-greyjoy"):
-        return [battle.removes_order(state, ctx, card_id, winner, value)]
+        return [cardeffects.removes_order(state, ctx, card_id, winner, value)]
     raise ValueError(f"{card_id} has no ability with a choice")
 
 

@@ -33,7 +33,7 @@ from collections import Counter
 
 from ...messages import Msg
 from ...ruleset import Event
-from ..agot import aftermath, battle, grammar
+from ..agot import aftermath, cardeffects, grammar
 from ..agot import position as pos
 from ..agot.battlefield import NO_WORDS, YES_WORDS, fighting_units, opponent, upgrade_footman
 from ..agot.board import UnknownName
@@ -265,9 +265,9 @@ def default_choice(state: dict, ctx: Ctx, b: dict, card_id: str) -> str | None:
     """The deadline's choice: None (not used) for an optional ability; B26 for the mandatory ones."""
     house = ctx.gd.card(card_id).house
     if card_id == "doran-martell":
-        return battle.fall_most(state, opponent(b, house))
+        return cardeffects.fall_most(state, opponent(b, house))
     if card_id == "queen-of-thorns":
-        return battle.order_to_remove(state, ctx, b, opponent(b, house), choice_options(state, ctx, b, card_id))
+        return cardeffects.order_to_remove(state, ctx, b, opponent(b, house), choice_options(state, ctx, b, card_id))
     return None
 
 
@@ -296,14 +296,14 @@ def apply_choice(state: dict, ctx: Ctx, b: dict, card_id: str, value: str, *, de
                       strength=new.strength, swords=new.swords, fortifications=new.fortifications)]
     if card_id == "queen-of-thorns":
         events = [Event("agot.default.queen_of_thorns", card=card_id, house=house)] if default else []
-        return events + battle.remove_adjacent_order(state, ctx, b, house, card_id, value)
+        return events + cardeffects.remove_adjacent_order(state, ctx, b, house, card_id, value)
     if card_id == "doran-martell":
-        return [battle.to_bottom(state, b, other, card_id, value, default=default)]
+        return [cardeffects.to_bottom(state, b, other, card_id, value, default=default)]
     if card_id == "robb-stark":
         b["retreat_to"] = value  # aftermath.defender_retreats moves the loser there
         return [Event("agot.ability.robb", card=card_id, house=house, loser=other, area=ctx.area(value))]
     if card_id == "cersei-lannister":
-        return [battle.removes_order(state, ctx, card_id, house, value)]
+        return [cardeffects.removes_order(state, ctx, card_id, house, value)]
     if card_id == "renly-baratheon":
         upgrade_footman(state, value, house)
         return [Event("agot.ability.renly", card=card_id, house=house, area=ctx.area(value))]
