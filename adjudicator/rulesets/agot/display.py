@@ -69,6 +69,7 @@ def board(view: dict, player: str | None) -> dict:
             "name": name(house),
             "me": house == player,
             "power": view["power"][house],
+            "gold": view["gold"][house] if "gold" in view else None,  # agot2e-ru's gold-economy (agot/gold.py)
             "power_on_board": pos.power_on_board(view, house),
             "supply": view["supply"][house],
             "armies": list(gd.setup.supply_armies[min(view["supply"][house], max(gd.setup.supply_armies))]),

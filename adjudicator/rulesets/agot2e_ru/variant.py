@@ -38,6 +38,8 @@ OPTIONS: dict[str, str] = {
     "multi-battle-march": "one march may start several battles, one per destination, in the order written",
     "variant-units": "10 footmen, 6 knights, 2 siege engines, 6 ships; Greyjoy 14 footmen, no knights, 8 ships",
     "knight-double-move": "knights march two areas through an area their house controlled before the march",
+    "gold-economy": "gold dragons (5 at the start): taxes, Trade orders for Consolidate Power, bids and musters in gold,"
+                    " the Iron Bank",
 }
 """Every option this judge plays, by name -> what it does (RULES.md section 2 quotes the seed for each)."""
 
@@ -57,6 +59,8 @@ class Params:
     muster_points: Mapping[str, int]  # castle level or area id -> muster points
     docks: tuple[str, ...]
     units: Mapping[str, Mapping[str, int]]  # house -> unit -> pieces ("default": every other house)
+    starting_gold: int
+    economy: Mapping[str, Any]  # the rest of the economy section (its rules read their own keys)
     later: Mapping[str, Any]
 
     def unit_limits(self, house: str) -> dict[str, int]:
@@ -71,7 +75,7 @@ class Params:
 
 
 TIEBREAKS = ("castles", "muster_points")
-LATER = ("economy", "iron_bank", "rebellion", "hostages", "mercenaries")
+LATER = ("iron_bank", "rebellion", "hostages", "mercenaries")
 
 
 def load_params(version: str) -> Params:
@@ -85,7 +89,8 @@ def _load(version: str) -> Params:
     board = gd.board
     r = _Reader(SHAPE, GAMES_DIR / "agot2e-ru" / version / "variant-params.yaml")
     top = r.keys(r.data, "variant-params.yaml", {"format", "battle", "neutral_garrisons", "printed_garrisons",
-                                                 "victory", "muster_points", "docks", "units", *LATER})
+                                                 "victory", "muster_points", "docks", "units", "economy",
+                                                 *LATER})
     battle = r.keys(top["battle"], "battle", {"support_divisor", "star_support_before_rounding",
                                               "knight_castle_penalty", "siege_tower_strength"})
     r.need(r.flag(battle["star_support_before_rounding"], "battle.star_support_before_rounding"),
@@ -97,6 +102,8 @@ def _load(version: str) -> Params:
 
     neutral = {area(a, "neutral_garrisons"): r.integer(n, f"neutral_garrisons.{a}", 1)
                for a, n in r.mapping(top["neutral_garrisons"], "neutral_garrisons").items()}
+    economy = r.mapping(top["economy"], "economy")
+    r.need("starting_gold" in economy, "economy: starting_gold missing (the seed's 5)")
     victory = r.keys(top["victory"], "victory", {"castles", "final_tiebreak"})
     tiebreak = tuple(r.choice(t, "victory.final_tiebreak", TIEBREAKS)
                      for t in r.texts(victory["final_tiebreak"], "victory.final_tiebreak"))
@@ -120,5 +127,7 @@ def _load(version: str) -> Params:
         muster_points=MappingProxyType(points),
         docks=docks,
         units=MappingProxyType(units),
+        starting_gold=r.integer(economy["starting_gold"], "economy.starting_gold"),
+        economy=MappingProxyType(dict(economy)),
         later=MappingProxyType({key: r.mapping(top[key], key) for key in LATER}),
     )
