@@ -6,6 +6,8 @@
     planning: orders -> raven (only if the raven holder has orders on the board) -> (2e, after RAVEN LOOK)
               raven_card
     action:   raid (repeated) -> march (repeated, each possibly a battle) -> consolidate
+    a variant's own steps (agot2e-ru), after the action phase and between Westeros and planning
+              (``variantsteps.py``)
     end of round: orders, routed marks and the round's restrictions cleared, instructions sent
               ahead expire, next round; after the last round the final ranking (``westeros.end_game``)
 
@@ -17,7 +19,7 @@ reads ``state['restrictions']``), so the raid or consolidate step finds nothing 
 from __future__ import annotations
 
 from ...ruleset import Event, Owed
-from . import action, battle, consolidate, planning, takeover, westeros
+from . import action, battle, consolidate, planning, takeover, variantsteps, westeros
 from . import position as pos
 from .context import Ctx
 
@@ -30,6 +32,8 @@ def pending(state: dict, ctx: Ctx) -> list[Owed]:
     if state["phase"] == "westeros":
         return westeros.pending(state, ctx)
     step = state["step"]
+    if (extra := variantsteps.module(ctx, step)) is not None:  # agot2e-ru: taxes, muster, hostages ...
+        return extra.pending(state, ctx)
     if step == "orders":
         return planning.pending_orders(state)
     if step == "raven":
@@ -56,6 +60,10 @@ def advance(state: dict, ctx: Ctx, force: bool) -> list[Event]:
     step = state["step"]
     if state["phase"] == "westeros":
         events = westeros.advance(state, ctx, force)
+        if state["phase"] == "planning":  # agot2e-ru: the hostages come between Westeros and planning
+            events += variantsteps.run(state, ctx, "before_planning", _to_planning)
+    elif variantsteps.module(ctx, step) is not None:
+        events = variantsteps.advance(state, ctx, force, {"after_action": end_round, "before_planning": _to_planning})
     elif step == "orders":
         events = planning.reveal(state, ctx)
         if planning.raven_needed(state):
@@ -81,8 +89,8 @@ def advance(state: dict, ctx: Ctx, force: bool) -> list[Event]:
             events += action.next_march_battle(state, ctx)
     elif step == "consolidate":
         events = action.resolve_consolidate(state, ctx, force)
-        if not action.consolidating(state):
-            events += end_round(state, ctx)
+        if not action.consolidating(state):  # agot2e-ru: the variant's steps after the action phase first
+            events += variantsteps.run(state, ctx, "after_action", end_round)
     else:
         raise ValueError(f"unknown step {step!r}")
     if state["step"] == "march" and state["battle"] is None and action.next_house(state, "march") is None:
@@ -97,6 +105,12 @@ def begin_action(state: dict, ctx: Ctx) -> list[Event]:
         pos.plan(state, house)["raven"] = None
         pos.plan(state, house).pop("raven_card", None)
     state.update(phase="action", step="raid", turn=0)
+    return []
+
+
+def _to_planning(state: dict, ctx: Ctx) -> list[Event]:
+    """Back to the planning phase after a variant's steps between Westeros and planning."""
+    state.update(phase="planning", step="orders", turn=0)
     return []
 
 

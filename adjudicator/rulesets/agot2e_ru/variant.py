@@ -22,7 +22,7 @@ from ..agot.gamedata import _Reader
 from ..agot2e.edition import SHAPE, load_gamedata
 from .victory import end_game, held_castles  # the shared engine's hooks: ctx.rules.variant.held_castles ...
 
-__all__ = ["OPTIONS", "Params", "load_params", "end_game", "held_castles"]
+__all__ = ["OPTIONS", "STEPS", "Params", "load_params", "end_game", "held_castles"]
 
 OPTIONS: dict[str, str] = {
     "half-support": "a support adds half its strength, rounded down (the starred +1 before rounding)",
@@ -42,6 +42,14 @@ OPTIONS: dict[str, str] = {
                     " the Iron Bank",
 }
 """Every option this judge plays, by name -> what it does (RULES.md section 2 quotes the seed for each)."""
+
+STEPS: dict[str, tuple] = {
+    # the seed's round (II): 1 Westeros, 2 hostages, 3 planning, 4 action, 5 taxes, 6 mercenaries,
+    # 7 supply recount, 8 mustering, 9 debts grow. The variant's own steps, in that order, each
+    # (name, module) as agot/variantsteps.py describes; a step whose option is off is passed over.
+    "before_planning": (),   # 2 hostages
+    "after_action": (),      # 5 taxes, 6 mercenaries, 7 supply, 8 muster, 9 debts
+}
 
 @dataclass(frozen=True)
 class Params:
