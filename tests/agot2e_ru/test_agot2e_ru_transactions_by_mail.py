@@ -1,0 +1,112 @@
+"""The transactions at any time by mail (agot2e-ru, gold-economy; RULES.md P13-P16, D14), through the judge
+and the mail layer: a LOAN, a GIVE and a BUY are done when the mail is accepted (the reply says so at once,
+in the sender's language), every other house's next report tells them, refused lines name the purse or
+the rule with a valid example, and Czech and Russian keywords read as the English ones. Stark reads Czech:
+its mail shows no message key and no English catalogue word."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import re
+import sys
+from pathlib import Path
+
+from adjudicator.judge import Judge
+from adjudicator.mail.process import Postmaster
+from adjudicator.mail.settings import MailSettings
+from adjudicator.store import Store
+from conftest import FakeClock
+from i18nhelp import untranslated
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "mail"))  # the mail tests' helpers
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "agot2e"))
+from mailhelp import JUDGE, raw_mail, text_of  # noqa: E402
+from test_agot2e_mail_game import _frame_words  # noqa: E402
+
+HOUSES = ("stark", "lannister", "baratheon")
+
+
+class Table:
+    def __init__(self, tmp_path: Path):
+        self.judge = Judge(Store(tmp_path / "data", fsync=False), now=FakeClock())
+        self.passwords = self.judge.new_game("ru", "agot2e-ru", {
+            h: {"address": f"{h}@example.org", **({"language": "cs"} if h == "stark" else {})} for h in HOUSES},
+            seed=3, options={"preview": "yes"})
+        self.postmaster = Postmaster(self.judge, MailSettings(JUDGE))
+        self.sent, self.read = 0, set()
+        self.postmaster.sweep_reports()
+        self.new_mail()
+
+    @property
+    def state(self) -> dict:
+        return self.judge.present("ru").state
+
+    def mail(self, house: str, body: str) -> None:
+        self.sent += 1
+        sender = f"{house}@example.org"
+        raw = raw_mail(f"JUDGE ru {house} {self.passwords[house]}\n{body}", sender=sender,
+                       message_id=f"<{house}-{self.sent}@example.org>")
+        self.postmaster.process(self.postmaster.receive(raw, mail_from=sender))
+        self.postmaster.sweep_reports()
+
+    def new_mail(self) -> dict[str, str]:
+        outbox = self.postmaster.outbox
+        out = {h: "" for h in HOUSES}
+        for path in sorted([*outbox.root.glob("*.eml"), *outbox.sent_dir.glob("*.eml")]):
+            if path.name in self.read:
+                continue
+            self.read.add(path.name)
+            message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+            for house in HOUSES:
+                if message["To"] and f"{house}@example.org" in message["To"]:
+                    out[house] += re.sub(r"(?m)^X-Judge: .*$", "", text_of(message)) + "\n"
+        return out
+
+
+def _czech_leaks(text: str) -> list[str]:
+    frame = _frame_words()
+    return [w for w in untranslated(re.sub(r"„[^“]*“", "", text), "cs", ("agot", "agot2e")) if w.lower() not in frame]
+
+
+def test_transactions_by_mail_are_done_at_once_and_told_to_everyone(tmp_path):
+    t = Table(tmp_path)
+    t.mail("lannister", "LOAN 12\nGIVE Stark 3\nBUY SUPPLY")
+    assert t.state["gold"] == {"stark": 8, "lannister": 10, "baratheon": 5}
+    assert t.state["debts"]["lannister"] == 12 and t.state["supply"]["lannister"] == 3
+    reply = t.new_mail()["lannister"]
+    assert "LOAN 12" in reply and "GIVE Stark 3" in reply
+    assert "Lannister borrows 12 gold from the Iron Bank (loan 1; debt 12, purse 17)." in reply
+    assert "Lannister gives 3 gold to Stark (purses: Lannister 14, Stark 8)." in reply
+
+    t.mail("stark", "PŮJČKA 3\nDEJ Baratheon 1")  # Czech words
+    reply = t.new_mail()["stark"]
+    assert "PŮJČKA 3" in reply and "Rod Stark si půjčuje od Železné banky zlaté draky: 3" in reply
+    assert _czech_leaks(reply) == []
+    t.mail("baratheon", "ЗАЁМ 4\nКУПИТЬ СНАБЖЕНИЕ")  # Russian words (Dragonstone's port, an empty sea)
+    assert t.state["debts"]["baratheon"] == 4 and t.state["gold"]["baratheon"] == 6
+
+    t.mail("lannister", "LOAN 2\nLOAN 1")  # a third loan: refused, nothing done
+    reply = t.new_mail()["lannister"]
+    assert "Lannister already has 2 loans of the Iron Bank, the most at once (2): repay its debt of 14 first" in reply
+    assert t.state["debts"]["lannister"] == 12
+    t.mail("lannister", "GIVE Lannister 1")
+    assert "Lannister cannot give gold to itself: name another house" in t.new_mail()["lannister"]
+    t.mail("stark", "DEJ Baratheon 50")
+    reply = t.new_mail()["stark"]
+    assert "měšec rodu Stark má zlatých draků 10, ne potřebných 50" in reply and _czech_leaks(reply) == []
+
+    for house in HOUSES:  # everyone's orders: the planning step resolves and the reports go out
+        t.mail(house, "ORDERS")
+    reports = t.new_mail()
+    for house in ("lannister", "baratheon"):
+        told = reports[house]
+        assert "Lannister borrows 12 gold from the Iron Bank" in told, house
+        assert "Baratheon buys supply from the Free Cities for 4 gold" in told, house
+        assert told.index("Lannister gives 3 gold to Stark") < told.index("Stark gives 1 gold to Baratheon")
+    assert "Rod Lannister dává rodu Stark zlaté draky: 3" in reports["stark"]
+    assert _czech_leaks(reports["stark"]) == []
+    assert [e["event"]["key"] for e in t.state["ledger"]] == [
+        "agot.bank.loan", "agot.purse.gift", "agot.purse.supply", "agot.bank.loan", "agot.purse.gift",
+        "agot.bank.loan", "agot.purse.supply", "agot.bank.growth"]  # the round ended: the debts grew
+    assert "Debts to the Iron Bank grow by 2: Stark 5, Lannister 14, Baratheon 6." in reports["lannister"]
