@@ -110,3 +110,6 @@ def test_transactions_by_mail_are_done_at_once_and_told_to_everyone(tmp_path):
         "agot.bank.loan", "agot.purse.gift", "agot.purse.supply", "agot.bank.loan", "agot.purse.gift",
         "agot.bank.loan", "agot.purse.supply", "agot.bank.growth"]  # the round ended: the debts grew
     assert "Debts to the Iron Bank grow by 2: Stark 5, Lannister 14, Baratheon 6." in reports["lannister"]
+    assert "Debts to the Iron Bank: Stark 5 (1 loan), Lannister 14 (1 loan), Baratheon 6 (1 loan)." \
+        in reports["baratheon"]  # the board section
+    assert "Dluhy u Železné banky: Stark 5 (půjčky: 1), Lannister 14 (půjčky: 1)" in reports["stark"]
