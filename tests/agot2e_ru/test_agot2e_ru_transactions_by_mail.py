@@ -6,61 +6,44 @@ its mail shows no message key and no English catalogue word."""
 
 from __future__ import annotations
 
-import email
-import email.policy
 import re
 import sys
 from pathlib import Path
 
-from adjudicator.judge import Judge
-from adjudicator.mail.process import Postmaster
-from adjudicator.mail.settings import MailSettings
-from adjudicator.store import Store
-from conftest import FakeClock
+from czechtable import CzechTable
 from i18nhelp import untranslated
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "mail"))  # the mail tests' helpers
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "agot2e"))
-from mailhelp import JUDGE, raw_mail, text_of  # noqa: E402
 from test_agot2e_mail_game import _frame_words  # noqa: E402
 
 HOUSES = ("stark", "lannister", "baratheon")
 
 
-class Table:
+class Table(CzechTable):
+    """A 3-house agot2e-ru game (every option on), Stark in Czech; ``new_mail`` gives what came since the last call."""
+
     def __init__(self, tmp_path: Path):
-        self.judge = Judge(Store(tmp_path / "data", fsync=False), now=FakeClock())
-        self.passwords = self.judge.new_game("ru", "agot2e-ru", {
-            h: {"address": f"{h}@example.org", **({"language": "cs"} if h == "stark" else {})} for h in HOUSES},
-            seed=3, options={"preview": "yes"})
-        self.postmaster = Postmaster(self.judge, MailSettings(JUDGE))
-        self.sent, self.read = 0, set()
+        super().__init__(tmp_path, game="ru", ruleset="agot2e-ru", players=HOUSES, czech="stark", wrong=[], seed=3,
+                         options={"preview": "yes"})
+        self.read: set[str] = set()
         self.postmaster.sweep_reports()
         self.new_mail()
 
     @property
     def state(self) -> dict:
-        return self.judge.present("ru").state
+        return self.present.state
 
-    def mail(self, house: str, body: str) -> None:
-        self.sent += 1
-        sender = f"{house}@example.org"
-        raw = raw_mail(f"JUDGE ru {house} {self.passwords[house]}\n{body}", sender=sender,
-                       message_id=f"<{house}-{self.sent}@example.org>")
-        self.postmaster.process(self.postmaster.receive(raw, mail_from=sender))
+    def mail(self, player: str, body: str) -> None:
+        super().mail(player, body)
         self.postmaster.sweep_reports()
 
     def new_mail(self) -> dict[str, str]:
-        outbox = self.postmaster.outbox
-        out = {h: "" for h in HOUSES}
-        for path in sorted([*outbox.root.glob("*.eml"), *outbox.sent_dir.glob("*.eml")]):
-            if path.name in self.read:
-                continue
-            self.read.add(path.name)
-            message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
-            for house in HOUSES:
-                if message["To"] and f"{house}@example.org" in message["To"]:
-                    out[house] += re.sub(r"(?m)^X-Judge: .*$", "", text_of(message)) + "\n"
+        out = {}
+        for house in HOUSES:
+            mails = self.mails_to(house)
+            out[house] = re.sub(r"(?m)^X-Judge: .*$", "", "\n".join(text for name, text in mails.items()
+                                                                    if name not in self.read))
+            self.read |= set(mails)
         return out
 
 
