@@ -1,0 +1,39 @@
+"""The transactions at any time on the engine (agot2e-ru, gold-economy; RULES.md V14, D14): the self-play
+bots make every kind without a refusal, and a transaction waits in the ledger until the next adjudication
+publishes it, once, before the step's own events."""
+
+from __future__ import annotations
+
+from adjudicator import ruleset as rulesets
+from adjudicator import selfplay
+
+RULESET = rulesets.get("agot2e-ru")
+
+
+def test_the_bots_make_every_kind_of_transaction_and_none_is_refused():
+    played = selfplay.play(RULESET, RULESET.default_players(4), 308, options={"preview": "yes"})
+    assert played.rejected == []
+    kinds = {entry["event"]["key"] for entry in played.state["ledger"]}
+    assert {"agot.bank.loan", "agot.bank.repaid", "agot.purse.gift", "agot.purse.token", "agot.purse.supply",
+            "agot.bank.growth", "agot.bank.collects", "agot.bank.collected"} <= kinds
+    told = [e.key for e in played.events if e.key.startswith(("agot.bank.", "agot.purse."))]
+    assert sorted(told) == sorted(entry["event"]["key"] for entry in played.state["ledger"])  # each told once
+
+
+def test_a_transaction_is_published_once_at_the_next_adjudication_before_the_step():
+    state = RULESET.case_state({"players": ["stark", "lannister", "baratheon"]})
+    sub = RULESET.submit(state, "stark", "GIVE Lannister 2")
+    assert sub.applied and sub.state["gold"]["lannister"] == 7  # done at once
+    assert [str(n) for n in sub.notes] == ["Stark gives 2 gold to Lannister (purses: Stark 3, Lannister 7)."]
+    state, events = RULESET.advance(sub.state, force=True)
+    assert events[0].text == "Stark gives 2 gold to Lannister (purses: Stark 3, Lannister 7)." and events[0].to is None
+    assert len(events) > 1  # the step's own events follow
+    state, events = RULESET.advance(state, force=True)
+    assert not any(e.key == "agot.purse.gift" for e in events)
+    assert [(e["step"], e["told"]) for e in state["ledger"]] == [("orders", True)]
+
+
+def test_a_refused_mail_makes_no_transaction():
+    state = RULESET.case_state({"players": ["stark", "lannister", "baratheon"]})
+    sub = RULESET.submit(state, "stark", "LOAN 5\nMARCH Nowhere -> Winterfell: 1 footman")
+    assert not sub.applied and sub.state["gold"]["stark"] == 5 and sub.state["ledger"] == []
