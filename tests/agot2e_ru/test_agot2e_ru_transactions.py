@@ -37,3 +37,21 @@ def test_a_refused_mail_makes_no_transaction():
     state = RULESET.case_state({"players": ["stark", "lannister", "baratheon"]})
     sub = RULESET.submit(state, "stark", "LOAN 5\nMARCH Nowhere -> Winterfell: 1 footman")
     assert not sub.applied and sub.state["gold"]["stark"] == 5 and sub.state["ledger"] == []
+
+
+def test_supply_bought_after_a_supply_card_spares_the_cut_it_made_fit():
+    """The seed's occasion for Free-City supply: a recount leaves Lannister over its limit (armies 3, 3
+    against supply 2); two purchases make them fit, so it owes no REMOVE and loses nothing."""
+    state = RULESET.case_state({
+        "players": ["stark", "lannister", "baratheon"], "round": 2, "step": "westeros", "gold": {"lannister": 9},
+        "westeros_cards": {"I": "Supply", "II": "Last Days of Summer", "III": "Sea of Storms"},
+        "areas": {"Lannisport": {"lannister": ["footman"] * 3}, "Stoney Sept": {"lannister": ["footman"] * 3}}})
+    state, _ = RULESET.advance(state, force=False)
+    assert [o.player for o in RULESET.pending(state)] == ["lannister"] and state["supply"]["lannister"] == 2
+    sub = RULESET.submit(state, "lannister", "BUY SUPPLY")
+    assert [o.player for o in RULESET.pending(sub.state)] == ["lannister"]  # supply 3: armies 3, 3 still too many
+    sub = RULESET.submit(sub.state, "lannister", "BUY SUPPLY")
+    assert sub.state["supply"]["lannister"] == 4 and RULESET.pending(sub.state) == []
+    state, events = RULESET.advance(sub.state, force=False)
+    assert state["areas"]["lannisport"]["lannister"] == ["footman"] * 3 and state["phase"] == "planning"
+    assert not any(e.key == "agot.default.supply" for e in events)

@@ -133,7 +133,18 @@ def _do(state: dict, ctx: Ctx, house: str, command) -> Event:
 def apply(state: dict, ctx: Ctx, house: str, commands: list) -> list[Event]:
     """Make the accepted transactions, in mail order; their events go into the ledger (to be published)
     and are returned for the sender's reply."""
-    events = [_do(state, ctx, house, command) for command in commands]
-    for event in events:
-        ledger.record(state, event, told=False)
+    events = []
+    for command in commands:
+        events.append(_do(state, ctx, house, command))
+        ledger.record(state, events[-1], told=False)
+        if isinstance(command, BuySupply):
+            _spare_cut(state, ctx, house)
     return events
+
+
+def _spare_cut(state: dict, ctx: Ctx, house: str) -> None:
+    """Supply bought while a Supply card's recount left ``house`` over its limit (the seed's very occasion,
+    "когда изменяется снабжение"): once its armies fit, it owes that step no cut any more."""
+    over = (state.get("westeros") or {}).get("over")
+    if state["step"] == "supply" and over and house in over and pos.within_supply(state, ctx.gd, house):
+        over.remove(house)
