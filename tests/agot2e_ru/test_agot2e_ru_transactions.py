@@ -4,6 +4,8 @@ publishes it, once, before the step's own events."""
 
 from __future__ import annotations
 
+import pytest
+
 from adjudicator import ruleset as rulesets
 from adjudicator import selfplay
 
@@ -55,3 +57,22 @@ def test_supply_bought_after_a_supply_card_spares_the_cut_it_made_fit():
     state, events = RULESET.advance(sub.state, force=False)
     assert state["areas"]["lannisport"]["lannister"] == ["footman"] * 3 and state["phase"] == "planning"
     assert not any(e.key == "agot.default.supply" for e in events)
+
+
+@pytest.mark.parametrize("line, error, example", [
+    ("LOAN 3", "Baratheon already has 2 loans of the Iron Bank, the most at once (2): repay its debt of 8 first",
+     "REPAY 3"),
+    ("GIVE Baratheon 1", "Baratheon cannot give gold to itself: name another house", "GIVE Stark 1"),
+    ("GIVE Tyrell 1", 'unknown house "Tyrell" (houses: Stark, Lannister, Baratheon)', "GIVE Lannister 1"),
+    ("GIVE Stark 4", "Baratheon's purse holds 3 gold, not the 4 this needs", "GIVE Stark 3"),
+    ("BUY SUPPLY", "Baratheon controls no area with a port whose sea is free of enemy ships", "BUY TOKEN Kingswood"),
+    ("REPAY 9", "Baratheon owes the Iron Bank 8 gold, not 9", "REPAY 3"),
+])
+def test_every_refusal_names_the_problem_with_a_valid_example(line, error, example):
+    state = RULESET.case_state({
+        "players": ["stark", "lannister", "baratheon"], "gold": {"baratheon": 3}, "debts": {"baratheon": 8},
+        "loans": {"baratheon": 2}, "areas": {"Kingswood": {"baratheon": ["footman"]},
+                                             "Shipbreaker Bay": {"lannister": ["ship"]}}})
+    result = RULESET.submit(state, "baratheon", line).parsed.lines[0]
+    assert error in str(result.error) and result.example == example
+    assert RULESET.submit(state, "baratheon", result.example).applied
