@@ -11,7 +11,7 @@ need no preview; a case's ``options`` switch options off (``options: {half-suppo
 from __future__ import annotations
 
 from ...ruleset import RulesetError, register
-from ..agot import caseposition
+from ..agot import caseposition, ironbank, ledger
 from ..agot import position as pos
 from ..agot.context import ctx_of
 from ..agot.newgame import initial_state
@@ -50,6 +50,8 @@ def apply_setup(state: dict, *, start_units: bool = True) -> dict:
     ctx = ctx_of(state)
     if ctx.on("gold-economy"):  # every purse starts with the seed's 5 dragons (agot/gold.py)
         state["gold"] = {house: ctx.params.starting_gold for house in state["houses"]}
+        ironbank.open_accounts(state)  # no loans (P16)
+        ledger.start(state)  # the history of the transactions (P13-P16)
     if ctx.on("neutral-garrisons"):
         state["neutral"].update({a: n for a, n in ctx.params.neutral_garrisons.items() if not state["areas"].get(a)})
     if ctx.on("variant-units"):
@@ -76,16 +78,17 @@ class Agot2eRu(AgotRuleset):
         """A rules case's position: every option on unless its ``options`` says no; the neutral garrisons
         placed unless the position names its ``neutral`` forces."""
         chosen = read_options(position.get("options") or {}, preview=True)
-        state = caseposition.case_state(self.rules, {k: v for k, v in position.items() if k not in ("options", "gold")})
+        state = caseposition.case_state(self.rules, {k: v for k, v in position.items() if k not in ("options", "gold", "debts", "loans")})
         state["options"] = chosen
         neutral = state["neutral"]
         state = apply_setup(state, start_units="areas" not in position)
         if "neutral" in position:
             state["neutral"] = neutral
-        for house, n in (position.get("gold") or {}).items():  # gold-economy: a case's purses (else 5 each)
-            if "gold" not in state or str(house).lower() not in state["gold"]:
-                raise RulesetError(f"gold for {house}: only with gold-economy, for a house in play")
-            state["gold"][str(house).lower()] = int(n)
+        for key in ("gold", "debts", "loans"):  # gold-economy: a case's purses (else 5 each) and Iron Bank accounts
+            for house, n in (position.get(key) or {}).items():
+                if key not in state or str(house).lower() not in state[key]:
+                    raise RulesetError(f"{key} for {house}: only with gold-economy, for a house in play")
+                state[key][str(house).lower()] = int(n)
         for house in state["houses"]:  # a case's own units within the variant's pieces
             over = {u: n for u, n in pos.house_units(state, house).items()
                     if n > pos.unit_limit(state, ctx_of(state).gd, house, u)}
