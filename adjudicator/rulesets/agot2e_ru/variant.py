@@ -20,9 +20,10 @@ from typing import Any, Mapping
 from ...paths import GAMES_DIR
 from ..agot.gamedata import _Reader
 from ..agot2e.edition import SHAPE, load_gamedata
+from . import economy, mustering, recount, taxes
 from .victory import end_game, held_castles  # the shared engine's hooks: ctx.rules.variant.held_castles ...
 
-__all__ = ["OPTIONS", "STEPS", "Params", "load_params", "end_game", "held_castles"]
+__all__ = ["OPTIONS", "STEPS", "Params", "load_params", "economy", "end_game", "held_castles"]
 
 OPTIONS: dict[str, str] = {
     "half-support": "a support adds half its strength, rounded down (the starred +1 before rounding)",
@@ -48,8 +49,27 @@ STEPS: dict[str, tuple] = {
     # 7 supply recount, 8 mustering, 9 debts grow. The variant's own steps, in that order, each
     # (name, module) as agot/variantsteps.py describes; a step whose option is off is passed over.
     "before_planning": (),   # 2 hostages
-    "after_action": (),      # 5 taxes, 6 mercenaries, 7 supply, 8 muster, 9 debts
+    "after_action": (        # 5 taxes, 6 mercenaries, 7 supply, 8 muster, 9 debts
+        ("taxes", taxes),
+        ("supply_recount", recount),
+        ("mustering", mustering),
+    ),
 }
+
+@dataclass(frozen=True)
+class Economy:
+    """The economy's numbers (option ``gold-economy``; RULES.md V14-V17): taxes, Trade, raids on Trade,
+    the gold a muster costs. The sections the other economy rules read (house tokens, Free-City supply)
+    stay in ``rest`` for them."""
+
+    gold_icons: str  # where a gold icon is printed: "crowns" (ours: a 2nd-edition crown is a gold icon)
+    trade_multiplier: int
+    star_trade_multiplier: int
+    raid_on_trade_share: int
+    raid_on_trade_minimum: int
+    muster_prices: Mapping[str, int]  # unit (or "upgrade") -> gold
+    rest: Mapping[str, Any]
+
 
 @dataclass(frozen=True)
 class Params:
@@ -68,7 +88,7 @@ class Params:
     docks: tuple[str, ...]
     units: Mapping[str, Mapping[str, int]]  # house -> unit -> pieces ("default": every other house)
     starting_gold: int
-    economy: Mapping[str, Any]  # the rest of the economy section (its rules read their own keys)
+    economy: Economy
     later: Mapping[str, Any]
 
     def unit_limits(self, house: str) -> dict[str, int]:
@@ -112,6 +132,11 @@ def _load(version: str) -> Params:
                for a, n in r.mapping(top["neutral_garrisons"], "neutral_garrisons").items()}
     economy = r.mapping(top["economy"], "economy")
     r.need("starting_gold" in economy, "economy: starting_gold missing (the seed's 5)")
+    mine = {"gold_icons", "trade_multiplier", "star_trade_multiplier", "raid_on_trade_share",
+            "raid_on_trade_minimum", "muster_prices"}
+    r.need(mine <= economy.keys(), f"economy: {', '.join(sorted(mine - economy.keys()))} missing")
+    prices = r.numbers(economy["muster_prices"], "economy.muster_prices",
+                       {"footman", "knight", "ship", "siege_engine", "upgrade"})
     victory = r.keys(top["victory"], "victory", {"castles", "final_tiebreak"})
     tiebreak = tuple(r.choice(t, "victory.final_tiebreak", TIEBREAKS)
                      for t in r.texts(victory["final_tiebreak"], "victory.final_tiebreak"))
@@ -136,6 +161,13 @@ def _load(version: str) -> Params:
         docks=docks,
         units=MappingProxyType(units),
         starting_gold=r.integer(economy["starting_gold"], "economy.starting_gold"),
-        economy=MappingProxyType(dict(economy)),
+        economy=Economy(
+            gold_icons=r.choice(economy["gold_icons"], "economy.gold_icons", ("crowns",)),
+            trade_multiplier=r.integer(economy["trade_multiplier"], "economy.trade_multiplier", 1),
+            star_trade_multiplier=r.integer(economy["star_trade_multiplier"], "economy.star_trade_multiplier", 1),
+            raid_on_trade_share=r.integer(economy["raid_on_trade_share"], "economy.raid_on_trade_share", 1),
+            raid_on_trade_minimum=r.integer(economy["raid_on_trade_minimum"], "economy.raid_on_trade_minimum"),
+            muster_prices=MappingProxyType(prices),
+            rest=MappingProxyType({k: v for k, v in economy.items() if k not in mine | {"starting_gold"}})),
         later=MappingProxyType({key: r.mapping(top[key], key) for key in LATER}),
     )
