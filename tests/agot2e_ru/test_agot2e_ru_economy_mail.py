@@ -106,3 +106,13 @@ def test_a_muster_over_the_points_is_refused_with_a_valid_example(tmp_path):
     assert "REJECTED MUSTER Winterfell: knight, footman" in reply
     assert "Winterfell gives 2 mustering points; this costs 3" in reply and "example: MUSTER Winterfell: footman" in reply
     assert "paid in gold (you have 6): MUSTER <castle>: <units>, or MUSTER NONE" in reply
+
+
+def test_help_tells_the_economy_in_english_and_czech(tmp_path):
+    from adjudicator import reports
+
+    present = Table(tmp_path).judge.present("ru")
+    english = reports.render_help(present, "stark")
+    assert "<area>: trade | trade*" in english and "mustering at the end of every round, paid in gold" in english
+    czech = reports.render_help(present, "stark", "cs")
+    assert "<oblast>: obchod | obchod*" in czech and "shromažďování na konci každého kola za zlato" in czech

@@ -73,8 +73,8 @@ class Economy:
 
 @dataclass(frozen=True)
 class Params:
-    """``variant-params.yaml`` as the engine reads it (the economy's and the modules' sections are checked
-    and kept in ``later`` until their rules are played)."""
+    """``variant-params.yaml`` as the engine reads it (the modules' sections are checked and kept in
+    ``later`` until their rules are played; the economy's keys not played yet wait in ``economy.rest``)."""
 
     version: str
     support_divisor: int
