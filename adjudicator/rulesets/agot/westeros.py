@@ -974,8 +974,11 @@ def _discard_problem(state: dict, ctx: Ctx, house: str, command: Discard) -> tup
 
 
 def _check_musters(state: dict, ctx: Ctx, house: str, commands: list, at: list[int]) -> dict:
-    """The mail's MUSTER lines, with the lines on file for other castles, must all be legal now."""
+    """The mail's MUSTER lines, with the lines on file for other castles, must all be legal now (agot2e-ru:
+    sent before this round's taxes, with the purse those taxes would bring now)."""
     scratch = muster_scratch(state)
+    if gold.in_play(state) and state["phase"] in ("planning", "action"):
+        scratch["gold"][house] += ctx.rules.variant.economy.taxes_due(state, ctx, house)
     mine = {commands[i].area for i in at}
     for line in pos.plan(state, house).get("musters", []):
         muster = ctx.command(line)

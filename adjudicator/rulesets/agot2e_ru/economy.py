@@ -51,14 +51,18 @@ def raid_on_trade(state: dict, ctx: Ctx, raider: str, area: str) -> int:
     return got
 
 
+def taxes_due(state: dict, ctx: Ctx, house: str) -> int:
+    """What ``house`` would collect if the taxes were collected now (its Trade orders on the board counted)."""
+    return sum(expected_tax(state, ctx, a) for a in ctx.gd.board.land_areas
+               if pos.controller(state, ctx.gd, a) == house)
+
+
 def collect_taxes(state: dict, ctx: Ctx) -> list[Event]:
     """Every house in Iron Throne order: 1 gold per gold icon in the land areas it controls, x2 / x3
     where its Trade order stands; every Trade order then leaves the board."""
-    board = ctx.gd.board
     parts = []
     for house in pos.turn_order(state):
-        areas = [a for a in board.land_areas if pos.controller(state, ctx.gd, a) == house]
-        total = sum(expected_tax(state, ctx, a) for a in areas)
+        total = taxes_due(state, ctx, house)
         traded = [ctx.area(a) for a in pos.orders_of(state, house, TRADE) if multiplier(state, ctx, a) > 1]
         gold.receive(state, house, total)
         parts.append(Msg("agot.taxes.house", house=house, n=total, trade=traded, purse=gold.held(state, house)))
