@@ -101,6 +101,7 @@ def board(view: dict, player: str | None) -> dict:
         "phase": view["phase"],
         "step": view["step"],
         "winner": (view["winner"] if view["winner"] in (None, "draw") else name(view["winner"])),
+        "shared_win": [name(h) for h in view.get("shared_win") or ()],  # agot2e-ru: equals sharing the win
         "victory_target": gd.setup.victory_target(len(view["houses"])),
         "houses": houses,
         "tracks": tracks,

@@ -59,7 +59,8 @@ class AgotRuleset:
 
     def summary(self, state: dict) -> Msg:
         if state["winner"] is not None:
-            return Msg("agot.summary.over", round=min(state["round"], 10), winner=state["winner"])
+            return Msg("agot.summary.over", round=min(state["round"], 10), winner=state["winner"],
+                       shared=state.get("shared_win"))  # agot2e-ru: the equals who share the win
         cards = (state.get("westeros") or {}).get("cards")
         drawn = [Msg("agot.westeros.drawn", deck=d, card=c) for d, c in cards.items()] \
             if cards and state["phase"] == "westeros" else []
