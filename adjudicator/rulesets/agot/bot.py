@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 
-from ...plaindata import clone
 from . import action, bidding, consolidate, westeros
 from . import position as pos
 from .battlefield import asked_choice, choice_text
