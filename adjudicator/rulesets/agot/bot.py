@@ -68,6 +68,10 @@ def _answer(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | None
         return battle_mail(state, ctx, house, rng)
     if step == "consolidate":  # 2e (consolidate.py)
         return consolidate_mail(state, ctx, house, rng)
+    if step == "supply_recount":  # agot2e-ru with gold: the supply recount of every round
+        return _removes(ctx, bidding.default_supply_cut(state, ctx, house, rng))
+    if step == "mustering":  # agot2e-ru with gold: the mustering of every round
+        return muster_mail(state, ctx, house, rng) or "MUSTER NONE"
     return None
 
 
@@ -204,7 +208,7 @@ def westeros_mail(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str 
     if step == "losses":
         return _removes(ctx, bidding.default_losses(state, ctx, house, w["losses"][house], rng))
     if step in ("bid", "wildlings"):
-        power = state["power"][house]
+        power = bidding.purse(state)[house]
         if step == "bid" and w["track"] == bidding.TRACKS[0] and rng.random() < 0.3:
             bids = []
             for _ in range(3):  # each bid is paid before the next: together at most the power
@@ -241,7 +245,7 @@ def _removes(ctx: Ctx, cut: list[tuple[str, str]]) -> str | None:
 
 def muster_mail(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | None:
     """Random musters, castle by castle, each checked on a scratch position as the judge will."""
-    scratch = {**state, "areas": clone(state["areas"]), "routed": {}}
+    scratch = westeros.muster_scratch(state)
     castles = westeros.muster_castles(state, ctx, house)
     rng.shuffle(castles)
     lines = []

@@ -176,6 +176,8 @@ ORDER_WORDS: Final[dict[str, str]] = {
     "consolidate": "consolidate", "consolidatepower": "consolidate", "c": "consolidate",
     "konsolidace": "consolidate", "konsolidacesily": "consolidate",
     "defense": "defense", "defence": "defense", "d": "defense", "obrana": "defense",
+    # agot2e-ru, option gold-economy: the Consolidate Power tokens are Trade orders (its RULES.md V15)
+    "trade": "consolidate", "obchod": "consolidate", "торговля": "consolidate",
 }
 """Order token word (spaces removed, so "consolidate power" is "consolidatepower") -> kind."""
 
@@ -465,10 +467,10 @@ def parse_order_token(text: str) -> OrderToken:
     listing the valid tokens.
     """
     folded = re.sub(r"\s+", "", fold(text))
-    m = re.fullmatch(r"([a-z]+)([+-]?\d+)?(\*)?", folded)
+    m = re.fullmatch(r"([a-zа-яё]+)([+-]?\d+)?(\*)?", folded)
     kind = ORDER_WORDS.get(m.group(1)) if m else None
     if m is None or kind is None:
-        word = re.match(r"[a-z]*", folded)
+        word = re.match(r"[a-zа-яё]*", folded)
         close = difflib.get_close_matches(word.group(0) if word else "", ORDER_WORDS, 1, 0.7)
         raise LineError(Msg("agot.error.unknown_order", text=text.strip(), hint=ORDER_WORDS[close[0]] if close else None,
                             valid=_valid_orders()))

@@ -38,7 +38,8 @@ def violations(state: dict, ctx: Ctx) -> list[str]:
             limit = pos.unit_limit(state, gd, house, unit)
             if count[unit] > limit:
                 out.append(f"{house}: {count[unit]} {unit}s, the limit is {limit}")
-        cutting = state["phase"] == "westeros" and state["step"] == "supply" and house in (state.get("westeros") or {}).get("over", [])
+        cutting = (state["phase"] == "westeros" and state["step"] == "supply" and house in (state.get("westeros") or {}).get("over", [])
+                   ) or state["step"] == "supply_recount"  # agot2e-ru: the cut of every round's recount, owed
         sizes = sorted((len(units) for units in mine.values() if len(units) >= 2), reverse=True)
         if not pos.armies_fit(state, gd, house, sizes) and not cutting:  # a Supply card's cut still to come
             out.append(f"{house}: armies {sizes} break supply {state['supply'][house]}")

@@ -21,9 +21,10 @@ from ...paths import GAMES_DIR
 from ..agot import ironbank
 from ..agot.gamedata import _Reader
 from ..agot2e.edition import SHAPE, load_gamedata
+from . import economy, mustering, recount, taxes
 from .victory import end_game, held_castles  # the shared engine's hooks: ctx.rules.variant.held_castles ...
 
-__all__ = ["OPTIONS", "STEPS", "Params", "load_params", "end_game", "held_castles"]
+__all__ = ["OPTIONS", "STEPS", "Params", "load_params", "economy", "end_game", "held_castles"]
 
 OPTIONS: dict[str, str] = {
     "half-support": "a support adds half its strength, rounded down (the starred +1 before rounding)",
@@ -49,13 +50,35 @@ STEPS: dict[str, tuple] = {
     # 7 supply recount, 8 mustering, 9 debts grow. The variant's own steps, in that order, each
     # (name, module) as agot/variantsteps.py describes; a step whose option is off is passed over.
     "before_planning": (),   # 2 hostages
-    "after_action": (("debts", ironbank),),  # 5 taxes, 6 mercenaries, 7 supply, 8 muster, 9 debts
+    "after_action": (        # 5 taxes, 6 mercenaries, 7 supply, 8 muster, 9 debts
+        ("taxes", taxes),
+        ("supply_recount", recount),
+        ("mustering", mustering),
+        ("debts", ironbank),
+    ),
 }
 
 @dataclass(frozen=True)
+class Economy:
+    """The economy's numbers (option ``gold-economy``; RULES.md V14-V17): taxes, Trade, raids on Trade,
+    the gold a muster costs, the prices of the transactions at any time; anything else of the section in
+    ``rest``."""
+
+    gold_icons: str  # where a gold icon is printed: "crowns" (ours: a 2nd-edition crown is a gold icon)
+    trade_multiplier: int
+    star_trade_multiplier: int
+    raid_on_trade_share: int
+    raid_on_trade_minimum: int
+    muster_prices: Mapping[str, int]  # unit (or "upgrade") -> gold
+    house_token_price: int  # BUY TOKEN (P13, agot/transactions.py)
+    free_city_supply_price: int  # BUY SUPPLY (P14)
+    rest: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
 class Params:
-    """``variant-params.yaml`` as the engine reads it (the economy's and the modules' sections are checked
-    and kept in ``later`` until their rules are played)."""
+    """``variant-params.yaml`` as the engine reads it (the modules' sections are checked and kept in
+    ``later`` until their rules are played; the economy's keys not played yet wait in ``economy.rest``)."""
 
     version: str
     support_divisor: int
@@ -69,7 +92,7 @@ class Params:
     docks: tuple[str, ...]
     units: Mapping[str, Mapping[str, int]]  # house -> unit -> pieces ("default": every other house)
     starting_gold: int
-    economy: Mapping[str, Any]  # the rest of the economy section (its rules read their own keys)
+    economy: Economy
     iron_bank: Mapping[str, Any]  # loans_at_once, lannister_extra, debt_growth, loan_by_round, collects (agot/ironbank.py)
     later: Mapping[str, Any]
 
@@ -114,9 +137,11 @@ def _load(version: str) -> Params:
                for a, n in r.mapping(top["neutral_garrisons"], "neutral_garrisons").items()}
     economy = r.mapping(top["economy"], "economy")
     r.need("starting_gold" in economy, "economy: starting_gold missing (the seed's 5)")
-    for key in ("house_token_price", "free_city_supply_price"):  # the transactions at any time (P13, P14)
-        r.need(key in economy, f"economy: {key} missing")
-        r.integer(economy[key], f"economy.{key}", 0)
+    mine = {"house_token_price", "free_city_supply_price", "gold_icons", "trade_multiplier", "star_trade_multiplier", "raid_on_trade_share",
+            "raid_on_trade_minimum", "muster_prices"}
+    r.need(mine <= economy.keys(), f"economy: {', '.join(sorted(mine - economy.keys()))} missing")
+    prices = r.numbers(economy["muster_prices"], "economy.muster_prices",
+                       {"footman", "knight", "ship", "siege_engine", "upgrade"})
     victory = r.keys(top["victory"], "victory", {"castles", "final_tiebreak"})
     tiebreak = tuple(r.choice(t, "victory.final_tiebreak", TIEBREAKS)
                      for t in r.texts(victory["final_tiebreak"], "victory.final_tiebreak"))
@@ -141,7 +166,16 @@ def _load(version: str) -> Params:
         docks=docks,
         units=MappingProxyType(units),
         starting_gold=r.integer(economy["starting_gold"], "economy.starting_gold"),
-        economy=MappingProxyType(dict(economy)),
+        economy=Economy(
+            gold_icons=r.choice(economy["gold_icons"], "economy.gold_icons", ("crowns",)),
+            trade_multiplier=r.integer(economy["trade_multiplier"], "economy.trade_multiplier", 1),
+            star_trade_multiplier=r.integer(economy["star_trade_multiplier"], "economy.star_trade_multiplier", 1),
+            raid_on_trade_share=r.integer(economy["raid_on_trade_share"], "economy.raid_on_trade_share", 1),
+            raid_on_trade_minimum=r.integer(economy["raid_on_trade_minimum"], "economy.raid_on_trade_minimum"),
+            muster_prices=MappingProxyType(prices),
+            house_token_price=r.integer(economy["house_token_price"], "economy.house_token_price", 0),
+            free_city_supply_price=r.integer(economy["free_city_supply_price"], "economy.free_city_supply_price", 0),
+            rest=MappingProxyType({k: v for k, v in economy.items() if k not in mine | {"starting_gold"}})),
         iron_bank=_iron_bank(r, top["iron_bank"], gd.setup.rounds),
         later=MappingProxyType({key: r.mapping(top[key], key) for key in LATER}),
     )
