@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from ...plaindata import clone
-from . import action, bidding, consolidate, westeros
+from . import action, bidding, consolidate, variantsteps, westeros
 from . import position as pos
 from .battlefield import asked_choice, choice_text
 from .commands import UNIT_SINGULARS, Consolidate, Muster, MusterItem, Port
@@ -26,6 +26,8 @@ def mail_for(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | Non
         return port_mail(state, ctx, house, rng)
     if state["phase"] == "westeros" and step in WESTEROS_STEPS:
         return westeros_mail(state, ctx, house, rng)
+    if (extra := variantsteps.module(ctx, step)) is not None:  # agot2e-ru: a variant step's own bot
+        return extra.bot_mail(state, ctx, house, rng)
     if step == "orders":
         return orders_mail(state, ctx, house, rng)
     if step == "raven":  # 2e: sometimes the raven looks at the top wildling card, and buries it or not

@@ -256,7 +256,7 @@ def controller(state: dict, gd: GameData, area: str) -> str | None:
     if area in state["control"]:
         return state["control"][area]
     home = gd.board.area(area).home_of
-    if home and home in state["houses"]:
+    if home and home in state["houses"] and area not in state["neutral"]:  # agot2e-ru: rebels hold it (rebellion.py)
         return home
     return None
 
@@ -285,7 +285,7 @@ def castle_counts(state: dict, gd: GameData) -> dict[str, int]:
         if who is not None:
             counts[who] = counts.get(who, 0) + 1
     for area, home in gd.board.home_castles:
-        if area not in held and area not in control and home in houses:
+        if area not in held and area not in control and home in houses and area not in state["neutral"]:
             counts[home] = counts.get(home, 0) + 1
     return counts
 
