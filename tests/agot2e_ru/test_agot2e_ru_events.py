@@ -1,5 +1,5 @@
 """agot2e-ru's rebellion (REBEL, option ``rebellion``) and Hand of the King (HAND LOOK, option
-``hand-of-the-king``): RULES.md P18, P21, D14-D20. The rules themselves are in the rules cases
+``hand-of-the-king``): RULES.md V18, V21, D18a-D21c. The rules themselves are in the rules cases
 (``tests/cases/agot2e-ru/rebellion-*``, ``hand-of-the-king-*``); here what a case cannot show: the card the
 Hand sees reaches the Hand's mail and nobody else's, the die is the game seed's, both commands read back
 from their Czech and Russian words, and the Czech texts are all Czech."""

@@ -518,7 +518,7 @@ class Penalty:
         return f"PENALTY {self.choice.upper()}"
 
 
-# agot2e-ru (issue 15): the rebellion and the Hand of the King (its RULES.md P18, P21) ----------------------
+# agot2e-ru (issue 15): the rebellion and the Hand of the King (its RULES.md V18, V21) ----------------------
 
 WESTEROS_DECKS: Final = ("I", "II", "III")
 """The Westeros decks a ``HAND LOOK`` may name."""

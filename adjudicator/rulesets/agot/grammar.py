@@ -156,7 +156,7 @@ COMMAND_WORDS: Final[dict[str, str]] = {
     "povys": "PROMOTE",  # povyš = promote
     "degraduj": "DEMOTE",  # degraduj = demote
     "trest": "PENALTY",  # trest = penalty
-    # agot2e-ru (issue 15): the rebellion and the Hand of the King, English, Czech and Russian (RULES.md P18, P21)
+    # agot2e-ru (issue 15): the rebellion and the Hand of the King, English, Czech and Russian (RULES.md V18, V21)
     "rebel": "REBEL", "vzpoura": "REBEL", "мятеж": "REBEL",
     "hand": "HAND", "pravice": "HAND", "десница": "HAND",
     **MAIL_WORDS,
@@ -576,7 +576,7 @@ def _parse_any(body: str, names: NameResolver, in_block: bool) -> Command | Orde
 
 
 SECOND_EDITION_COMMANDS: Final = frozenset({"TRACK", "DISCARD", "CHOOSE", "PROMOTE", "DEMOTE", "PENALTY", "PORT",
-                                             "CONSOLIDATE"}) | {"REBEL", "HAND"}  # agot2e-ru: P18, P21
+                                             "CONSOLIDATE"}) | {"REBEL", "HAND"}  # agot2e-ru: V18, V21
 """Commands only the 2nd edition has (its Westeros, wildling and action-phase choices): unknown to an
 agot1e mail, whose errors and hints stay as they were. (``BLADE REDRAW | KEEP`` and ``upgrade -> siege
 engine`` are 2nd-edition forms of shared commands: :func:`_second_edition`.)"""

@@ -1,5 +1,5 @@
-"""The Hand of the King of the Russian fan variant (agot2e-ru option ``hand-of-the-king``; its RULES.md P21,
-D18-D20): a variant step of the round (``variantsteps.py``), the first between the Westeros phase and
+"""The Hand of the King of the Russian fan variant (agot2e-ru option ``hand-of-the-king``; its RULES.md V21,
+D21a-D21c): a variant step of the round (``variantsteps.py``), the first between the Westeros phase and
 planning (the seed: "после завершения фазы Вестероса").
 
 The house second on the Iron Throne track holds the Hand token (the seed gives it after each Iron

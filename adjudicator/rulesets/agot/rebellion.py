@@ -1,4 +1,4 @@
-"""The rebellion of the Russian fan variant (agot2e-ru option ``rebellion``; its RULES.md P18, D14-D17): a
+"""The rebellion of the Russian fan variant (agot2e-ru option ``rebellion``; its RULES.md V18, D18a-D18d): a
 variant step of the round (``variantsteps.py``), the first after the action phase.
 
 The seed's event card is in its missing section VI, so the trigger is ours: a round whose Westeros

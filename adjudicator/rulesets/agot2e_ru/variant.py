@@ -53,7 +53,7 @@ STEPS: dict[str, tuple] = {
     # 7 supply recount, 8 mustering, 9 debts grow. The variant's own steps, in that order, each
     # (name, module) as agot/variantsteps.py describes; a step whose option is off is passed over.
     # the Hand looks "after the Westeros phase": first, before the hostages; the rebellion ends the action phase
-    # (RULES.md D14): first, before the taxes.
+    # (RULES.md D18b): first, before the taxes.
     "before_planning": (("hand", hand),),   # 2 hostages
     "after_action": (("rebellion", rebellion),),      # 5 taxes, 6 mercenaries, 7 supply, 8 muster, 9 debts
 }
