@@ -217,3 +217,14 @@ def test_the_czech_messages_are_all_czech():
         text = render(msg, "cs")
         assert untranslated(text, "cs", ("agot", "agot2e")) == [], (msg.key, text)
         assert text != render(msg, "en"), msg.key
+
+
+def test_the_bots_make_both_decisions_in_self_play():
+    """A seeded 3-house game with every option on: the bots send REBEL and HAND lines (not only the
+    deadline's defaults), and the invariants hold after every step (``selfplay.play`` checks them)."""
+    from adjudicator.selfplay import play
+    played = play(AGOT2E_RU, list(HOUSES), 2, options={"preview": "yes"})
+    keys = [e.key for e in played.events]
+    rolls, defaults = keys.count("agot.rebellion.roll"), keys.count("agot.default.rebel")
+    assert rolls > defaults and "agot.hand.looks" in keys and "agot.hand.passes" in keys
+    assert played.rejected == []
