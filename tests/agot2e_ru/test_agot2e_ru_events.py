@@ -201,6 +201,7 @@ def test_the_first_edition_knows_neither_word():
 
 def test_the_czech_messages_are_all_czech():
     samples = [
+        Msg("agot.rebellion.announced", card="last-days-of-summer", most=5),
         Msg("agot.rebellion.comes", card="last-days-of-summer", most=5),
         Msg("agot.owed.rebel", most=5, areas=["Winterfell"]), Msg("agot.default.rebel", house="stark", area="Winterfell"),
         Msg("agot.rebellion.roll", house="stark", area="Winterfell", strength=2, roll=4),

@@ -3,7 +3,8 @@ variant step of the round (``variantsteps.py``), the first after the action phas
 
 The seed's event card is in its missing section VI, so the trigger is ours: a round whose Westeros
 cards include one of ``variant-params`` ``rebellion.cards`` (the 2nd edition's Last Days of Summer, which
-otherwise does nothing) ends its action phase with a rebellion. Every house with an area of its own
+otherwise does nothing; ``westeros.py`` announces it as the card resolves) ends its action phase with a
+rebellion. Every house with an area of its own
 (land, controlled) of total strength at most ``rebellion.strength_at_most`` names one (``REBEL <area>``;
 default at the deadline: its weakest such area, ties by name). Total strength is what would defend the
 area (the seed: "включая силу отрядов, бонусы от гарнизона замка и приказов обороны"): its unrouted
