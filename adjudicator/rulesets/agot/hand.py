@@ -35,7 +35,7 @@ def holder(state: dict) -> str:
 
 
 def start(state: dict, ctx: Ctx) -> list[Event]:
-    if ctx.on("hand-of-the-king") and len(state["houses"]) > 1:
+    if ctx.on("hand-of-the-king"):
         state["hand"] = holder(state)
     return []
 
