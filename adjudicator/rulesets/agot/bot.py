@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import random
 
-from ...plaindata import clone
-from . import action, bidding, consolidate, gold, ironbank, transactions, westeros
+from . import action, bidding, consolidate, gold, ironbank, transactions, variantsteps, westeros
 from . import position as pos
 from .battlefield import asked_choice, choice_text
 from .commands import UNIT_SINGULARS, BuySupply, BuyToken, Consolidate, Give, Loan, Muster, MusterItem, Port
@@ -53,6 +52,9 @@ def _answer(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | None
         return port_mail(state, ctx, house, rng)
     if state["phase"] == "westeros" and step in WESTEROS_STEPS:
         return westeros_mail(state, ctx, house, rng)
+    if (extra := variantsteps.module(ctx, step)) is not None:  # agot2e-ru: a variant step's own bot
+        answer = getattr(extra, "bot_mail", None)  # (a step that never owes anything has none)
+        return answer(state, ctx, house, rng) if answer else None
     if step == "orders":
         return orders_mail(state, ctx, house, rng)
     if step == "raven":  # 2e: sometimes the raven looks at the top wildling card, and buries it or not
@@ -68,10 +70,6 @@ def _answer(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | None
         return battle_mail(state, ctx, house, rng)
     if step == "consolidate":  # 2e (consolidate.py)
         return consolidate_mail(state, ctx, house, rng)
-    if step == "supply_recount":  # agot2e-ru with gold: the supply recount of every round
-        return _removes(ctx, bidding.default_supply_cut(state, ctx, house, rng))
-    if step == "mustering":  # agot2e-ru with gold: the mustering of every round
-        return muster_mail(state, ctx, house, rng) or "MUSTER NONE"
     return None
 
 

@@ -518,6 +518,35 @@ class Penalty:
         return f"PENALTY {self.choice.upper()}"
 
 
+# agot2e-ru (issue 15): the rebellion and the Hand of the King (its RULES.md V18, V21) ----------------------
+
+WESTEROS_DECKS: Final = ("I", "II", "III")
+"""The Westeros decks a ``HAND LOOK`` may name."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rebel:
+    """``REBEL <area>`` (agot2e-ru option ``rebellion``): the area of its own where the house's bannermen
+    rise when a rebellion comes (``agot/rebellion.py``)."""
+
+    area: str
+
+    def canonical(self, names: Labels | None = None) -> str:
+        return f"REBEL {_area(names, self.area)}"
+
+
+@dataclass(frozen=True, slots=True)
+class HandLook:
+    """``HAND LOOK <deck>`` or ``HAND PASS`` (``deck`` None; agot2e-ru option ``hand-of-the-king``): the
+    Westeros deck whose top card the Hand of the King looks at after the Westeros phase
+    (``agot/hand.py``)."""
+
+    deck: str | None
+
+    def canonical(self, names: Labels | None = None) -> str:
+        return f"HAND LOOK {self.deck}" if self.deck else "HAND PASS"
+
+
 CLEAR_KINDS: Final = ("orders", "raven", "marches", "raids", "supports", "cards", "casualties", "retreats",
                       "abilities", "blade", "bids", "musters", "removes", "tiebreaks", "reclaims")
 """What ``CLEAR <kind>`` may name: each a part of a house's plan (``position.empty_plan``)."""
@@ -589,5 +618,6 @@ Command: TypeAlias = (
     Orders | Raid | March | Support | Card | Blade | Casualties | Retreat | Ability | Raven | Bid
     | BidAll | Tiebreak | Muster | Remove | Reclaim | Track | Discard | Choose | Promote | Penalty | Port | Consolidate
     | Redraw | BuyToken | BuySupply | Give | Loan | Clear | Help | Status | OrdersQuery | Press
+    | Rebel | HandLook  # agot2e-ru
 )
 """Everything :func:`.grammar.parse_mail` puts in ``ParsedMail.commands``."""

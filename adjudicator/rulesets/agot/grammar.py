@@ -68,6 +68,9 @@ from .commands import (
     Press,
     Raid,
     Raven,
+    Rebel,
+    HandLook,
+    WESTEROS_DECKS,
     Reclaim,
     Track,
     Discard,
@@ -164,6 +167,9 @@ COMMAND_WORDS: Final[dict[str, str]] = {
         ("LOAN", ("loan", "borrow", "pujcka", "pujcit", "заём", "займ", "заем")),
         ("REPAY", ("repay", "splatit", "splat", "погасить", "вернуть")),
     ) for fold_word in (strip_accents(w.lower()) for w in words)},
+    # agot2e-ru (issue 15): the rebellion and the Hand of the King, English, Czech and Russian (RULES.md V18, V21)
+    "rebel": "REBEL", "vzpoura": "REBEL", "мятеж": "REBEL",
+    "hand": "HAND", "pravice": "HAND", "десница": "HAND",
     **MAIL_WORDS,
 }
 """First word of a line -> the command it starts. A line starting with one of these also ends an
@@ -228,6 +234,12 @@ CHOOSE_OPTION_WORDS: Final[dict[str, str]] = {
 RAVEN_LOOK_WORDS: Final[dict[str, str]] = {
     "look": "look", "nahledni": "look", "top": "top", "nahore": "top", "bottom": "bottom", "dospod": "bottom"}
 """``RAVEN LOOK | TOP | BOTTOM`` (2nd edition), English or Czech (folded) -> :data:`.commands.RAVEN_LOOKS`."""
+
+HAND_WORDS: Final[dict[str, str]] = {"look": "look", "nahledni": "look", "смотреть": "look", "посмотреть": "look",
+                                     "pass": "pass", "pas": "pass", "nic": "pass", "пас": "pass", "нет": "pass"}
+"""agot2e-ru ``HAND LOOK <deck> | HAND PASS``: the word after HAND, English, Czech or Russian (folded)."""
+DECK_WORDS: Final[dict[str, str]] = {"i": "I", "1": "I", "ii": "II", "2": "II", "iii": "III", "3": "III"}
+"""A Westeros deck as written (Roman or Arabic, "deck" / "balíček" / "колода" before it optional)."""
 
 PENALTY_WORDS: Final[dict[str, str]] = {"units": "units", "unit": "units", "jednotky": "units",
                                         "track": "track", "stupnice": "track"}
@@ -314,6 +326,8 @@ EXAMPLES: Final[dict[str, str]] = {
     "GIVE": "GIVE Lannister 1",
     "LOAN": "LOAN 2",
     "REPAY": "REPAY 1",
+    "REBEL": "REBEL Winterfell",  # agot2e-ru
+    "HAND": "HAND LOOK II",  # agot2e-ru
     "CLEAR": "CLEAR MARCHES",
     "HELP": "HELP",
     "STATUS": "STATUS",
@@ -580,9 +594,9 @@ def _parse_any(body: str, names: NameResolver, in_block: bool) -> Command | Orde
 
 
 SECOND_EDITION_COMMANDS: Final = frozenset({"TRACK", "DISCARD", "CHOOSE", "PROMOTE", "DEMOTE", "PENALTY", "PORT",
-                                             "CONSOLIDATE", "BUY", "GIVE", "LOAN", "REPAY"})
+                                             "CONSOLIDATE", "BUY", "GIVE", "LOAN", "REPAY", "REBEL", "HAND"})
 """Commands only the 2nd edition has (its Westeros, wildling and action-phase choices; agot2e-ru's
-transactions, refused by ``submission.py`` without gold-economy): unknown to an agot1e mail, whose errors and hints stay as they were. (``BLADE REDRAW | KEEP`` and ``upgrade -> siege
+transactions, rebellion and Hand, refused by ``submission.py`` without their options): unknown to an agot1e mail, whose errors and hints stay as they were. (``BLADE REDRAW | KEEP`` and ``upgrade -> siege
 engine`` are 2nd-edition forms of shared commands: :func:`_second_edition`.)"""
 
 
@@ -1274,6 +1288,25 @@ def _p_repay(rest: str, names: NameResolver) -> Loan:
     return Loan(_gold(rest), repay=True)
 
 
+def _p_rebel(rest: str, names: NameResolver) -> Rebel:
+    """agot2e-ru ``REBEL <area>`` (Czech ``VZPOURA``, Russian ``МЯТЕЖ``); refused without the option in
+    ``submission.py``."""
+    return Rebel(_area(rest, names, "area"))
+
+
+def _p_hand(rest: str, names: NameResolver) -> HandLook:
+    """agot2e-ru ``HAND LOOK <deck>`` or ``HAND PASS`` (Czech ``PRAVICE NAHLÉDNI II``, ``PRAVICE NIC``; Russian
+    ``ДЕСНИЦА СМОТРЕТЬ II``, ``ДЕСНИЦА ПАС``)."""
+    words = fold(rest).replace("-", " ").split()
+    word = HAND_WORDS.get(words[0]) if words else None
+    deck_words = [w for w in words[1:] if w not in ("deck", "balicek", "колода")]
+    if word == "pass" and not deck_words:
+        return HandLook(None)
+    if word == "look" and len(deck_words) == 1 and deck_words[0] in DECK_WORDS:
+        return HandLook(DECK_WORDS[deck_words[0]])
+    raise LineError(Msg("agot.error.hand_form", text=rest.strip(), decks=list(WESTEROS_DECKS)), EXAMPLES["HAND"])
+
+
 def _p_clear(rest: str, names: NameResolver) -> Clear:
     """``CLEAR``, ``CLEAR ALL``, ``CLEAR MARCHES, RAIDS``, ``ZRUŠ pochody a nájezdy``."""
     words = [fold(w) for w in re.split(r"[,;\s]+|\s+(?:and|a)\s+", rest.strip()) if w and fold(w) not in ("and", "a")]
@@ -1340,6 +1373,8 @@ _PARSERS: Final[dict[str, Callable[[str, NameResolver], Command]]] = {
     "PROMOTE": _p_promote,
     "DEMOTE": _p_demote,
     "PENALTY": _p_penalty,
+    "REBEL": _p_rebel,  # agot2e-ru
+    "HAND": _p_hand,  # agot2e-ru
     "DISCARD": _p_discard,
     "PORT": _p_port,
     "CONSOLIDATE": _p_consolidate,

@@ -268,6 +268,8 @@ def _resolve_card(state: dict, ctx: Ctx, card: str, port_power: bool | None = No
                         tokens=[say.token(t) for t in restrictions_of(ctx.gd, card)])]
     elif restrictions_of(ctx.gd, card):
         events = [Event("agot.westeros.effect", card=card)]
+    elif ctx.on("rebellion") and card in ctx.params.rebellion_cards:  # agot2e-ru: the rebellion to come (rebellion.py)
+        events = [Event("agot.rebellion.announced", card=card, most=ctx.params.rebellion_strength_at_most)]
     else:
         events = [Event("agot.westeros.nothing", card=card)]
     return events + _next(state, ctx)

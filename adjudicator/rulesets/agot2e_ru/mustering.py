@@ -8,7 +8,7 @@ nothing. A step of ``variantsteps.py``; the Mustering card does nothing while th
 from __future__ import annotations
 
 from ...ruleset import Event, Owed
-from ..agot import westeros
+from ..agot import bot, westeros
 from ..agot.context import Ctx
 
 
@@ -26,3 +26,8 @@ def pending(state: dict, ctx: Ctx) -> list[Owed]:
 def advance(state: dict, ctx: Ctx, force: bool) -> list[Event]:
     state["turn"] = 1  # resolved: a house that could still muster owes nothing more this round
     return westeros.resolve_musters(state, ctx)
+
+
+def bot_mail(state: dict, ctx: Ctx, house: str, rng) -> str | None:
+    """Self-play: a legal muster at random, or none."""
+    return bot.muster_mail(state, ctx, house, rng) or "MUSTER NONE"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ...ruleset import Event, Owed
 from ..agot import position as pos
-from ..agot import westeros
+from ..agot import bidding, bot, westeros
 from ..agot.context import Ctx
 
 
@@ -28,3 +28,8 @@ def advance(state: dict, ctx: Ctx, force: bool) -> list[Event]:
     """Every house over its limit cuts at once, when all have sent their lines or at the deadline."""
     state["turn"] = 1
     return westeros.cut_to_supply(state, ctx, _over(state, ctx))
+
+
+def bot_mail(state: dict, ctx: Ctx, house: str, rng) -> str | None:
+    """Self-play: a house over its limit cuts as the 2nd edition's default would, at random."""
+    return bot._removes(ctx, bidding.default_supply_cut(state, ctx, house, rng))

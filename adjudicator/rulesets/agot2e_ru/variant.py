@@ -18,7 +18,7 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from ...paths import GAMES_DIR
-from ..agot import ironbank
+from ..agot import hand, ironbank, rebellion
 from ..agot.gamedata import _Reader
 from ..agot2e.edition import SHAPE, load_gamedata
 from . import economy, mustering, recount, taxes
@@ -42,6 +42,10 @@ OPTIONS: dict[str, str] = {
     "knight-double-move": "knights march two areas through an area their house controlled before the march",
     "gold-economy": "gold dragons (5 at the start): taxes, Trade orders for Consolidate Power, bids and musters in gold,"
                     " house tokens and Free-City supply bought, gold given, the Iron Bank's loans",
+    "rebellion": "Last Days of Summer brings a rebellion after the action phase: each house names an area of strength"
+                 " 5 or less, a die above it takes the area for a neutral force",
+    "hand-of-the-king": "the house second on the Iron Throne track may look at the top card of one Westeros deck"
+                        " after each Westeros phase",
 }
 """Every option this judge plays, by name -> what it does (RULES.md section 2 quotes the seed for each)."""
 
@@ -49,8 +53,11 @@ STEPS: dict[str, tuple] = {
     # the seed's round (II): 1 Westeros, 2 hostages, 3 planning, 4 action, 5 taxes, 6 mercenaries,
     # 7 supply recount, 8 mustering, 9 debts grow. The variant's own steps, in that order, each
     # (name, module) as agot/variantsteps.py describes; a step whose option is off is passed over.
-    "before_planning": (),   # 2 hostages
-    "after_action": (        # 5 taxes, 6 mercenaries, 7 supply, 8 muster, 9 debts
+    # the Hand looks "after the Westeros phase": first, before the hostages; the rebellion ends the action phase
+    # (RULES.md D30): first, before the taxes.
+    "before_planning": (("hand", hand),),   # 2 hostages
+    "after_action": (        # rebellion, 5 taxes, 6 mercenaries, 7 supply, 8 muster, 9 debts
+        ("rebellion", rebellion),
         ("taxes", taxes),
         ("supply_recount", recount),
         ("mustering", mustering),
@@ -94,6 +101,9 @@ class Params:
     starting_gold: int
     economy: Economy
     iron_bank: Mapping[str, Any]  # loans_at_once, lannister_extra, debt_growth, loan_by_round, collects (agot/ironbank.py)
+    rebellion_cards: tuple[str, ...]  # the Westeros cards that bring a rebellion (ours)
+    rebellion_strength_at_most: int
+    rebellion_die: int
     later: Mapping[str, Any]
 
     def unit_limits(self, house: str) -> dict[str, int]:
@@ -108,7 +118,7 @@ class Params:
 
 
 TIEBREAKS = ("castles", "muster_points")
-LATER = ("rebellion", "hostages", "mercenaries")
+LATER = ("hostages", "mercenaries")
 
 
 def load_params(version: str) -> Params:
@@ -123,7 +133,7 @@ def _load(version: str) -> Params:
     r = _Reader(SHAPE, GAMES_DIR / "agot2e-ru" / version / "variant-params.yaml")
     top = r.keys(r.data, "variant-params.yaml", {"format", "battle", "neutral_garrisons", "printed_garrisons",
                                                  "victory", "muster_points", "docks", "units", "economy",
-                                                 "iron_bank", *LATER})
+                                                 "iron_bank", "rebellion", *LATER})
     battle = r.keys(top["battle"], "battle", {"support_divisor", "star_support_before_rounding",
                                               "knight_castle_penalty", "siege_tower_strength"})
     r.need(r.flag(battle["star_support_before_rounding"], "battle.star_support_before_rounding"),
@@ -152,6 +162,10 @@ def _load(version: str) -> Params:
     docks = tuple(area(a, "docks") for a in r.seq(top["docks"], "docks"))
     units = {house: MappingProxyType(r.numbers(limits, f"units.{house}", set(gd.setup.unit_limits)))
              for house, limits in r.keys(top["units"], "units", {"default"}, set(gd.setup.houses)).items()}
+    rebel = r.keys(top["rebellion"], "rebellion", {"cards", "strength_at_most", "die"})
+    rebel_cards = tuple(r.texts(rebel["cards"], "rebellion.cards"))
+    for card in rebel_cards:
+        r.need(card in gd.westeros_cards, f"rebellion.cards: {card!r} is no Westeros card of the 2nd edition")
     return Params(
         version=version,
         support_divisor=r.integer(battle["support_divisor"], "battle.support_divisor", 1),
@@ -177,6 +191,9 @@ def _load(version: str) -> Params:
             free_city_supply_price=r.integer(economy["free_city_supply_price"], "economy.free_city_supply_price", 0),
             rest=MappingProxyType({k: v for k, v in economy.items() if k not in mine | {"starting_gold"}})),
         iron_bank=_iron_bank(r, top["iron_bank"], gd.setup.rounds),
+        rebellion_cards=rebel_cards,
+        rebellion_strength_at_most=r.integer(rebel["strength_at_most"], "rebellion.strength_at_most", 0),
+        rebellion_die=r.integer(rebel["die"], "rebellion.die", 2),
         later=MappingProxyType({key: r.mapping(top[key], key) for key in LATER}),
     )
 
