@@ -11,6 +11,8 @@ následujícími kroky"):
 
 ``supports``    CZ p.10 step 1: every adjacent support order declares for a side or none (all
                 at once); then both strengths are announced (step 2).
+``announce``    agot2e-ru option ``optional-house-card``: the defender, then the attacker, says whether it
+                fights without a house card (``nocard.py``).
 ``cards``       step 3: both cards at once. Then, in the same sub-step, what needs nobody: the
                 abilities that act at once (CZ p.11 "first resolve any special ability, then add
                 the card's strength"; RULES.md A17 order), the Valyrian Steel Blade (step 4: sent
@@ -52,7 +54,7 @@ from collections import Counter
 
 from ...messages import Msg
 from ...ruleset import Event, Owed
-from . import aftermath, say, tides
+from . import aftermath, nocard, say, tides
 from . import position as pos
 from .board import UnknownName
 from .commands import Ability, Blade, Card, Casualties, Retreat, Support
@@ -217,11 +219,13 @@ def pending(state: dict, ctx: Ctx) -> list[Owed]:
                                  defender=b["defender"]), "step",
                      support_line(state, ctx, b, helper, src) is not None)
                 for src in b["supporters"] for helper in [pos.owner(state, src)]]
+    if stage == nocard.STAGE:  # agot2e-ru: CARD NONE, the defender first
+        return nocard.pending(state, ctx, b)
     if stage == "cards":
         return [Owed(h, Msg("agot.owed.card", area=where, opponent=opponent(b, h),
                             cards=_public_hand(state, ctx, opponent(b, h))), "step",
                      _card_line(state, ctx, b, h) is not None)
-                for h in (b["attacker"], b["defender"])]
+                for h in (b["attacker"], b["defender"]) if h not in b.get("no_card", ())]
     if stage == "redraw":  # 2e Tides of Battle: the Blade holder (tides.py)
         return tides.pending(state, ctx, b)
     if stage in ("cancel", "immediately", "after") or stage == "ability" and ctx.rules.cards.BY_TIMING:
@@ -286,6 +290,8 @@ def advance(state: dict, ctx: Ctx, force: bool) -> list[Event]:
     stage = b["stage"]
     if stage == "supports":
         return _resolve_supports(state, ctx, b)
+    if stage == nocard.STAGE:
+        return nocard.resolve(state, ctx, b)
     if stage == "cards":
         return _resolve_cards(state, ctx, b)
     if stage == "redraw":
@@ -320,12 +326,16 @@ def check_instruction(state: dict, ctx: Ctx, house: str, command) -> Msg | None:
         return _check_support(state, ctx, b, house, command, here)
     if isinstance(command, Blade):
         return None
+    if isinstance(command, Card) and command.card_id is None:  # agot2e-ru: CARD NONE
+        return nocard.check(state, ctx, b, house, here)
     if isinstance(command, Card):
         card = ctx.gd.card(command.card_id)
         if card.house != house:
             return Msg("agot.error.not_your_house_card", card=card.id)
         if not fights:
             return Msg("agot.error.not_fighting", area=ctx.area(area)) if here else None
+        if here and house in b.get("no_card", ()):  # agot2e-ru: it announced CARD NONE for this battle
+            return Msg("agot.error.announced_no_card", area=ctx.area(area))
         if (b.get("repick") or {}).get("house") == house:  # 2e: Tyrion Lannister handed a card back
             if command.card_id == b["repick"]["card"]:
                 return Msg("agot.error.card_handed_back", card=command.card_id)
@@ -411,7 +421,7 @@ def _resolve_supports(state: dict, ctx: Ctx, b: dict) -> list[Event]:
                                 notes=note))
     texts = [_strength_text(ctx, h, *strength(state, ctx, b, h, with_cards=False)) for h in (b["attacker"], b["defender"])]
     events.append(Event("agot.battle.strength_before_cards", area=ctx.area(b["area"]), sides=texts))
-    b["stage"] = "cards"
+    nocard.begin(state, ctx, b)
     return events
 
 
@@ -436,6 +446,9 @@ def _resolve_cards(state: dict, ctx: Ctx, b: dict) -> list[Event]:
     events = []
     a, d = b["attacker"], b["defender"]
     for house in (a, d):
+        if house in b.get("no_card", ()):  # agot2e-ru: announced CARD NONE (nocard.py)
+            b["cards"][house] = None
+            continue
         hand = state["hands"][house]
         if not hand:  # cannot happen with the seventh-card rule; never leave a house without a card
             state["hands"][house] = hand = [c.id for c in ctx.gd.house_cards[house]]
@@ -452,6 +465,9 @@ def _resolve_cards(state: dict, ctx: Ctx, b: dict) -> list[Event]:
             b["seventh"].append(house)
         b["cards"][house] = card
     for house in (a, d):
+        if b["cards"][house] is None:
+            events.append(Event("agot.battle.plays_no_card", house=house))
+            continue
         card = ctx.gd.card(b["cards"][house])
         events.append(Event("agot.battle.plays", house=house, card=card.id, strength=card.strength, swords=card.swords,
                             fortifications=card.fortifications))
@@ -541,7 +557,10 @@ def _immediate_of(state: dict, ctx: Ctx, b: dict, house: str) -> list[Event]:
         else:
             events.append(_kill_footman(state, ctx, b, other, card))
     if ability_active(b, house, ctx.rules.cards.ZERO_OPPOSING_CARD):
-        events.append(Event("agot.ability.card_counts_0", card=card, other=b["cards"][other]))
+        if b["cards"][other] is None:  # no card to count 0 (agot2e-ru CARD NONE; 2e: none left after Tyrion's)
+            events.append(Event("agot.ability.no_opposing_card", card=card, house=other))
+        else:
+            events.append(Event("agot.ability.card_counts_0", card=card, other=b["cards"][other]))
     if ability_active(b, house, ctx.rules.cards.ZERO_OPPOSING_SUPPORT_SHIPS):
         events.append(Event("agot.ability.ships_count_0", card=card, house=other))
     if ability_active(b, house, ctx.rules.cards.DEFENSE_DOUBLED):

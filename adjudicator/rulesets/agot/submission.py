@@ -242,6 +242,9 @@ def _check(state: dict, ctx: Ctx, house: str, stretch: list, index: dict, broken
                 problem = Msg("agot.error.support_not_adjacent", src=ctx.area(command.src), area=ctx.area(battle_area))
             elif battle_area is not None and board.is_sea(battle_area) and board.is_land(command.src):
                 problem = Msg("agot.error.support_land_at_sea", area=ctx.area(battle_area))
+        elif isinstance(command, Card) and command.card_id is None:  # agot2e-ru: CARD NONE (RULES.md V14)
+            if not ctx.on("optional-house-card"):
+                problem = Msg("agot.error.no_optional_card")
         elif isinstance(command, Card):
             owner_ = ctx.gd.card(command.card_id).house
             if owner_ != house:

@@ -38,6 +38,11 @@ OPTIONS: dict[str, str] = {
     "multi-battle-march": "one march may start several battles, one per destination, in the order written",
     "variant-units": "10 footmen, 6 knights, 2 siege engines, 6 ships; Greyjoy 14 footmen, no knights, 8 ships",
     "knight-double-move": "knights march two areas through an area their house controlled before the march",
+    "optional-house-card": "a house may fight without a house card if it says so before the cards (CARD NONE),"
+                           " the defender first",
+    "moat-cailin": "Moat Cailin counts for no victory and no muster, and is a castle only when attacked from the south",
+    "orders-in-token-areas": "orders in areas holding only the house's token (no raid): Consolidate Power, Defense,"
+                             " Support, March",
     "gold-economy": "gold dragons (5 at the start): taxes, Trade orders for Consolidate Power, bids and musters in gold,"
                     " the Iron Bank",
 }
