@@ -60,7 +60,7 @@ from .board import UnknownName
 from .commands import Ability, Blade, Card, Casualties, Retreat, Support
 from .battlefield import NO_WORDS, YES_WORDS, ability_active, card_icons, choice_line, choose, default_card, consume_instruction, fighting_units, find_instruction, has_units, opponent, stage_at_or_before, units_list
 from .context import Ctx
-from .support import ships_zero, support_line, support_problem, support_value, supporters, unit_value
+from .support import castle_in_combat, ships_zero, support_line, support_problem, support_value, supporters, unit_value
 
 # -- strength and result --------------------------------------------------------------------------------------
 
@@ -74,7 +74,7 @@ def strength(state: dict, ctx: Ctx, b: dict, house: str, *, with_cards: bool = T
             if with_cards else None
         units = b["units"]
         zero = with_cards and ships_zero(state, ctx, b, house, extra)
-        total = sum(0 if u == "ship" and zero else unit_value(ctx, u, area, True) + (u == extra) for u in units)
+        total = sum(0 if u == "ship" and zero else unit_value(ctx, u, area, True, b["origin"]) + (u == extra) for u in units)
         parts.append(Msg("agot.part.army", units=units_list(units), n=total))
         if b["march_bonus"]:
             parts.append(Msg("agot.part.march", n=b["march_bonus"]))
@@ -82,9 +82,9 @@ def strength(state: dict, ctx: Ctx, b: dict, house: str, *, with_cards: bool = T
     else:
         units = fighting_units(state, b, house)
         zero = with_cards and ships_zero(state, ctx, b, house, None)
-        total = sum(0 if u == "ship" and zero else unit_value(ctx, u, area, False) for u in units)
+        total = sum(0 if u == "ship" and zero else unit_value(ctx, u, area, False, b["origin"]) for u in units)
         parts.append(Msg("agot.part.army", units=units_list(units), n=total))
-        garrison = garrison_of(state, ctx, area, house)
+        garrison = garrison_of(state, ctx, area, house, b["origin"])
         if garrison:
             parts.append(Msg("agot.part.garrison", n=garrison))
             total += garrison
@@ -124,13 +124,13 @@ def strength(state: dict, ctx: Ctx, b: dict, house: str, *, with_cards: bool = T
     return total, parts
 
 
-def garrison_of(state: dict, ctx: Ctx, area: str, house: str) -> int:
+def garrison_of(state: dict, ctx: Ctx, area: str, house: str, origin: str | None = None) -> int:
     """2e: the garrison that defends ``house``'s home ``area`` with it (RULES.md R7.2), else 0; with the
     variant's ``printed-garrisons`` every castle area's printed garrison defends whoever holds it
-    (agot2e-ru RULES.md V6)."""
+    (agot2e-ru RULES.md V6), except Moat Cailin attacked from the north (``origin``, V15)."""
     place = ctx.gd.board.area(area)
     token = (state.get("garrisons") or {}).get(area, 0) if place.home_of == house else 0
-    if token or not ctx.on("printed-garrisons"):
+    if token or not ctx.on("printed-garrisons") or not castle_in_combat(ctx, area, origin):
         return token
     return ctx.params.printed_garrison(place.castle)
 

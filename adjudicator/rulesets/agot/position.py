@@ -45,6 +45,7 @@ from collections import Counter
 from functools import lru_cache
 from typing import Iterable
 
+from .edition import edition_of
 from .gamedata import GameData
 
 UNIT_ORDER = ("footman", "knight", "ship", "siege_engine")  # siege engines: 2nd edition
@@ -266,12 +267,21 @@ def castles_controlled(state: dict, gd: GameData, house: str) -> int:
     return castle_counts(state, gd).get(house, 0)
 
 
+def uncounted_castles(state: dict, gd: GameData) -> frozenset[str]:
+    """Castle areas that count for no victory: with the agot2e-ru option ``moat-cailin``, Moat Cailin
+    (RULES.md V15; read from the state's options and the variant's numbers, as the victory check has no
+    context)."""
+    if (state.get("options") or {}).get("moat-cailin") != "yes":
+        return frozenset()
+    return frozenset({edition_of(state).variant.load_params(state["data_version"]).moat_cailin})
+
+
 def castle_counts(state: dict, gd: GameData) -> dict[str, int]:
     """Cities and strongholds each house controls: :func:`controller` for every castle area, written as
     set operations on the board's castles (the victory check runs after every step): the castles with
     units, then those with a power token, then the home castles left to their houses."""
     areas, control, houses = state["areas"], state["control"], state["houses"]
-    castles = gd.board.castle_set
+    castles = gd.board.castle_set.difference(uncounted_castles(state, gd))
     counts: dict[str, int] = {}
     held = set()
     for area in castles.intersection(areas):
@@ -285,7 +295,7 @@ def castle_counts(state: dict, gd: GameData) -> dict[str, int]:
         if who is not None:
             counts[who] = counts.get(who, 0) + 1
     for area, home in gd.board.home_castles:
-        if area not in held and area not in control and home in houses:
+        if area not in held and area not in control and home in houses and area in castles:
             counts[home] = counts.get(home, 0) + 1
     return counts
 

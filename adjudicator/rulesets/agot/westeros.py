@@ -469,9 +469,17 @@ def _resolve_supply(state: dict, ctx: Ctx, force: bool) -> tuple[list[Event], bo
 
 
 def muster_castles(state: dict, ctx: Ctx, house: str) -> list[str]:
-    """Cities and strongholds ``house`` controls (RULES.md A32: a power token is enough)."""
+    """Cities and strongholds ``house`` controls (RULES.md A32: a power token is enough) that give muster points."""
     board = ctx.gd.board
-    return [a for a in board.land_areas if board.area(a).muster_points and pos.controller(state, ctx.gd, a) == house]
+    return [a for a in board.land_areas if muster_points(ctx, a) and pos.controller(state, ctx.gd, a) == house]
+
+
+def muster_points(ctx: Ctx, area: str) -> int:
+    """The muster points printed on ``area``'s castle; with the agot2e-ru option ``moat-cailin`` Moat Cailin
+    gives none (RULES.md V15)."""
+    if ctx.on("moat-cailin") and area == ctx.params.moat_cailin:
+        return 0
+    return ctx.gd.board.area(area).muster_points
 
 
 def ship_seas(state: dict, ctx: Ctx, house: str, castle: str) -> list[str]:
@@ -496,14 +504,15 @@ def _placed(state: dict, ctx: Ctx, house: str, muster: Muster) -> tuple[dict[str
     """Area -> the house's units there after ``muster``, or the reason it is illegal now."""
     gd = ctx.gd
     area, name = muster.area, ctx.area(muster.area)
-    spec = gd.board.area(area)
-    if not spec.muster_points:
-        return None, Msg("agot.error.muster_no_castle", area=name)
+    points = muster_points(ctx, area)
+    if not points:
+        return None, Msg("agot.error.moat_no_muster" if gd.board.area(area).muster_points else "agot.error.muster_no_castle",
+                         area=name)
     if pos.controller(state, gd, area) != house:
         return None, Msg("agot.error.muster_not_controlled", area=name)
     cost = _cost(ctx, muster.items)
-    if cost > spec.muster_points:
-        return None, Msg("agot.error.muster_points", area=name, points=spec.muster_points, cost=cost)
+    if cost > points:
+        return None, Msg("agot.error.muster_points", area=name, points=points, cost=cost)
     counts = pos.house_units(state, house)
     changes = {area: pos.units_in(state, area, house)}
     footmen = changes[area].count("footman")  # "already in that area": not one mustered now

@@ -70,6 +70,8 @@ class Params:
     castles_to_win: int
     final_tiebreak: tuple[str, ...]
     muster_points: Mapping[str, int]  # castle level or area id -> muster points
+    moat_cailin: str  # V15: the area that is a castle only against attacks from the south
+    moat_cailin_north: frozenset[str]  # V15: the areas whose marches attack it from the north
     docks: tuple[str, ...]
     units: Mapping[str, Mapping[str, int]]  # house -> unit -> pieces ("default": every other house)
     starting_gold: int
@@ -103,6 +105,7 @@ def _load(version: str) -> Params:
     r = _Reader(SHAPE, GAMES_DIR / "agot2e-ru" / version / "variant-params.yaml")
     top = r.keys(r.data, "variant-params.yaml", {"format", "battle", "neutral_garrisons", "printed_garrisons",
                                                  "victory", "muster_points", "docks", "units", "economy",
+                                                 "moat_cailin",
                                                  *LATER})
     battle = r.keys(top["battle"], "battle", {"support_divisor", "star_support_before_rounding",
                                               "knight_castle_penalty", "siege_tower_strength"})
@@ -125,6 +128,10 @@ def _load(version: str) -> Params:
         points[key if key in ("city", "stronghold") else area(key, "muster_points")] = \
             r.integer(n, f"muster_points.{key}", 1, 3)
     docks = tuple(area(a, "docks") for a in r.seq(top["docks"], "docks"))
+    moat = r.keys(top["moat_cailin"], "moat_cailin", {"area", "north"})
+    moat_area = area(moat["area"], "moat_cailin.area")
+    r.need(board.area(moat_area).castle != "none", f"moat_cailin.area: {moat_area} has no castle on the 2nd-edition map")
+    north = frozenset(area(a, "moat_cailin.north") for a in r.seq(moat["north"], "moat_cailin.north"))
     units = {house: MappingProxyType(r.numbers(limits, f"units.{house}", set(gd.setup.unit_limits)))
              for house, limits in r.keys(top["units"], "units", {"default"}, set(gd.setup.houses)).items()}
     return Params(
@@ -138,6 +145,8 @@ def _load(version: str) -> Params:
         castles_to_win=r.integer(victory["castles"], "victory.castles", 1),
         final_tiebreak=tiebreak,
         muster_points=MappingProxyType(points),
+        moat_cailin=moat_area,
+        moat_cailin_north=north,
         docks=docks,
         units=MappingProxyType(units),
         starting_gold=r.integer(economy["starting_gold"], "economy.starting_gold"),
