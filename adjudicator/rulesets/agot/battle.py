@@ -203,7 +203,7 @@ def start(state: dict, ctx: Ctx, *, area: str, attacker: str, origin: str, units
                     units=units_list(b["units"]), origin=ctx.area(origin), bonus=int(march_bonus),
                     defending=units_list(fighting_units(state, b, defender)), routed=units_list(routed))]
     if b["supporters"]:
-        listed = [Msg("agot.area_of", area=ctx.area(s), house=pos.owner(state, s)) for s in b["supporters"]]
+        listed = [Msg("agot.area_of", area=ctx.area(s), house=pos.order_owner(state, s)) for s in b["supporters"]]
         events.append(Event("agot.battle.supporters", area=ctx.area(area), supporters=listed))
     return events
 
@@ -218,7 +218,7 @@ def pending(state: dict, ctx: Ctx) -> list[Owed]:
         return [Owed(helper, Msg("agot.owed.support", src=ctx.area(src), area=where, attacker=b["attacker"],
                                  defender=b["defender"]), "step",
                      support_line(state, ctx, b, helper, src) is not None)
-                for src in b["supporters"] for helper in [pos.owner(state, src)]]
+                for src in b["supporters"] for helper in [pos.order_owner(state, src)]]
     if stage == nocard.STAGE:  # agot2e-ru: CARD NONE, the defender first
         return nocard.pending(state, ctx, b)
     if stage == "cards":
@@ -394,7 +394,7 @@ def _check_support(state: dict, ctx: Ctx, b: dict, house: str, command: Support,
     if src not in b["supporters"]:
         return Msg("agot.error.cannot_support", src=ctx.area(src), area=ctx.area(area),
                    why=support_problem(state, ctx, area, src)) if here else None
-    if pos.owner(state, src) != house:
+    if pos.order_owner(state, src) != house:
         return Msg("agot.error.no_order_in", kind="support", area=ctx.area(src))
     if command.house is not None and command.house not in (b["attacker"], b["defender"]):
         return Msg("agot.error.house_not_fighting", house=command.house, area=ctx.area(area), attacker=b["attacker"],
@@ -407,7 +407,7 @@ def _check_support(state: dict, ctx: Ctx, b: dict, house: str, command: Support,
 def _resolve_supports(state: dict, ctx: Ctx, b: dict) -> list[Event]:
     events = []
     for src in b["supporters"]:
-        helper = pos.owner(state, src)
+        helper = pos.order_owner(state, src)
         found = support_line(state, ctx, b, helper, src)
         side = found[1].house if found else None
         b["supports"][src] = side

@@ -61,7 +61,7 @@ def violations(state: dict, ctx: Ctx) -> list[str]:
             out.append(f"{area}: routed {units} not among its units")
     fight = state["battle"]
     for area in state["orders"]:
-        if pos.owner(state, area) is None and not (fight and fight["area"] == area and fight["stage"] != "supports"):
+        if pos.order_owner(state, area) is None and not (fight and fight["area"] == area and fight["stage"] != "supports"):
             # (a defender whose last unit an ability killed keeps its order until the battle ends: the
             # conquest names it; 2e questions may come in between, e.g. the Blade's Tides of Battle redraw)
             out.append(f"{area}: an order where no unit stands")

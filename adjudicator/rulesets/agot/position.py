@@ -78,6 +78,16 @@ def owner(state: dict, area: str) -> str | None:
     return None
 
 
+def order_owner(state: dict, area: str) -> str | None:
+    """The house whose order stands, or may stand, in ``area``: the house with units there; with the
+    agot2e-ru option ``orders-in-token-areas`` also the house whose power token holds an area without
+    units (RULES.md V16)."""
+    who = owner(state, area)
+    if who is None and (state.get("options") or {}).get("orders-in-token-areas") == "yes":
+        return state["control"].get(area)
+    return who
+
+
 def units_in(state: dict, area: str, house: str) -> list[str]:
     return list((state["areas"].get(area) or {}).get(house, []))
 
@@ -406,7 +416,7 @@ def order_bonus(state: dict, area: str) -> int:
 
 def orders_of(state: dict, house: str, kind: str | None = None) -> list[str]:
     """Areas holding ``house``'s orders (of ``kind``), in board order of the state."""
-    return [a for a in state["orders"] if owner(state, a) == house and (kind is None or order_kind(state, a) == kind)]
+    return [a for a in state["orders"] if order_owner(state, a) == house and (kind is None or order_kind(state, a) == kind)]
 
 
 def houses_with_orders(state: dict, kind: str) -> set[str]:
@@ -415,7 +425,7 @@ def houses_with_orders(state: dict, kind: str) -> set[str]:
     out = set()
     for area, text in state["orders"].items():
         if text and _token(text)[0] == kind:
-            who = owner(state, area)
+            who = order_owner(state, area)
             if who is not None:
                 out.add(who)
     return out

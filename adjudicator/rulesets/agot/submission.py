@@ -179,7 +179,7 @@ def _orders_for(state: dict, house: str, mail_orders: dict | None) -> dict:
     raven step on), else this mail, else on file (orders and action lines may be sent during the
     Westeros phase, for the coming planning phase)."""
     if state["phase"] not in ("planning", "westeros") or state["step"] in planning.RAVEN_STEPS:
-        return {a: t for a, t in state["orders"].items() if pos.owner(state, a) == house}
+        return {a: t for a, t in state["orders"].items() if pos.order_owner(state, a) == house}
     return mail_orders if mail_orders is not None else (pos.plan(state, house)["orders"] or {})
 
 

@@ -20,7 +20,7 @@ def supporters(state: dict, ctx: Ctx, area: str) -> list[str]:
     board = ctx.gd.board
     out = []
     for n in board.neighbours(area):
-        if pos.order_kind(state, n) != "support" or pos.owner(state, n) is None:
+        if pos.order_kind(state, n) != "support" or pos.order_owner(state, n) is None:
             continue
         if not board.supports_into(n, area):
             continue
@@ -50,10 +50,10 @@ def support_value(state: dict, ctx: Ctx, b: dict, src: str) -> tuple[int, list[s
     0 when they belong to and support the opponent of an active Salladhor Saan (CZ p.14
     "protivníkových podpůrných lodí": the opponent's own supporting ships)."""
     side = b["supports"][src]
-    no_ships = pos.owner(state, src) == side and ability_active(b, opponent(b, side), ctx.rules.cards.ZERO_OPPOSING_SUPPORT_SHIPS)
+    no_ships = pos.order_owner(state, src) == side and ability_active(b, opponent(b, side), ctx.rules.cards.ZERO_OPPOSING_SUPPORT_SHIPS)
     kind = ctx.rules.cards.ATTACK_UNIT_BONUS.get(b["cards"].get(side)) if ctx.rules.cards.ATTACK_BONUS_SUPPORTERS else None
-    doubling = kind and side == b["attacker"] and pos.owner(state, src) == side and ability_active(b, side, {b["cards"][side]})
-    no_ships = no_ships or ships_zero(state, ctx, b, pos.owner(state, src), kind if doubling else None)
+    doubling = kind and side == b["attacker"] and pos.order_owner(state, src) == side and ability_active(b, side, {b["cards"][side]})
+    no_ships = no_ships or ships_zero(state, ctx, b, pos.order_owner(state, src), kind if doubling else None)
     value, notes = support_strength(state, ctx, src, area=b["area"], attacking=side == b["attacker"], no_ships=no_ships,
                                     origin=b["origin"])
     if doubling:

@@ -412,7 +412,7 @@ def _recheck_orders(state: dict, ctx: Ctx) -> list[Event]:
         plan = pos.plan(state, house)
         if not plan["orders"]:
             continue
-        kept = {a: t for a, t in plan["orders"].items() if pos.owner(state, a) == house}
+        kept = {a: t for a, t in plan["orders"].items() if pos.order_owner(state, a) == house}
         for area in sorted(plan["orders"].keys() - kept.keys()):
             events.append(Event("agot.westeros.order_dropped", area=ctx.area(area), to=(house,)))
         lines = [OrderLine(a, (t := parse_order_token(text)).kind, t.bonus, t.star) for a, text in kept.items()]

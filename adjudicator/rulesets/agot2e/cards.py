@@ -171,7 +171,7 @@ def choice_options(state: dict, ctx: Ctx, b: dict, card_id: str) -> list[str]:
         return sorted(state["hands"][house], key=ctx.card) if state["power"][house] >= power else []
     if card_id == "queen-of-thorns":
         return sorted((n for n in ctx.gd.board.neighbours(b["area"])
-                       if n in state["orders"] and pos.owner(state, n) == other), key=ctx.area)
+                       if n in state["orders"] and pos.order_owner(state, n) == other), key=ctx.area)
     if card_id == "doran-martell":
         return list(TRACKS.values())
     if card_id == "robb-stark":
