@@ -35,10 +35,10 @@ def check_order(state: dict, ctx: Ctx, house: str, line: OrderLine) -> str | Non
     if held is None:
         return Msg("agot.error.order_no_units_or_token" if ctx.on("orders-in-token-areas") else "agot.error.order_no_units",
                    area=where)
-    if line.kind == "raid" and pos.owner(state, line.area) is None:  # agot2e-ru: a token area (RULES.md V16)
-        return Msg("agot.error.token_area_no_raid", area=where)
     if held != house:
         return Msg("agot.error.held_by", area=where, house=held)
+    if line.kind == "raid" and pos.owner(state, line.area) is None:  # agot2e-ru: a token area (RULES.md V16)
+        return Msg("agot.error.token_area_no_raid", area=where)
     if line.kind == "consolidate" and not ctx.gd.board.is_land(line.area) and not ctx.rules.orders.consolidate_on_water:
         return Msg("agot.error.consolidate_at_sea", area=where)
     if _token_id(ctx, line.kind, line.bonus, line.star) is None:

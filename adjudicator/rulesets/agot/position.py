@@ -224,8 +224,25 @@ def port_to_take(state: dict, gd: GameData, house: str, castle: str) -> tuple[st
         return None
     ships = len(units_in(state, port, held))
     room = unit_limit(state, gd, house, "ship") - house_units(state, house)["ship"]
-    most = next((k for k in range(min(ships, room), 0, -1) if supply_after(state, gd, house, {port: ["ship"] * k})), 0)
+    away = attacking_off_board(state, house)
+    most = next((k for k in range(min(ships, room), 0, -1) if supply_after(state, gd, house, {**away, port: ["ship"] * k})), 0)
     return held, ships, most
+
+
+def attacking_off_board(state: dict, house: str) -> dict[str, list[str]]:
+    """``house``'s attackers off the board until their battle, by battle area (another house's: they are
+    all ``house`` has there): the battle's, and the agot2e-ru ``multi-battle-march`` battles still waiting.
+    They count for supply (CZ p.9: the attackers form an army there), so a port taken meanwhile is not
+    refilled beyond it."""
+    out = {}
+    fight = state.get("battle")
+    waiting = [(b["area"], b["attacker"], b["units"]) for b in state.get("march_battles") or ()]
+    if fight:
+        waiting.append((fight["area"], fight["attacker"], fight["units"]))
+    for area, attacker, units in waiting:
+        if attacker == house and units:
+            out[area] = list(units)
+    return out
 
 
 def take_port(state: dict, gd: GameData, house: str, castle: str, want: int | None = None) -> tuple[str, int, int] | None:
