@@ -130,3 +130,19 @@ def test_card_none_is_kept_for_the_battle_in_czech(tmp_path):
     reply = table.mail(CZECH, "KARTA ŽÁDNÁ V Winterfell")
     assert "KARTA ŽÁDNÁ V Winterfell" in reply
     assert table.judge.present("ru").state["plans"][CZECH]["cards"] == ["CARD NONE IN Winterfell"]
+
+
+def test_card_none_is_read_in_english_czech_and_russian_and_unknown_to_agot1e():
+    """``CARD NONE`` (Czech KARTA ŽÁDNÁ, Russian КАРТА НЕТ) for 2nd-edition data; agot1e's grammar keeps
+    reading NONE as a card's name (its errors stay as they were)."""
+    from adjudicator.ruleset import get
+    from adjudicator.rulesets.agot.grammar import GameDataNames, parse_mail
+    from adjudicator.rulesets.agot1e.edition import load_gamedata as first_edition
+    from adjudicator.rulesets.agot2e.edition import load_gamedata as second_edition
+
+    names = GameDataNames(second_edition())
+    for text, area in (("CARD NONE", None), ("karta žádná v Harrenhal", "harrenhal"), ("КАРТА НЕТ", None)):
+        [command] = parse_mail(text, names).commands
+        assert (command.card_id, command.battle_area) == (None, area), text
+    assert not parse_mail("CARD NONE", GameDataNames(first_edition())).ok
+    assert get("agot2e-ru").line("CARD NONE IN Harrenhal", "cs") == "KARTA ŽÁDNÁ V Harrenhal"
