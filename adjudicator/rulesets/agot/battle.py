@@ -327,7 +327,7 @@ def check_instruction(state: dict, ctx: Ctx, house: str, command) -> Msg | None:
     if isinstance(command, Blade):
         return None
     if isinstance(command, Card) and command.card_id is None:  # agot2e-ru: CARD NONE
-        return nocard.check(state, ctx, b, house, here)
+        return nocard.check(ctx, b, house, here)
     if isinstance(command, Card):
         card = ctx.gd.card(command.card_id)
         if card.house != house:
@@ -421,7 +421,7 @@ def _resolve_supports(state: dict, ctx: Ctx, b: dict) -> list[Event]:
                                 notes=note))
     texts = [_strength_text(ctx, h, *strength(state, ctx, b, h, with_cards=False)) for h in (b["attacker"], b["defender"])]
     events.append(Event("agot.battle.strength_before_cards", area=ctx.area(b["area"]), sides=texts))
-    nocard.begin(state, ctx, b)
+    nocard.begin(ctx, b)
     return events
 
 

@@ -23,7 +23,7 @@ OPTION = "optional-house-card"
 STAGE = "announce"
 
 
-def begin(state: dict, ctx: Ctx, b: dict) -> None:
+def begin(ctx: Ctx, b: dict) -> None:
     """After the supports: the announcements when the option is on, else straight to the cards."""
     if ctx.on(OPTION):
         b.update(stage=STAGE, announcing=b["defender"], no_card=[])
@@ -65,7 +65,7 @@ def resolve(state: dict, ctx: Ctx, b: dict) -> list[Event]:
     return events
 
 
-def check(state: dict, ctx: Ctx, b: dict, house: str, here: bool) -> Msg | None:
+def check(ctx: Ctx, b: dict, house: str, here: bool) -> Msg | None:
     """What is wrong with a ``CARD NONE`` line for the current battle (None: fine, or for a later battle)."""
     if house not in (b["attacker"], b["defender"]):
         return Msg("agot.error.not_fighting", area=ctx.area(b["area"])) if here else None
