@@ -52,7 +52,7 @@ from collections import Counter
 
 from ...messages import Msg
 from ...ruleset import Event, Owed
-from . import aftermath, say, tides
+from . import aftermath, hostages, say, tides
 from . import position as pos
 from .board import UnknownName
 from .commands import Ability, Blade, Card, Casualties, Retreat, Support
@@ -438,7 +438,7 @@ def _resolve_cards(state: dict, ctx: Ctx, b: dict) -> list[Event]:
     for house in (a, d):
         hand = state["hands"][house]
         if not hand:  # cannot happen with the seventh-card rule; never leave a house without a card
-            state["hands"][house] = hand = [c.id for c in ctx.gd.house_cards[house]]
+            state["hands"][house] = hand = hostages.own_cards(state, ctx, house)
             state["discards"][house] = []
         found = _card_line(state, ctx, b, house)
         if found:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from ...plaindata import clone
-from . import action, bidding, consolidate, westeros
+from . import action, bidding, consolidate, variantsteps, westeros
 from . import position as pos
 from .battlefield import asked_choice, choice_text
 from .commands import UNIT_SINGULARS, Consolidate, Muster, MusterItem, Port
@@ -41,6 +41,8 @@ def mail_for(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | Non
         return battle_mail(state, ctx, house, rng)
     if step == "consolidate":  # 2e (consolidate.py)
         return consolidate_mail(state, ctx, house, rng)
+    if (extra := variantsteps.module(ctx, step)) is not None and hasattr(extra, "bot_mail"):  # agot2e-ru: hostages ...
+        return extra.bot_mail(state, ctx, house, rng)
     return None
 
 

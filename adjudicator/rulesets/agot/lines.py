@@ -23,6 +23,7 @@ from . import grammar, say
 from .commands import (ALL, Ability, Bid, BidAll, Blade, Card, Casualties, Choose, Clear, Consolidate, Discard, Help,
                        March, Muster, MusterItem, OrderLine, Orders, OrdersQuery, Penalty, Port, Promote, Raid, Raven,
                        Reclaim, Redraw, Remove, Retreat, Status, Support, Tiebreak, Track)
+from .commands import Answer, ExecutionBid, Ransom  # agot2e-ru: hostages
 from .edition import every
 
 
@@ -109,6 +110,12 @@ def message(command, names: grammar.GameDataNames) -> Msg | None:
         return Msg("agot.line.promote", demote=command.demote, areas=[[area(a), n] for a, n in command.areas])
     if isinstance(command, Penalty):
         return Msg("agot.line.penalty", choice=command.choice)
+    if isinstance(command, Ransom):
+        return Msg("agot.line.ransom", card=command.card_id, gold=command.gold, cards=list(command.cards))
+    if isinstance(command, Answer):
+        return Msg("agot.line.hostage_answer", card=command.card_id, choice=command.choice, house=command.house)
+    if isinstance(command, ExecutionBid):
+        return Msg("agot.line.execution_bid", card=command.card_id, side=command.side, gold=command.gold)
     if isinstance(command, Clear):
         return Msg("agot.line.clear", kinds=list(command.kinds))
     if isinstance(command, Help):

@@ -18,11 +18,12 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from ...paths import GAMES_DIR
+from ..agot import hostages
 from ..agot.gamedata import _Reader
 from ..agot2e.edition import SHAPE, load_gamedata
 from .victory import end_game, held_castles  # the shared engine's hooks: ctx.rules.variant.held_castles ...
 
-__all__ = ["OPTIONS", "STEPS", "Params", "load_params", "end_game", "held_castles"]
+__all__ = ["OPTIONS", "NEEDS", "STEPS", "Params", "load_params", "end_game", "held_castles"]
 
 OPTIONS: dict[str, str] = {
     "half-support": "a support adds half its strength, rounded down (the starred +1 before rounding)",
@@ -40,14 +41,21 @@ OPTIONS: dict[str, str] = {
     "knight-double-move": "knights march two areas through an area their house controlled before the march",
     "gold-economy": "gold dragons (5 at the start): taxes, Trade orders for Consolidate Power, bids and musters in gold,"
                     " the Iron Bank",
+    "hostages": "a card whose army is wiped out is taken hostage: ransoms and execution votes in gold (needs"
+                " gold-economy)",
 }
 """Every option this judge plays, by name -> what it does (RULES.md section 2 quotes the seed for each)."""
+
+NEEDS: dict[str, str] = {
+    "hostages": "gold-economy",  # ransoms and execution votes are paid in gold dragons (RULES.md V15)
+}
+"""An option -> the option it cannot be played without (``judge new`` refuses the one without the other)."""
 
 STEPS: dict[str, tuple] = {
     # the seed's round (II): 1 Westeros, 2 hostages, 3 planning, 4 action, 5 taxes, 6 mercenaries,
     # 7 supply recount, 8 mustering, 9 debts grow. The variant's own steps, in that order, each
     # (name, module) as agot/variantsteps.py describes; a step whose option is off is passed over.
-    "before_planning": (),   # 2 hostages
+    "before_planning": (("hostages", hostages),),   # 2 hostages
     "after_action": (),      # 5 taxes, 6 mercenaries, 7 supply, 8 muster, 9 debts
 }
 
@@ -69,6 +77,8 @@ class Params:
     units: Mapping[str, Mapping[str, int]]  # house -> unit -> pieces ("default": every other house)
     starting_gold: int
     economy: Mapping[str, Any]  # the rest of the economy section (its rules read their own keys)
+    hostage_rounds: int  # hostages: the rounds a hostage is held at most (summed over its holders)
+    iron_throne_bid_factor: int  # hostages: the Iron Throne holder's gold counts this many times in a vote
     later: Mapping[str, Any]
 
     def unit_limits(self, house: str) -> dict[str, int]:
@@ -83,7 +93,7 @@ class Params:
 
 
 TIEBREAKS = ("castles", "muster_points")
-LATER = ("iron_bank", "rebellion", "hostages", "mercenaries")
+LATER = ("iron_bank", "rebellion", "mercenaries")
 
 
 def load_params(version: str) -> Params:
@@ -98,7 +108,7 @@ def _load(version: str) -> Params:
     r = _Reader(SHAPE, GAMES_DIR / "agot2e-ru" / version / "variant-params.yaml")
     top = r.keys(r.data, "variant-params.yaml", {"format", "battle", "neutral_garrisons", "printed_garrisons",
                                                  "victory", "muster_points", "docks", "units", "economy",
-                                                 *LATER})
+                                                 "hostages", *LATER})
     battle = r.keys(top["battle"], "battle", {"support_divisor", "star_support_before_rounding",
                                               "knight_castle_penalty", "siege_tower_strength"})
     r.need(r.flag(battle["star_support_before_rounding"], "battle.star_support_before_rounding"),
@@ -122,6 +132,7 @@ def _load(version: str) -> Params:
     docks = tuple(area(a, "docks") for a in r.seq(top["docks"], "docks"))
     units = {house: MappingProxyType(r.numbers(limits, f"units.{house}", set(gd.setup.unit_limits)))
              for house, limits in r.keys(top["units"], "units", {"default"}, set(gd.setup.houses)).items()}
+    hostage = r.keys(top["hostages"], "hostages", {"rounds_at_most", "iron_throne_bid_factor"})
     return Params(
         version=version,
         support_divisor=r.integer(battle["support_divisor"], "battle.support_divisor", 1),
@@ -137,5 +148,7 @@ def _load(version: str) -> Params:
         units=MappingProxyType(units),
         starting_gold=r.integer(economy["starting_gold"], "economy.starting_gold"),
         economy=MappingProxyType(dict(economy)),
+        hostage_rounds=r.integer(hostage["rounds_at_most"], "hostages.rounds_at_most", 1),
+        iron_throne_bid_factor=r.integer(hostage["iron_throne_bid_factor"], "hostages.iron_throne_bid_factor", 1),
         later=MappingProxyType({key: r.mapping(top[key], key) for key in LATER}),
     )
