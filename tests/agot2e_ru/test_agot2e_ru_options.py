@@ -138,3 +138,15 @@ def test_support_for_a_neutral_force_is_read_in_english_czech_and_russian_and_on
         assert reply.applied != refused
         assert errors == (["no house supports a neutral force in this game (SUPPORT ... -> NEUTRAL is the agot2e-ru"
                            " option neutral-support)"] if refused else [])
+
+
+def test_hostages_need_the_gold_economy():
+    """Ransoms and execution votes are paid in gold: ``judge new`` refuses hostages without gold-economy,
+    saying how to fix it; both off, or both on, are fine."""
+    ru = get("agot2e-ru")
+    with pytest.raises(RulesetError) as err:
+        ru.new_game(THREE, {"preview": "yes", "gold-economy": "no"}, 1)
+    assert "the option hostages needs gold-economy" in str(err.value)
+    assert "--option gold-economy=no --option hostages=no" in str(err.value)
+    assert "hostages" not in ru.new_game(THREE, {"preview": "yes", "gold-economy": "no", "hostages": "no"}, 1)
+    assert ru.new_game(THREE, {"preview": "yes"}, 1)["hostages"] == {"held": [], "executed": []}
