@@ -1,4 +1,4 @@
-"""The hostage phase by mail (agot2e-ru, option hostages; RULES.md V15): seeded bots play a 3-house game by
+"""The hostage phase by mail (agot2e-ru, option hostages; RULES.md V20): seeded bots play a 3-house game by
 mail until a card is taken hostage and the hostage phase opens; then a house offers a ransom, the holder
 accepts it, and the judge's replies and reports tell it, in English and (Stark reads Czech) wholly in Czech,
 where Stark's own lines are Czech words (``VÝKUPNÉ``, ``PŘIJMI``)."""

@@ -47,7 +47,7 @@ OPTIONS: dict[str, str] = {
 """Every option this judge plays, by name -> what it does (RULES.md section 2 quotes the seed for each)."""
 
 NEEDS: dict[str, str] = {
-    "hostages": "gold-economy",  # ransoms and execution votes are paid in gold dragons (RULES.md V15)
+    "hostages": "gold-economy",  # ransoms and execution votes are paid in gold dragons (RULES.md V20)
 }
 """An option -> the option it cannot be played without (``judge new`` refuses the one without the other)."""
 
