@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from . import action, aftermath, bidding, westeros
+from . import action, aftermath, bidding, hostages, westeros
 from . import position as pos
 from .battlefield import asked_choice, choice_text, fighting_units
 from .commands import units_text
@@ -216,4 +216,6 @@ _MAKERS = {
     "ABILITY": _abilities, "RAVEN": _raven, "BID": _bids, "BIDALL": _bids, "TIEBREAK": _tiebreaks,
     "MUSTER": _musters, "REMOVE": _removes, "RECLAIM": _reclaims, "CLEAR": _clears, "ORDERS": _always,
     "ORDERS?": _always,
+    **{k: lambda state, ctx, house, orders, command: hostages.examples(state, ctx, house)  # agot2e-ru
+       for k in ("RANSOM", "ACCEPT", "REFUSE", "EXECUTE")},
 }

@@ -395,6 +395,23 @@ def _close_bids(state: dict, ctx: Ctx) -> list[Event]:
     return events
 
 
+def examples(state: dict, ctx: Ctx, house: str):
+    """Lines ``house`` may send now (the valid examples of a refused hostage line): its answers for the
+    hostages it holds, offers at the base price for the others, NONE lines."""
+    phase = state.get(PHASE) or {}
+    for card in phase.get("executions", []):
+        yield ExecutionBid(card, None).canonical(ctx.names)
+    for entry in held(state):
+        if entry["holder"] == house:
+            for offer in phase.get("offers", []):
+                if offer["card"] == entry["card"]:
+                    yield Answer(entry["card"], "accept", offer["house"]).canonical(ctx.names)
+            yield Answer(entry["card"], "execute").canonical(ctx.names)
+        else:
+            yield Ransom(entry["card"], _strength(ctx, entry["card"])).canonical(ctx.names)
+    yield Ransom(None).canonical(ctx.names)
+
+
 # -- the bot ----------------------------------------------------------------------------------------------------
 
 
