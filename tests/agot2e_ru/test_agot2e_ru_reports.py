@@ -34,21 +34,3 @@ def test_help_adds_the_variant_in_english_and_czech(judge):
     assert "Ruská fanouškovská varianta (agot2e-ru)" in czech and "PODPORA <odkud> -> NEUTRÁLNÍ" in czech
     variant = czech[czech.index("Ruská fanouškovská varianta"):]  # the judge's frame names English commands too
     assert untranslated(variant, "cs", ("agot", "agot2e")) == []
-
-
-def test_help_and_board_tell_the_hostages_in_english_and_czech(judge):
-    present = _game(judge, {})
-    present.state["hostages"]["held"].append({"card": "eddard-stark", "house": "stark", "holder": "lannister",
-                                              "since": 1})
-    present.state["hands"]["stark"].remove("eddard-stark")
-    english = reports.render_help(present, "stark")
-    assert "RANSOM <hostage> <gold> [+ <your hostage>] | RANSOM NONE" in english and "EXECUTE <hostage>: FOR <n>" in english
-    czech = reports.render_help(present, "stark", "cs")
-    assert "VÝKUPNÉ <rukojmí> <zlato>" in czech and "POPRAVA <rukojmí>: PRO <n> | PROTI <n> | NIC" in czech
-    variant = czech[czech.index("Ruská fanouškovská varianta"):]
-    assert untranslated(variant, "cs", ("agot", "agot2e")) == []
-    board = reports.render_view(present, "baratheon", present.ruleset.view(present.state, "baratheon"))
-    assert "Hostages: Eddard Stark (Stark) held by Lannister, 0 of 3 rounds." in board
-    deska = reports.render_view(present, "baratheon", present.ruleset.view(present.state, "baratheon"), "cs")
-    assert "Rukojmí: Eddard Stark (rod Stark) drží rod Lannister, 0 z 3 kol." in deska
-    assert untranslated(deska, "cs", ("agot", "agot2e")) == []
