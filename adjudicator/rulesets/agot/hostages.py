@@ -38,7 +38,6 @@ from .commands import Answer, ExecutionBid, Ransom
 from .context import Ctx
 
 PHASE = "hostage_phase"
-STAGES = ("offers", "answers", "bids")
 
 
 # -- the hostages and the house cards ------------------------------------------------------------------
