@@ -303,9 +303,12 @@ def _close_offers(state: dict, ctx: Ctx) -> list[Event]:
 
 
 def _payable(state: dict, offer: dict) -> bool:
+    """The offerer still has the gold and the hostages it offered (none of them put to the vote), and the
+    hostage is still another house's."""
+    voted = state[PHASE]["executions"]
     return gold.can_pay(state, offer["house"], offer["gold"]) and all(
-        (e := find(state, c)) is not None and e["holder"] == offer["house"] for c in offer["cards"]) and \
-        (e := find(state, offer["card"])) is not None and e["holder"] != offer["house"]
+        (e := find(state, c)) is not None and e["holder"] == offer["house"] and c not in voted
+        for c in offer["cards"]) and (e := find(state, offer["card"])) is not None and e["holder"] != offer["house"]
 
 
 def _close_answers(state: dict, ctx: Ctx) -> list[Event]:
@@ -322,8 +325,11 @@ def _close_answers(state: dict, ctx: Ctx) -> list[Event]:
             chosen = next((o for o in offers if answer and answer.choice == "accept" and o["house"] == answer.house),
                           None)
             if answer is not None and answer.choice == "accept" and chosen is None:
+                made = any(o["card"] == card and o["house"] == answer.house for o in phase["offers"])
+                problem = Msg("agot.error.offer_unpaid" if made else "agot.error.no_such_offer", card=card,
+                              house=answer.house)
                 events.append(Event("agot.skipped_because", line=answer.canonical(ctx.names), to=(holder,),
-                                    problem=Msg("agot.error.no_such_offer", card=card, house=answer.house)))
+                                    problem=problem))
                 answer = None
             if answer is not None and answer.choice == "refuse" and limit:
                 answer = None
@@ -362,7 +368,7 @@ def _close_bids(state: dict, ctx: Ctx) -> list[Event]:
     throne = pos.holder(state, "iron_throne")
     factor = ctx.params.iron_throne_bid_factor
     for card in phase["executions"]:
-        entry = find(state, card)
+        entry = find(state, card)  # (never given away since: a hostage put to the vote pays no ransom)
         totals = {"for": 0, "against": 0}
         bids, throne_side = [], None
         for house in pos.turn_order(state):
