@@ -9,23 +9,52 @@ from __future__ import annotations
 
 import random
 
-from ...plaindata import clone
-from . import action, bidding, consolidate, variantsteps, westeros
+from . import action, bidding, consolidate, gold, ironbank, transactions, variantsteps, westeros
 from . import position as pos
 from .battlefield import asked_choice, choice_text
-from .commands import UNIT_SINGULARS, Consolidate, Muster, MusterItem, Port
+from .commands import UNIT_SINGULARS, BuySupply, BuyToken, Consolidate, Give, Loan, Muster, MusterItem, Port
 from .context import Ctx
 
 WESTEROS_STEPS = ("supply", "muster", "bid", "tiebreak", "wildlings", "losses", "reclaim", "outcome", "choose")
 
 
 def mail_for(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | None:
-    """A mail answering what ``house`` owes now, or None if it has nothing to say."""
+    """A mail answering what ``house`` owes now, or None if it has nothing to say; with gold (agot2e-ru)
+    now and then a transaction first."""
+    mail = _answer(state, ctx, house, rng)
+    if mail is None or not gold.in_play(state) or state["step"] not in ("orders", "march") or rng.random() > 0.3:
+        return mail
+    deal = transaction_line(state, ctx, house, rng)
+    return mail if deal is None else f"{deal}\n{mail}"
+
+
+def transaction_line(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | None:
+    """agot2e-ru: one legal transaction at random (a loan, a repayment, a small gift, a house token, supply),
+    keeping 5 gold in the purse for what the economy's steps ask; None when none fits."""
+    purse = gold.held(state, house)
+    board = ctx.gd.board
+    options = [Loan(rng.randint(1, ironbank.loan_limit(state, ctx, house)))]
+    if state["debts"][house] and purse > 5:
+        options.append(Loan(min(state["debts"][house], purse - 5), repay=True))
+    if purse > 5:
+        options.append(Give(rng.choice([h for h in state["houses"] if h != house]), 1))
+        options += [BuyToken(a) for a in board.land_areas if pos.owner(state, a) == house and a not in state["control"]
+                    and board.area(a).home_of != house][:3]
+    if purse > 8:
+        options.append(BuySupply())
+    legal = [c for c in options if transactions.problem_of(state, ctx, house, c) is None]
+    return rng.choice(legal).canonical(ctx.names) if legal else None
+
+
+def _answer(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | None:
     step = state["step"]
     if state.get("port_takeover"):  # 2e (takeover.py)
         return port_mail(state, ctx, house, rng)
     if state["phase"] == "westeros" and step in WESTEROS_STEPS:
         return westeros_mail(state, ctx, house, rng)
+    if (extra := variantsteps.module(ctx, step)) is not None:  # agot2e-ru: a variant step's own bot
+        answer = getattr(extra, "bot_mail", None)  # (a step that never owes anything has none)
+        return answer(state, ctx, house, rng) if answer else None
     if step == "orders":
         return orders_mail(state, ctx, house, rng)
     if step == "raven":  # 2e: sometimes the raven looks at the top wildling card, and buries it or not
@@ -41,8 +70,6 @@ def mail_for(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | Non
         return battle_mail(state, ctx, house, rng)
     if step == "consolidate":  # 2e (consolidate.py)
         return consolidate_mail(state, ctx, house, rng)
-    if (extra := variantsteps.module(ctx, step)) is not None and hasattr(extra, "bot_mail"):  # agot2e-ru: hostages ...
-        return extra.bot_mail(state, ctx, house, rng)
     return None
 
 
@@ -76,12 +103,16 @@ def orders_mail(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str:
     stars = pos.star_limit(state, ctx.gd, house)
     lines = ["ORDERS"]
     areas = sorted(a for a in state["areas"] if pos.owner(state, a) == house)
+    if ctx.on("orders-in-token-areas"):  # agot2e-ru: now and then an order on a power token alone (no raid)
+        areas += sorted(a for a, h in state["control"].items() if h == house and not pos.owner(state, a) and rng.random() < 0.5)
     rng.shuffle(areas)
     for area in areas:
         if rng.random() < 0.15 and not ctx.rules.orders.orders_everywhere:
             continue  # not every area must get an order (1e A2; 2e: every area, B8)
+        bare = not pos.owner(state, area)
         usable = [t for t in tokens if (t.kind != "consolidate" or ctx.gd.board.is_land(area)
-                                        or ctx.rules.orders.consolidate_on_water) and (not t.star or stars > 0)]
+                                        or ctx.rules.orders.consolidate_on_water) and (not t.star or stars > 0)
+                  and not (bare and t.kind == "raid")]
         if not usable:
             continue
         marches = [t for t in usable if t.kind == "march"]
@@ -146,7 +177,9 @@ def battle_mail(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | 
             lines.append(f"SUPPORT {ctx.area(src)} -> {ctx.house(side) if side else 'NONE'} IN {ctx.area(area)}")
     if house in (fight["attacker"], fight["defender"]):
         hand = state["hands"][house]
-        if hand:
+        if ctx.on("optional-house-card") and rng.random() < 0.2:  # agot2e-ru: now and then no card (nocard.py)
+            lines.append(f"CARD NONE IN {ctx.area(area)}")
+        elif hand:
             lines.append(f"CARD {ctx.card(rng.choice(hand))} IN {ctx.area(area)}")
         near = sorted(set(ctx.gd.board.neighbours(area)) | action.reachable(state, ctx, house, area)) if ctx.gd.board.is_land(area) \
             else list(ctx.gd.board.neighbours(area))
@@ -179,7 +212,7 @@ def westeros_mail(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str 
     if step == "losses":
         return _removes(ctx, bidding.default_losses(state, ctx, house, w["losses"][house], rng))
     if step in ("bid", "wildlings"):
-        power = state["power"][house]
+        power = bidding.purse(state)[house]
         if step == "bid" and w["track"] == bidding.TRACKS[0] and rng.random() < 0.3:
             bids = []
             for _ in range(3):  # each bid is paid before the next: together at most the power
@@ -216,7 +249,7 @@ def _removes(ctx: Ctx, cut: list[tuple[str, str]]) -> str | None:
 
 def muster_mail(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | None:
     """Random musters, castle by castle, each checked on a scratch position as the judge will."""
-    scratch = {**state, "areas": clone(state["areas"]), "routed": {}}
+    scratch = westeros.muster_scratch(state)
     castles = westeros.muster_castles(state, ctx, house)
     rng.shuffle(castles)
     lines = []

@@ -213,13 +213,15 @@ class Support:
 
 @dataclass(frozen=True, slots=True)
 class Card:
-    """``CARD <house card> [IN <battle area>]``."""
+    """``CARD <house card> [IN <battle area>]``; ``CARD NONE`` (``card_id`` None): no house card in the
+    battle, announced before the cards (agot2e-ru option ``optional-house-card``, ``nocard.py``)."""
 
-    card_id: str
+    card_id: str | None
     battle_area: str | None = None
 
     def canonical(self, names: Labels | None = None) -> str:
-        return f"CARD {_card(names, self.card_id)}{_in(names, self.battle_area)}"
+        card = "NONE" if self.card_id is None else _card(names, self.card_id)
+        return f"CARD {card}{_in(names, self.battle_area)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -568,6 +570,35 @@ class Penalty:
         return f"PENALTY {self.choice.upper()}"
 
 
+# agot2e-ru (issue 15): the rebellion and the Hand of the King (its RULES.md V18, V21) ----------------------
+
+WESTEROS_DECKS: Final = ("I", "II", "III")
+"""The Westeros decks a ``HAND LOOK`` may name."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rebel:
+    """``REBEL <area>`` (agot2e-ru option ``rebellion``): the area of its own where the house's bannermen
+    rise when a rebellion comes (``agot/rebellion.py``)."""
+
+    area: str
+
+    def canonical(self, names: Labels | None = None) -> str:
+        return f"REBEL {_area(names, self.area)}"
+
+
+@dataclass(frozen=True, slots=True)
+class HandLook:
+    """``HAND LOOK <deck>`` or ``HAND PASS`` (``deck`` None; agot2e-ru option ``hand-of-the-king``): the
+    Westeros deck whose top card the Hand of the King looks at after the Westeros phase
+    (``agot/hand.py``)."""
+
+    deck: str | None
+
+    def canonical(self, names: Labels | None = None) -> str:
+        return f"HAND LOOK {self.deck}" if self.deck else "HAND PASS"
+
+
 CLEAR_KINDS: Final = ("orders", "raven", "marches", "raids", "supports", "cards", "casualties", "retreats",
                       "abilities", "blade", "bids", "musters", "removes", "tiebreaks", "reclaims")
 """What ``CLEAR <kind>`` may name: each a part of a house's plan (``position.empty_plan``)."""
@@ -585,12 +616,61 @@ class Clear:
         return "CLEAR" + (" " + ", ".join(k.upper() for k in self.kinds) if self.kinds else "")
 
 
+# --- agot2e-ru, option gold-economy: transactions at any time (RULES.md P13-P16, agot/transactions.py) -----
+
+
+@dataclass(frozen=True, slots=True)
+class BuyToken:
+    """``BUY TOKEN <area>``: one gold for an available house (power) token laid in an area the house controls."""
+
+    area: str
+
+    def canonical(self, names: Labels | None = None) -> str:
+        return f"BUY TOKEN {_area(names, self.area)}"
+
+
+@dataclass(frozen=True, slots=True)
+class BuySupply:
+    """``BUY SUPPLY``: supply from the Free Cities, +1 on the supply track until the next recount."""
+
+    def canonical(self, names: Labels | None = None) -> str:
+        return "BUY SUPPLY"
+
+
+@dataclass(frozen=True, slots=True)
+class Give:
+    """``GIVE <house> <n>``: ``n`` gold dragons to another house (a bribe, a deal)."""
+
+    house: str
+    n: int
+
+    def canonical(self, names: Labels | None = None) -> str:
+        return f"GIVE {house_name(self.house)} {self.n}"
+
+
+@dataclass(frozen=True, slots=True)
+class Loan:
+    """``LOAN <n>`` (a loan of the Iron Bank) or, with ``repay``, ``REPAY <n>`` (gold back against the debt)."""
+
+    n: int
+    repay: bool = False
+
+    def canonical(self, names: Labels | None = None) -> str:
+        return f"{'REPAY' if self.repay else 'LOAN'} {self.n}"
+
+
+TRANSACTIONS: Final = (BuyToken, BuySupply, Give, Loan)
+"""The commands a house may send at any time: applied when the mail is accepted (RULES.md D14)."""
+
+
 # --- mail-level commands: one set for every ruleset (adjudicator/mailcommands.py) -------------------
 
 
 Command: TypeAlias = (
     Orders | Raid | March | Support | Card | Blade | Casualties | Retreat | Ability | Raven | Bid
     | BidAll | Tiebreak | Muster | Remove | Reclaim | Track | Discard | Choose | Promote | Penalty | Port | Consolidate
-    | Redraw | Ransom | Answer | ExecutionBid | Clear | Help | Status | OrdersQuery | Press
+    | Redraw | BuyToken | BuySupply | Give | Loan | Clear | Help | Status | OrdersQuery | Press
+    | Rebel | HandLook  # agot2e-ru
+    | Ransom | Answer | ExecutionBid  # agot2e-ru: hostages
 )
 """Everything :func:`.grammar.parse_mail` puts in ``ParsedMail.commands``."""

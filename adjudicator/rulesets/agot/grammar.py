@@ -48,11 +48,15 @@ from .commands import (
     Bid,
     BidAll,
     Blade,
+    BuySupply,
+    BuyToken,
     Card,
     Casualties,
     Clear,
     Command,
+    Give,
     Help,
+    Loan,
     March,
     Move,
     Muster,
@@ -64,6 +68,9 @@ from .commands import (
     Press,
     Raid,
     Raven,
+    Rebel,
+    HandLook,
+    WESTEROS_DECKS,
     Reclaim,
     Track,
     Discard,
@@ -109,6 +116,7 @@ COMMAND_WORDS: Final[dict[str, str]] = {
     "podpora": "SUPPORT",
     "card": "CARD",
     "karta": "CARD",  # extension
+    "карта": "CARD",  # agot2e-ru (RULES.md section 4): КАРТА НЕТ
     "blade": "BLADE",
     "casualties": "CASUALTIES",
     "retreat": "RETREAT",
@@ -154,6 +162,16 @@ COMMAND_WORDS: Final[dict[str, str]] = {
     "povys": "PROMOTE",  # povyš = promote
     "degraduj": "DEMOTE",  # degraduj = demote
     "trest": "PENALTY",  # trest = penalty
+    # agot2e-ru, gold-economy: the transactions at any time (RULES.md section 4: English, Czech, Russian)
+    **{fold_word: command for command, words in (
+        ("BUY", ("buy", "koupit", "kup", "купить", "закупить", "куплю")),
+        ("GIVE", ("give", "dej", "darovat", "дать", "отдать")),
+        ("LOAN", ("loan", "borrow", "pujcka", "pujcit", "заём", "займ", "заем")),
+        ("REPAY", ("repay", "splatit", "splat", "погасить", "вернуть")),
+    ) for fold_word in (strip_accents(w.lower()) for w in words)},
+    # agot2e-ru (issue 15): the rebellion and the Hand of the King, English, Czech and Russian (RULES.md V18, V21)
+    "rebel": "REBEL", "vzpoura": "REBEL", "мятеж": "REBEL",
+    "hand": "HAND", "pravice": "HAND", "десница": "HAND",
     # agot2e-ru (issue 15, P20): the hostage phase (RULES.md section 4), English, Czech, Russian
     "ransom": "RANSOM", "vykupne": "RANSOM", "выкуп": "RANSOM",
     "accept": "ACCEPT", "prijmi": "ACCEPT", "принять": "ACCEPT",
@@ -171,6 +189,8 @@ ORDER_WORDS: Final[dict[str, str]] = {
     "consolidate": "consolidate", "consolidatepower": "consolidate", "c": "consolidate",
     "konsolidace": "consolidate", "konsolidacesily": "consolidate",
     "defense": "defense", "defence": "defense", "d": "defense", "obrana": "defense",
+    # agot2e-ru, option gold-economy: the Consolidate Power tokens are Trade orders (its RULES.md V15)
+    "trade": "consolidate", "obchod": "consolidate", "торговля": "consolidate",
 }
 """Order token word (spaces removed, so "consolidate power" is "consolidatepower") -> kind."""
 
@@ -221,6 +241,12 @@ CHOOSE_OPTION_WORDS: Final[dict[str, str]] = {
 RAVEN_LOOK_WORDS: Final[dict[str, str]] = {
     "look": "look", "nahledni": "look", "top": "top", "nahore": "top", "bottom": "bottom", "dospod": "bottom"}
 """``RAVEN LOOK | TOP | BOTTOM`` (2nd edition), English or Czech (folded) -> :data:`.commands.RAVEN_LOOKS`."""
+
+HAND_WORDS: Final[dict[str, str]] = {"look": "look", "nahledni": "look", "смотреть": "look", "посмотреть": "look",
+                                     "pass": "pass", "pas": "pass", "nic": "pass", "пас": "pass", "нет": "pass"}
+"""agot2e-ru ``HAND LOOK <deck> | HAND PASS``: the word after HAND, English, Czech or Russian (folded)."""
+DECK_WORDS: Final[dict[str, str]] = {"i": "I", "1": "I", "ii": "II", "2": "II", "iii": "III", "3": "III"}
+"""A Westeros deck as written (Roman or Arabic, "deck" / "balíček" / "колода" before it optional)."""
 
 PENALTY_WORDS: Final[dict[str, str]] = {"units": "units", "unit": "units", "jednotky": "units",
                                         "track": "track", "stupnice": "track"}
@@ -303,6 +329,12 @@ EXAMPLES: Final[dict[str, str]] = {
     "PROMOTE": "PROMOTE Winterfell: 2",
     "DEMOTE": "DEMOTE Winterfell: 1, White Harbor: 1",
     "PENALTY": "PENALTY UNITS",
+    "BUY": "BUY SUPPLY",
+    "GIVE": "GIVE Lannister 1",
+    "LOAN": "LOAN 2",
+    "REPAY": "REPAY 1",
+    "REBEL": "REBEL Winterfell",  # agot2e-ru
+    "HAND": "HAND LOOK II",  # agot2e-ru
     "CLEAR": "CLEAR MARCHES",
     "RANSOM": "RANSOM Eddard Stark 4",  # agot2e-ru: hostages
     "ACCEPT": "ACCEPT Eddard Stark FROM Stark",
@@ -322,6 +354,7 @@ EXAMPLE_ALTERNATIVES: Final[dict[str, tuple[str, ...]]] = {
                 "RECLAIM Mace Tyrell"),
     "DISCARD": ("DISCARD Tywin Lannister", "DISCARD Stannis Baratheon", "DISCARD Balon Greyjoy",
                 "DISCARD Mace Tyrell", "DISCARD Doran Martell"),
+    "GIVE": ("GIVE Stark 1", "GIVE Baratheon 1", "GIVE Greyjoy 1"),
     "ABILITY": ("ABILITY Cersei Lannister: Riverrun", "ABILITY Renly Baratheon: Storm's End",
                 "ABILITY Asha Greyjoy: Riverrun", "ABILITY Ser Loras Tyrell: The Reach"),
 }
@@ -459,10 +492,10 @@ def parse_order_token(text: str) -> OrderToken:
     listing the valid tokens.
     """
     folded = re.sub(r"\s+", "", fold(text))
-    m = re.fullmatch(r"([a-z]+)([+-]?\d+)?(\*)?", folded)
+    m = re.fullmatch(r"([a-zа-яё]+)([+-]?\d+)?(\*)?", folded)
     kind = ORDER_WORDS.get(m.group(1)) if m else None
     if m is None or kind is None:
-        word = re.match(r"[a-z]*", folded)
+        word = re.match(r"[a-zа-яё]*", folded)
         close = difflib.get_close_matches(word.group(0) if word else "", ORDER_WORDS, 1, 0.7)
         raise LineError(Msg("agot.error.unknown_order", text=text.strip(), hint=ORDER_WORDS[close[0]] if close else None,
                             valid=_valid_orders()))
@@ -572,10 +605,10 @@ def _parse_any(body: str, names: NameResolver, in_block: bool) -> Command | Orde
 
 
 SECOND_EDITION_COMMANDS: Final = frozenset({"TRACK", "DISCARD", "CHOOSE", "PROMOTE", "DEMOTE", "PENALTY", "PORT",
-                                             "CONSOLIDATE",
+                                             "CONSOLIDATE", "BUY", "GIVE", "LOAN", "REPAY", "REBEL", "HAND",
                                              "RANSOM", "ACCEPT", "REFUSE", "EXECUTE"})  # agot2e-ru: hostages
-"""Commands only the 2nd edition has (its Westeros, wildling and action-phase choices): unknown to an
-agot1e mail, whose errors and hints stay as they were. (``BLADE REDRAW | KEEP`` and ``upgrade -> siege
+"""Commands only the 2nd edition has (its Westeros, wildling and action-phase choices; agot2e-ru's
+transactions, rebellion, Hand and hostage lines, refused by ``submission.py`` without their options): unknown to an agot1e mail, whose errors and hints stay as they were. (``BLADE REDRAW | KEEP`` and ``upgrade -> siege
 engine`` are 2nd-edition forms of shared commands: :func:`_second_edition`.)"""
 
 
@@ -946,9 +979,18 @@ def _p_support(rest: str, names: NameResolver) -> Support:
     return Support(src, house, _area(battle, names, _what("battle_area")) if battle is not None else None)
 
 
+NO_CARD_WORDS: Final = frozenset(fold(w) for w in ("none", "no card", "žádná", "žádnou", "žádná karta", "нет",
+                                                   "никакой"))
+"""``CARD NONE``: no house card in this battle (2nd-edition data only: the agot2e-ru option
+``optional-house-card``; refused in a game without it, ``submission.py``)."""
+
+
 def _p_card(rest: str, names: NameResolver) -> Card:
     main, battle = _split_word(rest, *IN_WORDS)
-    return Card(_card(main, names), _area(battle, names, _what("battle_area")) if battle is not None else None)
+    battle_area = _area(battle, names, _what("battle_area")) if battle is not None else None
+    if _second_edition(names) and " ".join(fold(main).split()) in NO_CARD_WORDS:
+        return Card(None, battle_area)
+    return Card(_card(main, names), battle_area)
 
 
 def _p_blade(rest: str, names: NameResolver) -> Blade | Redraw:
@@ -1222,6 +1264,70 @@ def _p_penalty(rest: str, names: NameResolver) -> Penalty:
     return Penalty(choice)
 
 
+TOKEN_WORDS: Final = frozenset({"token", "housetoken", "powertoken", "power", "zeton", "zetonrodu", "zetonmoci",
+                                 "жетон", "жетондома"})
+SUPPLY_WORDS: Final = frozenset({"supply", "zasoby", "zasobovani", "снабжение", "снабжения"})
+"""``BUY TOKEN <area>`` / ``BUY SUPPLY`` (Czech ``KOUPIT ŽETON`` / ``KOUPIT ZÁSOBY``, Russian ``КУПИТЬ ЖЕТОН`` /
+``КУПИТЬ СНАБЖЕНИЕ``): what is bought, folded, spaces removed."""
+
+MAX_GOLD: Final = 99
+"""The largest sum one transaction names: more than the game's gold, small enough to catch a typo."""
+
+
+def _gold(text: str) -> int:
+    """A sum of gold dragons, 1..:data:`MAX_GOLD`."""
+    t = text.strip().translate(_TRANSLATE)
+    if not re.fullmatch(r"\d+", t) or not 1 <= int(t) <= MAX_GOLD:
+        raise LineError(Msg("agot.error.gold_not_number", text=text.strip(), most=MAX_GOLD))
+    return int(t)
+
+
+def _p_buy(rest: str, names: NameResolver) -> BuyToken | BuySupply:
+    """``BUY TOKEN <area>`` | ``BUY SUPPLY`` (agot2e-ru, RULES.md P13, P14)."""
+    words = rest.replace(":", " ").split()
+    for size in (2, 1):  # "house token <area>" or "token <area>"
+        if len(words) > size and fold("".join(words[:size])) in TOKEN_WORDS:
+            return BuyToken(_area(" ".join(words[size:]), names))
+    if words and fold("".join(words)) in SUPPLY_WORDS:
+        return BuySupply()
+    raise LineError(Msg("agot.error.buy_what", text=rest.strip()[:40]))
+
+
+def _p_give(rest: str, names: NameResolver) -> Give:
+    """``GIVE <house> <n>`` (agot2e-ru, RULES.md P15): the last word is the sum."""
+    house_text, _, n_text = rest.strip().rpartition(" ")
+    if not house_text:
+        raise LineError(Msg("agot.error.give_form", text=rest.strip()[:40]))
+    return Give(_house(house_text.rstrip(":"), names), _gold(n_text))
+
+
+def _p_loan(rest: str, names: NameResolver) -> Loan:
+    return Loan(_gold(rest))
+
+
+def _p_repay(rest: str, names: NameResolver) -> Loan:
+    return Loan(_gold(rest), repay=True)
+
+
+def _p_rebel(rest: str, names: NameResolver) -> Rebel:
+    """agot2e-ru ``REBEL <area>`` (Czech ``VZPOURA``, Russian ``МЯТЕЖ``); refused without the option in
+    ``submission.py``."""
+    return Rebel(_area(rest, names, "area"))
+
+
+def _p_hand(rest: str, names: NameResolver) -> HandLook:
+    """agot2e-ru ``HAND LOOK <deck>`` or ``HAND PASS`` (Czech ``PRAVICE NAHLÉDNI II``, ``PRAVICE NIC``; Russian
+    ``ДЕСНИЦА СМОТРЕТЬ II``, ``ДЕСНИЦА ПАС``)."""
+    words = fold(rest).replace("-", " ").split()
+    word = HAND_WORDS.get(words[0]) if words else None
+    deck_words = [w for w in words[1:] if w not in ("deck", "balicek", "колода")]
+    if word == "pass" and not deck_words:
+        return HandLook(None)
+    if word == "look" and len(deck_words) == 1 and deck_words[0] in DECK_WORDS:
+        return HandLook(DECK_WORDS[deck_words[0]])
+    raise LineError(Msg("agot.error.hand_form", text=rest.strip(), decks=list(WESTEROS_DECKS)), EXAMPLES["HAND"])
+
+
 def _p_clear(rest: str, names: NameResolver) -> Clear:
     """``CLEAR``, ``CLEAR ALL``, ``CLEAR MARCHES, RAIDS``, ``ZRUŠ pochody a nájezdy``."""
     words = [fold(w) for w in re.split(r"[,;\s]+|\s+(?:and|a)\s+", rest.strip()) if w and fold(w) not in ("and", "a")]
@@ -1265,7 +1371,7 @@ def _any_card(text: str, names: NameResolver) -> str:
         raise _name_error(exc, text.strip(), "house card", names) from None
 
 
-def _gold(text: str, example: str) -> int:
+def _hostage_gold(text: str, example: str) -> int:
     if not re.fullmatch(r"\d{1,2}", text.strip()):
         raise LineError(Msg("agot.error.hostage_gold", text=text.strip()), example)
     return int(text)
@@ -1279,7 +1385,7 @@ def _p_ransom(rest: str, names: NameResolver) -> Ransom:
     m = re.fullmatch(r"\s*(.*?)\s+(\S+)\s*", first)
     if m is None:
         raise LineError(Msg("agot.error.hostage_gold", text=first.strip()), EXAMPLES["RANSOM"])
-    return Ransom(_any_card(m.group(1), names), _gold(m.group(2), EXAMPLES["RANSOM"]),
+    return Ransom(_any_card(m.group(1), names), _hostage_gold(m.group(2), EXAMPLES["RANSOM"]),
                   tuple(_any_card(c, names) for c in more))
 
 
@@ -1307,7 +1413,7 @@ def _p_execute(rest: str, names: NameResolver) -> Answer | ExecutionBid:
     side = SIDE_WORDS.get(fold(word))
     if side is None:
         raise LineError(Msg("agot.error.execution_side", text=bid.strip()), EXAMPLES["EXECUTE"])
-    return ExecutionBid(card, side, _gold(n, EXAMPLES["EXECUTE"]))
+    return ExecutionBid(card, side, _hostage_gold(n, EXAMPLES["EXECUTE"]))
 
 
 def _p_help(rest: str, names: NameResolver) -> Help:
@@ -1358,9 +1464,15 @@ _PARSERS: Final[dict[str, Callable[[str, NameResolver], Command]]] = {
     "PROMOTE": _p_promote,
     "DEMOTE": _p_demote,
     "PENALTY": _p_penalty,
+    "REBEL": _p_rebel,  # agot2e-ru
+    "HAND": _p_hand,  # agot2e-ru
     "DISCARD": _p_discard,
     "PORT": _p_port,
     "CONSOLIDATE": _p_consolidate,
+    "BUY": _p_buy,
+    "GIVE": _p_give,
+    "LOAN": _p_loan,
+    "REPAY": _p_repay,
     "RANSOM": _p_ransom,
     "ACCEPT": _p_accept,
     "REFUSE": _p_refuse,

@@ -6,7 +6,7 @@ A house card becomes a hostage when its army is wiped out in the battle it was p
 ``state["hostages"]`` (public: the card was face up in the battle)::
 
     held:     [{card, house (its owner), holder, since (the round it was taken)}, ...]
-    executed: [{card, house, holder}, ...]   out of the game for good (RULES.md D20.7)
+    executed: [{card, house, holder}, ...]   out of the game for good (RULES.md D46)
 
 so a house's seven cards are its hand + its discards + its cards held or executed (``invariants``). A game
 without the option has no ``"hostages"`` key: agot1e, agot2e and the other variants are unchanged.

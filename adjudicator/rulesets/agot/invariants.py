@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from . import gold, hostages
+from . import gold, hostages, ironbank
 from . import position as pos
 from .context import Ctx
 
@@ -38,7 +38,8 @@ def violations(state: dict, ctx: Ctx) -> list[str]:
             limit = pos.unit_limit(state, gd, house, unit)
             if count[unit] > limit:
                 out.append(f"{house}: {count[unit]} {unit}s, the limit is {limit}")
-        cutting = state["phase"] == "westeros" and state["step"] == "supply" and house in (state.get("westeros") or {}).get("over", [])
+        cutting = (state["phase"] == "westeros" and state["step"] == "supply" and house in (state.get("westeros") or {}).get("over", [])
+                   ) or state["step"] == "supply_recount"  # agot2e-ru: the cut of every round's recount, owed
         sizes = sorted((len(units) for units in mine.values() if len(units) >= 2), reverse=True)
         if not pos.armies_fit(state, gd, house, sizes) and not cutting:  # a Supply card's cut still to come
             out.append(f"{house}: armies {sizes} break supply {state['supply'][house]}")
@@ -61,7 +62,7 @@ def violations(state: dict, ctx: Ctx) -> list[str]:
             out.append(f"{area}: routed {units} not among its units")
     fight = state["battle"]
     for area in state["orders"]:
-        if pos.owner(state, area) is None and not (fight and fight["area"] == area and fight["stage"] != "supports"):
+        if pos.order_owner(state, area) is None and not (fight and fight["area"] == area and fight["stage"] != "supports"):
             # (a defender whose last unit an ability killed keeps its order until the battle ends: the
             # conquest names it; 2e questions may come in between, e.g. the Blade's Tides of Battle redraw)
             out.append(f"{area}: an order where no unit stands")
@@ -73,7 +74,7 @@ def violations(state: dict, ctx: Ctx) -> list[str]:
         if sorted(cards) != copies:
             out.append(f"Westeros deck {deck} {cards} is not a permutation of its cards")
     scanned: dict[str, int] = {}  # the victory count's set operations against controller(), castle by castle
-    for area in gd.board.castle_areas:
+    for area in set(gd.board.castle_areas) - pos.uncounted_castles(state, gd):
         if (who := pos.controller(state, gd, area)) is not None:
             scanned[who] = scanned.get(who, 0) + 1
     if pos.castle_counts(state, gd) != scanned:
@@ -83,7 +84,7 @@ def violations(state: dict, ctx: Ctx) -> list[str]:
     for house in houses:
         if house in state["tracks"]["iron_throne"] and not 0 <= state["supply"][house] <= max(gd.setup.supply_armies):
             out.append(f"{house}: supply {state['supply'][house]} off the track")
-    return out + gold.violations(state)
+    return out + gold.violations(state) + ironbank.violations(state, ctx)
 
 
 def leaks(view: dict, state: dict, viewer: str) -> list[str]:

@@ -20,9 +20,10 @@ from functools import cache
 
 from ...messages import Msg, register_line_hook, render
 from . import grammar, say
-from .commands import (ALL, Ability, Bid, BidAll, Blade, Card, Casualties, Choose, Clear, Consolidate, Discard, Help,
+from .commands import (ALL, Ability, Bid, BidAll, Blade, BuySupply, BuyToken, Card, Casualties, Choose, Clear, Consolidate, Discard, Give, Help, Loan,
                        March, Muster, MusterItem, OrderLine, Orders, OrdersQuery, Penalty, Port, Promote, Raid, Raven,
                        Reclaim, Redraw, Remove, Retreat, Status, Support, Tiebreak, Track)
+from .commands import HandLook, Rebel  # agot2e-ru
 from .commands import Answer, ExecutionBid, Ransom  # agot2e-ru: hostages
 from .edition import every
 
@@ -64,6 +65,8 @@ def message(command, names: grammar.GameDataNames) -> Msg | None:
     if isinstance(command, Support):
         return Msg("agot.line.support", src=area(command.src), house=command.house, battle=battle)
     if isinstance(command, Card):
+        if command.card_id is None:  # agot2e-ru: CARD NONE
+            return Msg("agot.line.no_card", battle=battle)
         return Msg("agot.line.card", card=command.card_id, battle=battle)
     if isinstance(command, Blade):
         return Msg("agot.line.blade", mode=command.mode, area=area(command.area) if command.area else None)
@@ -110,6 +113,18 @@ def message(command, names: grammar.GameDataNames) -> Msg | None:
         return Msg("agot.line.promote", demote=command.demote, areas=[[area(a), n] for a, n in command.areas])
     if isinstance(command, Penalty):
         return Msg("agot.line.penalty", choice=command.choice)
+    if isinstance(command, BuyToken):  # agot2e-ru: the transactions at any time
+        return Msg("agot.line.buy_token", area=area(command.area))
+    if isinstance(command, BuySupply):
+        return Msg("agot.line.buy_supply")
+    if isinstance(command, Give):
+        return Msg("agot.line.give", house=command.house, n=command.n)
+    if isinstance(command, Loan):
+        return Msg("agot.line.loan", n=command.n, repay=command.repay)
+    if isinstance(command, Rebel):  # agot2e-ru
+        return Msg("agot.line.rebel", area=area(command.area))
+    if isinstance(command, HandLook):  # agot2e-ru
+        return Msg("agot.line.hand", deck=command.deck)
     if isinstance(command, Ransom):
         return Msg("agot.line.ransom", card=command.card_id, gold=command.gold, cards=list(command.cards))
     if isinstance(command, Answer):

@@ -19,7 +19,8 @@ The state is plain YAML-serialisable data keyed by ids (areas ``kings-landing``,
 ``areas``          area -> {house: [units]} (one house per area; units sorted)
 ``routed``         area -> [units] routed this round (a sub-list of that area's units)
 ``control``        area -> house: power tokens laid on land areas
-``neutral``        area -> strength of the neutral force token still there
+``neutral``        area -> strength of the neutral force token still there (agot2e-ru: also the rebels'; a
+                   home area under one is nobody's, :func:`controller`)
 ``garrisons``      area -> strength of a garrison token still there (2e; absent or empty in agot1e)
 ``impassable``     areas closed for the whole game (2e, 3 players; absent or empty in agot1e)
 ``orders``         area -> order token text (``march -1``, ``raid*``): placed orders, public once revealed
@@ -36,6 +37,9 @@ The state is plain YAML-serialisable data keyed by ids (areas ``kings-landing``,
 ``winner``         a house, ``draw`` or None
 ``port_takeover``  2e: [{house, castle}]: taken ports whose new owners are asked how many ships to replace,
                    the first asked now (``takeover.py``); absent otherwise
+``rebellion``      agot2e-ru ``rebellion``: {card, houses} while the houses asked name their areas
+                   (``rebellion.py``); absent otherwise
+``hand``           agot2e-ru ``hand-of-the-king``: the Hand's house while it is asked (``hand.py``); absent otherwise
 =================  ==============================================================================
 """
 
@@ -45,6 +49,7 @@ from collections import Counter
 from functools import lru_cache
 from typing import Iterable
 
+from .edition import edition_of
 from .gamedata import GameData
 
 UNIT_ORDER = ("footman", "knight", "ship", "siege_engine")  # siege engines: 2nd edition
@@ -77,6 +82,16 @@ def owner(state: dict, area: str) -> str | None:
     return None
 
 
+def order_owner(state: dict, area: str) -> str | None:
+    """The house whose order stands, or may stand, in ``area``: the house with units there; with the
+    agot2e-ru option ``orders-in-token-areas`` also the house whose power token holds an area without
+    units (RULES.md V25)."""
+    who = owner(state, area)
+    if who is None and (state.get("options") or {}).get("orders-in-token-areas") == "yes":
+        return state["control"].get(area)
+    return who
+
+
 def units_in(state: dict, area: str, house: str) -> list[str]:
     return list((state["areas"].get(area) or {}).get(house, []))
 
@@ -97,6 +112,16 @@ def set_units(state: dict, area: str, house: str, units: Iterable[str]) -> None:
             state["routed"].pop(area, None)
 
 
+def minus(units: Iterable[str], taken: Iterable[str]) -> list[str]:
+    """``units`` less ``taken``, as many of each kind as ``units`` hold (``Counter``'s ``-`` in the order
+    of ``units``, without building Counters: marches and battles ask it at every step)."""
+    left = list(units)
+    for unit in taken:
+        if unit in left:
+            left.remove(unit)
+    return left
+
+
 def remove_units(state: dict, area: str, units: Iterable[str]) -> None:
     """Take ``units`` out of ``area`` (routed ones first, since they are the same kind of unit)."""
     found = occupant(state, area)
@@ -104,11 +129,7 @@ def remove_units(state: dict, area: str, units: Iterable[str]) -> None:
         return
     house, present = found
     if area not in state["routed"]:  # the usual case: no routed marks to keep in step
-        left = list(present)
-        for unit in units:
-            if unit in left:
-                left.remove(unit)
-        set_units(state, area, house, left)
+        set_units(state, area, house, minus(present, units))
         return
     left = Counter(present)
     left.subtract(Counter(units))
@@ -213,8 +234,25 @@ def port_to_take(state: dict, gd: GameData, house: str, castle: str) -> tuple[st
         return None
     ships = len(units_in(state, port, held))
     room = unit_limit(state, gd, house, "ship") - house_units(state, house)["ship"]
-    most = next((k for k in range(min(ships, room), 0, -1) if supply_after(state, gd, house, {port: ["ship"] * k})), 0)
+    away = attacking_off_board(state, house)
+    most = next((k for k in range(min(ships, room), 0, -1) if supply_after(state, gd, house, {**away, port: ["ship"] * k})), 0)
     return held, ships, most
+
+
+def attacking_off_board(state: dict, house: str) -> dict[str, list[str]]:
+    """``house``'s attackers off the board until their battle, by battle area (another house's: they are
+    all ``house`` has there): the battle's, and the agot2e-ru ``multi-battle-march`` battles still waiting.
+    They count for supply (CZ p.9: the attackers form an army there), so a port taken meanwhile is not
+    refilled beyond it."""
+    out = {}
+    fight = state.get("battle")
+    waiting = [(b["area"], b["attacker"], b["units"]) for b in state.get("march_battles") or ()]
+    if fight:
+        waiting.append((fight["area"], fight["attacker"], fight["units"]))
+    for area, attacker, units in waiting:
+        if attacker == house and units:
+            out[area] = list(units)
+    return out
 
 
 def take_port(state: dict, gd: GameData, house: str, castle: str, want: int | None = None) -> tuple[str, int, int] | None:
@@ -256,7 +294,7 @@ def controller(state: dict, gd: GameData, area: str) -> str | None:
     if area in state["control"]:
         return state["control"][area]
     home = gd.board.area(area).home_of
-    if home and home in state["houses"]:
+    if home and home in state["houses"] and area not in state["neutral"]:  # agot2e-ru: rebels hold it (rebellion.py)
         return home
     return None
 
@@ -266,12 +304,21 @@ def castles_controlled(state: dict, gd: GameData, house: str) -> int:
     return castle_counts(state, gd).get(house, 0)
 
 
+def uncounted_castles(state: dict, gd: GameData) -> frozenset[str]:
+    """Castle areas that count for no victory: with the agot2e-ru option ``moat-cailin``, Moat Cailin
+    (RULES.md V24; read from the state's options and the variant's numbers, as the victory check has no
+    context)."""
+    if (state.get("options") or {}).get("moat-cailin") != "yes":
+        return frozenset()
+    return frozenset({edition_of(state).variant.load_params(state["data_version"]).moat_cailin})
+
+
 def castle_counts(state: dict, gd: GameData) -> dict[str, int]:
     """Cities and strongholds each house controls: :func:`controller` for every castle area, written as
     set operations on the board's castles (the victory check runs after every step): the castles with
     units, then those with a power token, then the home castles left to their houses."""
     areas, control, houses = state["areas"], state["control"], state["houses"]
-    castles = gd.board.castle_set
+    castles = gd.board.castle_set.difference(uncounted_castles(state, gd))
     counts: dict[str, int] = {}
     held = set()
     for area in castles.intersection(areas):
@@ -280,12 +327,13 @@ def castle_counts(state: dict, gd: GameData) -> dict[str, int]:
                 counts[house] = counts.get(house, 0) + 1
                 held.add(area)
                 break
-    for area in castles.intersection(control).difference(held):
+    for area in castles.intersection(control).difference(held) if control else ():
         who = control[area]
         if who is not None:
             counts[who] = counts.get(who, 0) + 1
     for area, home in gd.board.home_castles:
-        if area not in held and area not in control and home in houses:
+        if area not in held and area not in control and home in houses and area in castles \
+                and area not in state["neutral"]:
             counts[home] = counts.get(home, 0) + 1
     return counts
 
@@ -298,6 +346,8 @@ def check_victory(state: dict, gd: GameData) -> str | None:
         return None
     target = gd.setup.victory_target(len(state["houses"]))
     counts = castle_counts(state, gd)
+    if max(counts.values(), default=0) < target:  # nearly always: nobody is near
+        return None
     for house in turn_order(state):
         if counts.get(house, 0) >= target:
             return house
@@ -394,9 +444,14 @@ def order_bonus(state: dict, area: str) -> int:
     return _token(str(text))[1] if text else 0
 
 
+def order_areas(state: dict, kind: str) -> list[str]:
+    """Areas holding an order of ``kind`` (anyone's), in board order of the state, in one pass over the orders."""
+    return [area for area, text in state["orders"].items() if text and _token(text)[0] == kind]
+
+
 def orders_of(state: dict, house: str, kind: str | None = None) -> list[str]:
     """Areas holding ``house``'s orders (of ``kind``), in board order of the state."""
-    return [a for a in state["orders"] if owner(state, a) == house and (kind is None or order_kind(state, a) == kind)]
+    return [a for a in state["orders"] if order_owner(state, a) == house and (kind is None or order_kind(state, a) == kind)]
 
 
 def houses_with_orders(state: dict, kind: str) -> set[str]:
@@ -405,7 +460,7 @@ def houses_with_orders(state: dict, kind: str) -> set[str]:
     out = set()
     for area, text in state["orders"].items():
         if text and _token(text)[0] == kind:
-            who = owner(state, area)
+            who = order_owner(state, area)
             if who is not None:
                 out.add(who)
     return out

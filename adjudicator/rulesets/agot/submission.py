@@ -13,12 +13,15 @@ import copy
 from ... import mailcommands
 from ...messages import Msg
 from ...ruleset import LineResult, Parsed, Submission
-from . import action, battle, consolidate, examples, hostages, planning, takeover, tides, westeros
+from . import action, battle, consolidate, examples, hostages, planning, takeover, tides, transactions, westeros
 from . import position as pos
 from .commands import (CLEAR_KINDS, Ability, Bid, BidAll, Blade, Card, Casualties, Choose, Clear, Consolidate,
                        Discard, March, Muster, Orders, Penalty, Port, Promote, Raid, Raven, Reclaim, Redraw, Remove,
                        Retreat, Support, Tiebreak, Track)
 from .commands import NEUTRAL  # agot2e-ru: SUPPORT ... -> NEUTRAL
+from .commands import TRANSACTIONS  # agot2e-ru: BUY, GIVE, LOAN, REPAY at any time
+from .commands import HandLook, Rebel  # agot2e-ru: the rebellion and the Hand of the King
+from . import hand, rebellion  # agot2e-ru
 from .commands import Answer, ExecutionBid, Ransom  # agot2e-ru: the hostage phase (hostages.py)
 from .context import Ctx
 from . import grammar
@@ -43,6 +46,7 @@ def submit(state: dict, ctx: Ctx, house: str, text: str) -> Submission:
         return Submission(state, parsed, False, requests=mailcommands.requests(mail.commands))
     notes += westeros.choose_notes(state, ctx, house, mail.commands)
     _apply(state, ctx, house, mail.commands)
+    notes += transactions.apply(state, ctx, house, [c for c in mail.commands if isinstance(c, TRANSACTIONS)])
     return Submission(state, parsed, True, notes, requests=mailcommands.requests(mail.commands))
 
 
@@ -57,9 +61,13 @@ def _legality(state: dict, ctx: Ctx, house: str, mail) -> tuple[dict[int, tuple[
     broken = {id(orders) for orders in mail.broken_orders.values()}
     errors: dict[int, tuple[str, str | None]] = {}
     notes: list[str] = []
+    # agot2e-ru: the transactions at any time, judged in mail order whatever the CLEAR lines (transactions.py)
+    made = [(at, c) for at, c in items if isinstance(c, TRANSACTIONS)]
+    for i, problem in transactions.check(state, ctx, house, [c for _, c in made]).items():
+        errors[made[i][0]] = (problem, None)
     scratch = {**state, "plans": {**state["plans"], house: copy.deepcopy(pos.plan(state, house))}}  # only its plan changes
     stretch: list[tuple[int, object]] = []
-    for at, command in [*items, (None, None)]:
+    for at, command in [*(item for item in items if item not in made), (None, None)]:
         if command is not None and not isinstance(command, Clear):
             stretch.append((at, command))
             continue
@@ -180,7 +188,7 @@ def _orders_for(state: dict, house: str, mail_orders: dict | None) -> dict:
     raven step on), else this mail, else on file (orders and action lines may be sent during the
     Westeros phase, for the coming planning phase)."""
     if state["phase"] not in ("planning", "westeros") or state["step"] in planning.RAVEN_STEPS:
-        return {a: t for a, t in state["orders"].items() if pos.owner(state, a) == house}
+        return {a: t for a, t in state["orders"].items() if pos.order_owner(state, a) == house}
     return mail_orders if mail_orders is not None else (pos.plan(state, house)["orders"] or {})
 
 
@@ -243,6 +251,9 @@ def _check(state: dict, ctx: Ctx, house: str, stretch: list, index: dict, broken
                 problem = Msg("agot.error.support_not_adjacent", src=ctx.area(command.src), area=ctx.area(battle_area))
             elif battle_area is not None and board.is_sea(battle_area) and board.is_land(command.src):
                 problem = Msg("agot.error.support_land_at_sea", area=ctx.area(battle_area))
+        elif isinstance(command, Card) and command.card_id is None:  # agot2e-ru: CARD NONE (RULES.md V23)
+            if not ctx.on("optional-house-card"):
+                problem = Msg("agot.error.no_optional_card")
         elif isinstance(command, Card):
             owner_ = ctx.gd.card(command.card_id).house
             if owner_ != house:
@@ -261,6 +272,10 @@ def _check(state: dict, ctx: Ctx, house: str, stretch: list, index: dict, broken
             problem, example = consolidate.check(state, ctx, house, command, orders)
         elif isinstance(command, Redraw):  # 2e (tides.py)
             problem = tides.check(state, ctx, house, command)
+        elif isinstance(command, Rebel):  # agot2e-ru (rebellion.py)
+            problem = rebellion.check(state, ctx, house, command)
+        elif isinstance(command, HandLook):  # agot2e-ru (hand.py)
+            problem = hand.check(state, ctx, house, command)
         elif isinstance(command, (Ransom, Answer, ExecutionBid)):  # agot2e-ru (hostages.py)
             problem, example = hostages.check(state, ctx, house, command)
         elif isinstance(command, Ability) and ctx.rules.cards.BY_TIMING and state["step"] != "battle":
@@ -331,16 +346,18 @@ def _apply(state: dict, ctx: Ctx, house: str, commands) -> None:
             consolidate.store(state, ctx, house, command)
         elif isinstance(command, Redraw):
             tides.store(state, ctx, house, command)
+        elif isinstance(command, (Rebel, HandLook)):  # agot2e-ru: one line on file, the last sent
+            plan[rebellion.PLAN_KEY if isinstance(command, Rebel) else hand.PLAN_KEY] = [command.canonical(ctx.names)]
         elif isinstance(command, (Ransom, Answer, ExecutionBid)):
             hostages.store(state, ctx, house, command)
         elif type(command) in PLAN_KEY:
             plan[PLAN_KEY[type(command)]].append(command.canonical(ctx.names))
 
 
-SECOND_EDITION_LINES = ("ports", "consolidations", "redraws", "hostages")
+SECOND_EDITION_LINES = ("ports", "consolidations", "redraws") + (rebellion.PLAN_KEY, hand.PLAN_KEY, "hostages")  # agot2e-ru
 """The plan's keys of the 2nd edition's action-phase lines (PORT, CONSOLIDATE, BLADE REDRAW/KEEP) and of
-agot2e-ru's hostage phase (RANSOM, ACCEPT, REFUSE, EXECUTE), in the order ``on_file`` lists them; a plan
-has them only once such a line was sent."""
+agot2e-ru's rebellion, Hand and hostage phase, in the order ``on_file`` lists them; a plan has them only
+once such a line was sent."""
 
 
 def clear(state: dict, house: str, kinds: tuple[str, ...] = ()) -> None:

@@ -13,6 +13,9 @@ module offers::
     advance(state, ctx, force) -> list[Event]
                                          resolve what was sent (``force``: the deadline's defaults);
                                          the step is over when ``pending`` is empty afterwards
+    bot_mail(state, ctx, house, rng) -> str | None
+                                         self-play's answer (``bot.py``); a step that never owes
+                                         anything needs none
 
 A step whose option is switched off does nothing in ``start`` and owes nothing: it is passed over.
 """
@@ -34,7 +37,9 @@ def _steps(ctx: Ctx, when: str) -> tuple[tuple[str, ModuleType], ...]:
 
 
 def module(ctx: Ctx, step: str) -> ModuleType | None:
-    """The module of the variant step ``step``, None when ``step`` is no variant step."""
+    """The module of the variant step ``step``, None when ``step`` is no variant step (asked at every step)."""
+    if ctx.rules.variant is None:
+        return None
     for when in WHEN:
         for name, mod in _steps(ctx, when):
             if name == step:

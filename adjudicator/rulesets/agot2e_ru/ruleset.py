@@ -11,7 +11,7 @@ need no preview; a case's ``options`` switch options off (``options: {half-suppo
 from __future__ import annotations
 
 from ...ruleset import RulesetError, register
-from ..agot import caseposition, hostages
+from ..agot import caseposition, hostages, ironbank, ledger
 from ..agot.board import UnknownName
 from ..agot import position as pos
 from ..agot.context import ctx_of
@@ -38,6 +38,8 @@ def read_options(given: dict[str, str], *, preview: bool) -> dict[str, str]:
                            f" {', '.join(OPTIONS)}, tides-of-battle (no unless set); example: {example}")
     chosen = {name: given.get(name, "yes") for name in OPTIONS}
     for option, needed in NEEDS.items():  # e.g. hostages are ransomed in gold: no hostages without gold-economy
+        if option not in given and chosen[needed] == "no":
+            chosen[option] = "no"  # (not asked for: it goes with what it needs)
         if chosen[option] == "yes" and chosen[needed] == "no":
             raise RulesetError(f"agot2e-ru: the option {option} needs {needed} (its payments are in gold dragons);"
                                f" switch both on, or {option} off too: --option {needed}=no --option {option}=no")
@@ -56,6 +58,8 @@ def apply_setup(state: dict, *, start_units: bool = True) -> dict:
     ctx = ctx_of(state)
     if ctx.on("gold-economy"):  # every purse starts with the seed's 5 dragons (agot/gold.py)
         state["gold"] = {house: ctx.params.starting_gold for house in state["houses"]}
+        ironbank.open_accounts(state)  # no loans (P16)
+        ledger.start(state)  # the history of the transactions (P13-P16)
     if ctx.on("hostages"):  # the cards taken hostage and those executed (agot/hostages.py)
         state["hostages"] = {"held": [], "executed": []}
     if ctx.on("neutral-garrisons"):
@@ -86,17 +90,19 @@ class Agot2eRu(AgotRuleset):
         chosen = read_options(position.get("options") or {}, preview=True)
         hostage_step = position.get("step") == "hostages"  # a case that starts in the hostage phase
         state = caseposition.case_state(self.rules, {k: v for k, v in position.items()
-                                                     if k not in ("options", "gold", "hostages", "step")}
-                                         | ({"step": position["step"]} if "step" in position and not hostage_step else {}))
+                                                     if k not in ("options", "gold", "debts", "loans", "hostages", "step")}
+                                        | ({"step": position["step"]} if "step" in position and not hostage_step else {}),
+                                        chosen)
         state["options"] = chosen
         neutral = state["neutral"]
         state = apply_setup(state, start_units="areas" not in position)
         if "neutral" in position:
             state["neutral"] = neutral
-        for house, n in (position.get("gold") or {}).items():  # gold-economy: a case's purses (else 5 each)
-            if "gold" not in state or str(house).lower() not in state["gold"]:
-                raise RulesetError(f"gold for {house}: only with gold-economy, for a house in play")
-            state["gold"][str(house).lower()] = int(n)
+        for key in ("gold", "debts", "loans"):  # gold-economy: a case's purses (else 5 each) and Iron Bank accounts
+            for house, n in (position.get(key) or {}).items():
+                if key not in state or str(house).lower() not in state[key]:
+                    raise RulesetError(f"{key} for {house}: only with gold-economy, for a house in play")
+                state[key][str(house).lower()] = int(n)
         _case_hostages(state, position)
         if hostage_step:
             state.update(phase="hostages", step="hostages")
