@@ -54,7 +54,7 @@ from collections import Counter
 
 from ...messages import Msg
 from ...ruleset import Event, Owed
-from . import aftermath, nocard, say, tides
+from . import aftermath, hostages, nocard, say, tides
 from . import position as pos
 from .board import UnknownName
 from .commands import Ability, Blade, Card, Casualties, Retreat, Support
@@ -457,7 +457,7 @@ def _resolve_cards(state: dict, ctx: Ctx, b: dict) -> list[Event]:
             continue
         hand = state["hands"][house]
         if not hand:  # cannot happen with the seventh-card rule; never leave a house without a card
-            state["hands"][house] = hand = [c.id for c in ctx.gd.house_cards[house]]
+            state["hands"][house] = hand = hostages.own_cards(state, ctx, house)
             state["discards"][house] = []
         found = _card_line(state, ctx, b, house)
         if found:

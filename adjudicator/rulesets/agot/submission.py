@@ -13,7 +13,7 @@ import copy
 from ... import mailcommands
 from ...messages import Msg
 from ...ruleset import LineResult, Parsed, Submission
-from . import action, battle, consolidate, examples, planning, takeover, tides, transactions, westeros
+from . import action, battle, consolidate, examples, hostages, planning, takeover, tides, transactions, westeros
 from . import position as pos
 from .commands import (CLEAR_KINDS, Ability, Bid, BidAll, Blade, Card, Casualties, Choose, Clear, Consolidate,
                        Discard, March, Muster, Orders, Penalty, Port, Promote, Raid, Raven, Reclaim, Redraw, Remove,
@@ -22,6 +22,7 @@ from .commands import NEUTRAL  # agot2e-ru: SUPPORT ... -> NEUTRAL
 from .commands import TRANSACTIONS  # agot2e-ru: BUY, GIVE, LOAN, REPAY at any time
 from .commands import HandLook, Rebel  # agot2e-ru: the rebellion and the Hand of the King
 from . import hand, rebellion  # agot2e-ru
+from .commands import Answer, ExecutionBid, Ransom  # agot2e-ru: the hostage phase (hostages.py)
 from .context import Ctx
 from . import grammar
 from .grammar import parse_mail
@@ -275,6 +276,8 @@ def _check(state: dict, ctx: Ctx, house: str, stretch: list, index: dict, broken
             problem = rebellion.check(state, ctx, house, command)
         elif isinstance(command, HandLook):  # agot2e-ru (hand.py)
             problem = hand.check(state, ctx, house, command)
+        elif isinstance(command, (Ransom, Answer, ExecutionBid)):  # agot2e-ru (hostages.py)
+            problem, example = hostages.check(state, ctx, house, command)
         elif isinstance(command, Ability) and ctx.rules.cards.BY_TIMING and state["step"] != "battle":
             problem = battle.ability_form(ctx, house, command)  # 2e: checked when sent ahead, not only in battle
         if problem is None and state["step"] == "battle" and isinstance(command, (Support, Card, Ability, Casualties, Retreat)):
@@ -345,13 +348,16 @@ def _apply(state: dict, ctx: Ctx, house: str, commands) -> None:
             tides.store(state, ctx, house, command)
         elif isinstance(command, (Rebel, HandLook)):  # agot2e-ru: one line on file, the last sent
             plan[rebellion.PLAN_KEY if isinstance(command, Rebel) else hand.PLAN_KEY] = [command.canonical(ctx.names)]
+        elif isinstance(command, (Ransom, Answer, ExecutionBid)):
+            hostages.store(state, ctx, house, command)
         elif type(command) in PLAN_KEY:
             plan[PLAN_KEY[type(command)]].append(command.canonical(ctx.names))
 
 
-SECOND_EDITION_LINES = ("ports", "consolidations", "redraws") + (rebellion.PLAN_KEY, hand.PLAN_KEY)  # agot2e-ru
-"""The plan's keys of the 2nd edition's action-phase lines (PORT, CONSOLIDATE, BLADE REDRAW/KEEP), in
-the order ``on_file`` lists them; a plan has them only once such a line was sent."""
+SECOND_EDITION_LINES = ("ports", "consolidations", "redraws") + (rebellion.PLAN_KEY, hand.PLAN_KEY, "hostages")  # agot2e-ru
+"""The plan's keys of the 2nd edition's action-phase lines (PORT, CONSOLIDATE, BLADE REDRAW/KEEP) and of
+agot2e-ru's rebellion, Hand and hostage phase, in the order ``on_file`` lists them; a plan has them only
+once such a line was sent."""
 
 
 def clear(state: dict, house: str, kinds: tuple[str, ...] = ()) -> None:
