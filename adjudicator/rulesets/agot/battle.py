@@ -459,6 +459,9 @@ def _resolve_cards(state: dict, ctx: Ctx, b: dict) -> list[Event]:
         if not hand:  # cannot happen with the seventh-card rule; never leave a house without a card
             state["hands"][house] = hand = hostages.own_cards(state, ctx, house)
             state["discards"][house] = []
+        if not hand:  # agot2e-ru hostages: all seven held or executed: it fights without a card (RULES.md D36)
+            b["cards"][house] = None
+            continue
         found = _card_line(state, ctx, b, house)
         if found:
             card = found[1].card_id
