@@ -113,13 +113,28 @@ _UNPRINTABLE = re.compile("[\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff
 _RESOLVERS = yaml.resolver.Resolver.yaml_implicit_resolvers
 
 
+_STRINGS: dict[str, str] = {}
+"""Strings already written, as written: a game's files repeat the same area, unit and player
+names thousands of times, and a dict lookup is a tenth of the checks below."""
+_STRINGS_AT_MOST = 50_000
+
+
 def _scalar(value) -> str:
+    if type(value) is str:
+        text = _STRINGS.get(value)
+        if text is None:
+            text = _string(value)
+            if len(value) <= 200:
+                if len(_STRINGS) >= _STRINGS_AT_MOST:
+                    _STRINGS.clear()
+                _STRINGS[value] = text
+        return text
+    return _other_scalar(value)
+
+
+def _other_scalar(value) -> str:
     if isinstance(value, str):
-        if _PLAIN.fullmatch(value) and value[-1] != " " and not any(
-                regexp.match(value) for _, regexp in _RESOLVERS.get(value[0], ())):
-            return value  # reads back as this string, not a number, bool, null or date
-        text = json.dumps(value, ensure_ascii=False)
-        return _UNPRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) if _UNPRINTABLE.search(text) else text
+        return _string(value)
     if value is None:
         return "null"
     if value is True:
@@ -129,6 +144,14 @@ def _scalar(value) -> str:
     if type(value) is int:
         return str(value)
     raise _Unsupported
+
+
+def _string(value: str) -> str:
+    if _PLAIN.fullmatch(value) and value[-1] != " " and not any(
+            regexp.match(value) for _, regexp in _RESOLVERS.get(value[0], ())):
+        return value  # reads back as this string, not a number, bool, null or date
+    text = json.dumps(value, ensure_ascii=False)
+    return _UNPRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) if _UNPRINTABLE.search(text) else text
 
 
 def _key(key) -> str:
