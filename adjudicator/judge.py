@@ -30,7 +30,7 @@ from __future__ import annotations
 import logging
 from collections import OrderedDict
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Callable
 
@@ -503,10 +503,13 @@ class Judge:
         with files.lock(self.lock_timeout):
             present = self._settle(files)
             entry = {**entry, "seq": present.journal_seq + 1, "at": clock.to_text(self.now())}
-            due_before = present.index_due()
+            state_before, clock_before = present.state, present.clock  # (apply_entry replaces them, never changes them)
             outcome, versions = apply_entry(present, entry, files.read_version)
-            due = present.index_due()
-            if _earlier(due, due_before):  # the deadline index must never be late: earlier first, durably
+            due = due_before = None  # no new version and the same clock: the same due moment, or a later one
+            if versions or present.clock != clock_before:
+                due_before = replace(present, state=state_before, clock=clock_before).index_due()
+                due = present.index_due()
+            if due is not None and _earlier(due, due_before):  # the index must never be late: earlier first, durably
                 self.deadlines.set(game_id, due, sync=True)
             if not self._grouped and present.synced_seq < entry["seq"] - 1:
                 files.sync_journal(present.synced_seq + 1, entry["seq"] - 1)  # a group's, before a synced one
@@ -524,7 +527,8 @@ class Judge:
                     present.version = outcome.versions[-1]
                 if not present.problems:
                     self._remember(files, present, owned=True)
-            if due != due_before and not _earlier(due, due_before):  # later: once the entry is durable
+            if due is not None and due != due_before and not _earlier(due, due_before):  # later: once durable
+                # (a submission that ends the game without a step would make it later too; left early)
                 if self._grouped:
                     self._later_due.append((files, entry["seq"], due))
                 else:
