@@ -327,6 +327,7 @@ class Judge:
         self._cache: OrderedDict[str, tuple[tuple, Present]] = OrderedDict()
         self._overview = gameindex.StampedCache(store.root, "gameindex.json", OVERVIEW_FILES)
         self.deadlines = deadlineindex.DeadlineIndex(store.root, fsync=store.fsync)
+        self._swept: set[str] = set()  # games whose killed writers' temp files this process removed
         self._later_due: list[tuple[GameFiles, int, str]] = []  # index entries made later, to write once durable
         self._grouped = False  # inside grouped(): journal entries are not synced one by one
         self._later: list[tuple] | None = None  # inside tick: versions to write after the group's sync
@@ -356,8 +357,10 @@ class Judge:
 
     def _settle(self, files: GameFiles) -> Present:
         """Under the lock: fold, write the owed versions, and clear what a killed writer left."""
-        for directory in (files.path, files.path / "states", files.path / "journal"):
-            yamlio.remove_stale_temp(directory)
+        if files.id not in self._swept:  # once per game and process: a killed writer's leftovers
+            for directory in (files.path, files.path / "states", files.path / "journal"):
+                yamlio.remove_stale_temp(directory)
+            self._swept.add(files.id)
         present, owed = self._fold(files)
         if files.follows(present.version, present.journal_seq):  # files past what the fold read: an unwritten tail?
             files.drop_unwritten_tail()
