@@ -73,6 +73,7 @@ class Present:
     events: list[Event]  # events of the latest version
     problems: list[str] = field(default_factory=list)  # unreadable newer files that were skipped
     synced_seq: int = 0  # journal entries up to this one are durable for sure (a version on disk follows them)
+    _owed: tuple | None = field(default=None, repr=False, compare=False)  # (the state asked about, its owed decisions)
 
     @property
     def game_id(self) -> str:
@@ -84,7 +85,11 @@ class Present:
                        clone(self.state), dict(self.clock), list(self.events), list(self.problems), self.synced_seq)
 
     def owed(self) -> list[Owed]:
-        return [] if self.ruleset.result(self.state) is not None else self.ruleset.pending(self.state)
+        """(Asked several times of one state per mail or tick: kept until the state is replaced;
+        states are never changed in place, an input makes a new one.)"""
+        if self._owed is None or self._owed[0] is not self.state:
+            self._owed = (self.state, [] if self.ruleset.result(self.state) is not None else self.ruleset.pending(self.state))
+        return list(self._owed[1])
 
     def missing(self) -> list[Owed]:
         return [o for o in self.owed() if not o.done]
