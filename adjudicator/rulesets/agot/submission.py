@@ -9,7 +9,6 @@ secret plan as canonical lines, to be used when their moment comes.
 from __future__ import annotations
 
 from ... import mailcommands
-from ...plaindata import clone
 from ...messages import Msg
 from ...ruleset import LineResult, Parsed, Submission
 from . import action, battle, consolidate, examples, planning, takeover, tides, westeros
@@ -21,6 +20,7 @@ from .commands import NEUTRAL  # agot2e-ru: SUPPORT ... -> NEUTRAL
 from .context import Ctx
 from . import grammar
 from .grammar import parse_mail
+from ...plaindata import clone
 
 WESTEROS_ONLY = (Bid, BidAll, Tiebreak, Muster, Remove, Reclaim, Track, Discard, Choose, Promote, Penalty)
 PLAN_KEY = {Raid: "raids", March: "marches", Support: "supports", Card: "cards", Casualties: "casualties",
