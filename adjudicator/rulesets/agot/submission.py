@@ -8,6 +8,8 @@ secret plan as canonical lines, to be used when their moment comes.
 
 from __future__ import annotations
 
+import copy
+
 from ... import mailcommands
 from ...messages import Msg
 from ...ruleset import LineResult, Parsed, Submission
@@ -20,7 +22,6 @@ from .commands import NEUTRAL  # agot2e-ru: SUPPORT ... -> NEUTRAL
 from .context import Ctx
 from . import grammar
 from .grammar import parse_mail
-from ...plaindata import clone
 
 WESTEROS_ONLY = (Bid, BidAll, Tiebreak, Muster, Remove, Reclaim, Track, Discard, Choose, Promote, Penalty)
 PLAN_KEY = {Raid: "raids", March: "marches", Support: "supports", Card: "cards", Casualties: "casualties",
@@ -55,7 +56,7 @@ def _legality(state: dict, ctx: Ctx, house: str, mail) -> tuple[dict[int, tuple[
     broken = {id(orders) for orders in mail.broken_orders.values()}
     errors: dict[int, tuple[str, str | None]] = {}
     notes: list[str] = []
-    scratch = {**state, "plans": {**state["plans"], house: clone(pos.plan(state, house))}}  # only its plan changes
+    scratch = {**state, "plans": {**state["plans"], house: copy.deepcopy(pos.plan(state, house))}}  # only its plan changes
     stretch: list[tuple[int, object]] = []
     for at, command in [*items, (None, None)]:
         if command is not None and not isinstance(command, Clear):
