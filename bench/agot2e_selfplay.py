@@ -1,6 +1,7 @@
-"""The agot2e self-play campaign: N seeded whole games per house count (3 to 6), invariants checked.
+"""The agot2e (or agot2e-ru) self-play campaign: N seeded whole games per house count (3 to 6), invariants checked.
 
-Run: ``python bench/agot2e_selfplay.py [--games 1000] [--houses 3,4,5,6] [--tides] [--first 0] [--progress 0]``.
+Run: ``python bench/agot2e_selfplay.py [--ruleset agot2e-ru] [--games 1000] [--houses 3,4,5,6] [--tides] [--first 0]
+[--progress 0]`` (agot2e-ru: every variant option on, as a game made without options).
 Seeded bots decide everything through the mail grammar, as in ``judge selfplay --ruleset agot2e --option preview=yes``; the
 invariants are checked after every step. Exits 1 at the first violation, printing the seed and step
 that reproduce it, and prints per house count the games, their time and the winners. Not a test (the
@@ -23,13 +24,14 @@ from adjudicator.selfplay import InvariantViolation, play
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--ruleset", default="agot2e", choices=("agot2e", "agot2e-ru"))
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--houses", default="3,4,5,6")
     parser.add_argument("--tides", action="store_true", help="with the Tides of Battle option")
     parser.add_argument("--first", type=int, default=0, help="the index of the first game of each count")
     parser.add_argument("--progress", type=int, default=0, help="a line after every K games (0: none)")
     args = parser.parse_args()
-    ruleset = get("agot2e")
+    ruleset = get(args.ruleset)
     for count in (int(n) for n in args.houses.split(",")):
         houses = ruleset.default_players(count)
         winners: Counter = Counter()
