@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from ...plaindata import clone
-from . import action, bidding, consolidate, westeros
+from . import action, bidding, consolidate, gold, mercenaries, westeros
 from . import position as pos
 from .battlefield import asked_choice, choice_text
 from .commands import UNIT_SINGULARS, Consolidate, Muster, MusterItem, Port
@@ -41,7 +41,23 @@ def mail_for(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | Non
         return battle_mail(state, ctx, house, rng)
     if step == "consolidate":  # 2e (consolidate.py)
         return consolidate_mail(state, ctx, house, rng)
+    if step == mercenaries.STEP:  # agot2e-ru (mercenaries.py)
+        return mercenaries_mail(state, ctx, house, rng)
     return None
+
+
+def mercenaries_mail(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str:
+    """agot2e-ru: the wages mostly paid (sometimes a dismissal or a stop); a sealed bid on a company the purse
+    affords, about half the time."""
+    if state["hiring"]["stage"] == "wages":
+        return rng.choice(["WAGES PAY", "WAGES PAY", "WAGES DISMISS", "WAGES STOP"])
+    purse = gold.held(state, house)
+    companies = mercenaries.companies(ctx)
+    affordable = [c for c in mercenaries.offered(state, ctx) if companies[c].minimum <= purse]
+    if not affordable or rng.random() < 0.5:
+        return "HIRE NONE"
+    company = rng.choice(affordable)
+    return f"HIRE {company} {rng.randint(companies[company].minimum, purse)}"
 
 
 def port_mail(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | None:

@@ -82,6 +82,7 @@ from .commands import (
     house_name,
     sort_units,
 )
+from .commands import Hire, Wages  # agot2e-ru mercenaries
 
 if TYPE_CHECKING:
     from .gamedata import GameData
@@ -153,6 +154,9 @@ COMMAND_WORDS: Final[dict[str, str]] = {
     "povys": "PROMOTE",  # povyš = promote
     "degraduj": "DEMOTE",  # degraduj = demote
     "trest": "PENALTY",  # trest = penalty
+    # agot2e-ru, option mercenaries (RULES.md V19): English, Czech and Russian words
+    "hire": "HIRE", "najmout": "HIRE", "najmi": "HIRE", "нанять": "HIRE", "найм": "HIRE",
+    "wages": "WAGES", "zold": "WAGES", "жалованье": "WAGES", "жалование": "WAGES",
     **MAIL_WORDS,
 }
 """First word of a line -> the command it starts. A line starting with one of these also ends an
@@ -177,6 +181,10 @@ UNIT_WORDS: Final[dict[str, str]] = {
     # 2nd edition; two words joined by _counted: "siege engine", "obléhací stroj"
     "siege": "siege_engine", "siegeengine": "siege_engine", "siegeengines": "siege_engine",
     "oblehacistroj": "siege_engine", "oblehacistroje": "siege_engine", "oblehacichstroju": "siege_engine",
+    # agot2e-ru mercenaries: a hired company's units
+    "sellsword": "sellsword", "sellswords": "sellsword", "zoldner": "sellsword", "zoldneri": "sellsword",
+    "zoldnere": "sellsword", "zoldneru": "sellsword", "наемник": "sellsword", "наемники": "sellsword",
+    "наемника": "sellsword", "наемников": "sellsword",
 }
 """Unit word, English or Czech, singular or plural -> unit type."""
 
@@ -297,6 +305,8 @@ EXAMPLES: Final[dict[str, str]] = {
     "PROMOTE": "PROMOTE Winterfell: 2",
     "DEMOTE": "DEMOTE Winterfell: 1, White Harbor: 1",
     "PENALTY": "PENALTY UNITS",
+    "HIRE": "HIRE golden-company 6",  # agot2e-ru mercenaries
+    "WAGES": "WAGES PAY",
     "CLEAR": "CLEAR MARCHES",
     "HELP": "HELP",
     "STATUS": "STATUS",
@@ -562,7 +572,7 @@ def _parse_any(body: str, names: NameResolver, in_block: bool) -> Command | Orde
 
 
 SECOND_EDITION_COMMANDS: Final = frozenset({"TRACK", "DISCARD", "CHOOSE", "PROMOTE", "DEMOTE", "PENALTY", "PORT",
-                                             "CONSOLIDATE"})
+                                             "CONSOLIDATE", "HIRE", "WAGES"})
 """Commands only the 2nd edition has (its Westeros, wildling and action-phase choices): unknown to an
 agot1e mail, whose errors and hints stay as they were. (``BLADE REDRAW | KEEP`` and ``upgrade -> siege
 engine`` are 2nd-edition forms of shared commands: :func:`_second_edition`.)"""
@@ -1081,6 +1091,8 @@ def _muster_items(items_text: str, names: NameResolver) -> tuple[MusterItem, ...
             continue
         unit_text, _, sea_text = part.partition("->")
         n, unit = _counted(unit_text)
+        if unit == "sellsword":  # agot2e-ru: sellswords are hired (HIRE), never mustered
+            raise LineError(Msg("agot.error.muster_sellsword"), EXAMPLES["MUSTER"])
         sea = None
         if sea_text.strip():
             if unit != "ship":
@@ -1211,6 +1223,38 @@ def _p_penalty(rest: str, names: NameResolver) -> Penalty:
     return Penalty(choice)
 
 
+WAGES_WORDS: Final[dict[str, str]] = {
+    "pay": "pay", "zaplat": "pay", "platit": "pay", "plat": "pay", "платить": "pay", "заплатить": "pay",
+    "stop": "stop", "neplatit": "stop", "nezaplat": "stop", "стоп": "stop", "прекратить": "stop",
+    "dismiss": "dismiss", "propustit": "dismiss", "propust": "dismiss", "распустить": "dismiss",
+}
+"""``WAGES`` choices (agot2e-ru mercenaries), English, Czech and Russian, folded."""
+
+NONE_WORDS_RU: Final = frozenset({"нет", "никого", "ничего"})
+
+
+def _p_hire(rest: str, names: NameResolver) -> Hire:
+    """``HIRE <company> <n>`` or ``HIRE NONE``: the company as written, folded to an id (``The Golden
+    Company`` -> ``golden-company``); which companies exist is the game's (checked on submission)."""
+    text = rest.strip()
+    if _is_none(text) or fold(text) in NONE_WORDS_RU:
+        return Hire(None)
+    m = re.fullmatch(r"(.*\S)\s+(\S+)", text, flags=re.S)
+    if m is None:
+        raise LineError(Msg("agot.error.hire_form", text=text), EXAMPLES["HIRE"])
+    words = [w for w in re.split(r"[\s\-_]+", fold(m.group(1))) if w]
+    if words[:1] == ["the"]:
+        words = words[1:]
+    return Hire("-".join(words), _number(m.group(2)))
+
+
+def _p_wages(rest: str, names: NameResolver) -> Wages:
+    choice = WAGES_WORDS.get(re.sub(r"[\s.!]", "", fold(rest)))
+    if choice is None:
+        raise LineError(Msg("agot.error.wages_word", text=rest.strip()), EXAMPLES["WAGES"])
+    return Wages(choice)
+
+
 def _p_clear(rest: str, names: NameResolver) -> Clear:
     """``CLEAR``, ``CLEAR ALL``, ``CLEAR MARCHES, RAIDS``, ``ZRUŠ pochody a nájezdy``."""
     words = [fold(w) for w in re.split(r"[,;\s]+|\s+(?:and|a)\s+", rest.strip()) if w and fold(w) not in ("and", "a")]
@@ -1277,6 +1321,8 @@ _PARSERS: Final[dict[str, Callable[[str, NameResolver], Command]]] = {
     "PROMOTE": _p_promote,
     "DEMOTE": _p_demote,
     "PENALTY": _p_penalty,
+    "HIRE": _p_hire,
+    "WAGES": _p_wages,
     "DISCARD": _p_discard,
     "PORT": _p_port,
     "CONSOLIDATE": _p_consolidate,

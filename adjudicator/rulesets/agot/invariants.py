@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from . import gold
+from . import gold, mercenaries
 from . import position as pos
 from .context import Ctx
 
@@ -39,7 +39,7 @@ def violations(state: dict, ctx: Ctx) -> list[str]:
             if count[unit] > limit:
                 out.append(f"{house}: {count[unit]} {unit}s, the limit is {limit}")
         cutting = state["phase"] == "westeros" and state["step"] == "supply" and house in (state.get("westeros") or {}).get("over", [])
-        sizes = sorted((len(units) for units in mine.values() if len(units) >= 2), reverse=True)
+        sizes = pos.armies({a: {house: u} for a, u in mine.items()}, house)
         if not pos.armies_fit(state, gd, house, sizes) and not cutting:  # a Supply card's cut still to come
             out.append(f"{house}: armies {sizes} break supply {state['supply'][house]}")
         total = state["power"][house] + on_board[house]
@@ -83,7 +83,7 @@ def violations(state: dict, ctx: Ctx) -> list[str]:
     for house in houses:
         if house in state["tracks"]["iron_throne"] and not 0 <= state["supply"][house] <= max(gd.setup.supply_armies):
             out.append(f"{house}: supply {state['supply'][house]} off the track")
-    return out + gold.violations(state)
+    return out + gold.violations(state) + mercenaries.violations(state, ctx)
 
 
 def leaks(view: dict, state: dict, viewer: str) -> list[str]:

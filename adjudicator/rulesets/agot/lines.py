@@ -23,6 +23,7 @@ from . import grammar, say
 from .commands import (ALL, Ability, Bid, BidAll, Blade, Card, Casualties, Choose, Clear, Consolidate, Discard, Help,
                        March, Muster, MusterItem, OrderLine, Orders, OrdersQuery, Penalty, Port, Promote, Raid, Raven,
                        Reclaim, Redraw, Remove, Retreat, Status, Support, Tiebreak, Track)
+from .commands import Hire, Wages  # agot2e-ru mercenaries
 from .edition import every
 
 
@@ -109,6 +110,10 @@ def message(command, names: grammar.GameDataNames) -> Msg | None:
         return Msg("agot.line.promote", demote=command.demote, areas=[[area(a), n] for a, n in command.areas])
     if isinstance(command, Penalty):
         return Msg("agot.line.penalty", choice=command.choice)
+    if isinstance(command, Hire):
+        return Msg("agot.line.hire", company=command.company, n=command.bid)
+    if isinstance(command, Wages):
+        return Msg("agot.line.wages", choice=command.choice)
     if isinstance(command, Clear):
         return Msg("agot.line.clear", kinds=list(command.kinds))
     if isinstance(command, Help):

@@ -13,12 +13,13 @@ import copy
 from ... import mailcommands
 from ...messages import Msg
 from ...ruleset import LineResult, Parsed, Submission
-from . import action, battle, consolidate, examples, planning, takeover, tides, westeros
+from . import action, battle, consolidate, examples, mercenaries, planning, takeover, tides, westeros
 from . import position as pos
 from .commands import (CLEAR_KINDS, Ability, Bid, BidAll, Blade, Card, Casualties, Choose, Clear, Consolidate,
                        Discard, March, Muster, Orders, Penalty, Port, Promote, Raid, Raven, Reclaim, Redraw, Remove,
                        Retreat, Support, Tiebreak, Track)
 from .commands import NEUTRAL  # agot2e-ru: SUPPORT ... -> NEUTRAL
+from .commands import Hire, Wages  # agot2e-ru: mercenaries
 from .context import Ctx
 from . import grammar
 from .grammar import parse_mail
@@ -260,6 +261,8 @@ def _check(state: dict, ctx: Ctx, house: str, stretch: list, index: dict, broken
             problem, example = consolidate.check(state, ctx, house, command, orders)
         elif isinstance(command, Redraw):  # 2e (tides.py)
             problem = tides.check(state, ctx, house, command)
+        elif isinstance(command, (Hire, Wages)):  # agot2e-ru (mercenaries.py)
+            problem, example = mercenaries.check(state, ctx, house, command)
         elif isinstance(command, Ability) and ctx.rules.cards.BY_TIMING and state["step"] != "battle":
             problem = battle.ability_form(ctx, house, command)  # 2e: checked when sent ahead, not only in battle
         if problem is None and state["step"] == "battle" and isinstance(command, (Support, Card, Ability, Casualties, Retreat)):
@@ -328,13 +331,15 @@ def _apply(state: dict, ctx: Ctx, house: str, commands) -> None:
             consolidate.store(state, ctx, house, command)
         elif isinstance(command, Redraw):
             tides.store(state, ctx, house, command)
+        elif isinstance(command, (Hire, Wages)):
+            mercenaries.store(state, ctx, house, command)
         elif type(command) in PLAN_KEY:
             plan[PLAN_KEY[type(command)]].append(command.canonical(ctx.names))
 
 
-SECOND_EDITION_LINES = ("ports", "consolidations", "redraws")
-"""The plan's keys of the 2nd edition's action-phase lines (PORT, CONSOLIDATE, BLADE REDRAW/KEEP), in
-the order ``on_file`` lists them; a plan has them only once such a line was sent."""
+SECOND_EDITION_LINES = ("ports", "consolidations", "redraws", "hire", "wages")
+"""The plan's keys of the 2nd edition's action-phase lines (PORT, CONSOLIDATE, BLADE REDRAW/KEEP; agot2e-ru's
+HIRE and WAGES), in the order ``on_file`` lists them; a plan has them only once such a line was sent."""
 
 
 def clear(state: dict, house: str, kinds: tuple[str, ...] = ()) -> None:

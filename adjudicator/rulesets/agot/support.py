@@ -97,6 +97,8 @@ def unit_value(ctx: Ctx, unit: str, area: str, attacking: bool) -> int:
     ``units.strength_only_against_castles``) counts only when attacking, or supporting an attack on,
     an area with a castle (agot2e RULES.md R2.2, R7.1). The variant's options (agot2e-ru RULES.md V2, V3):
     ``siege-towers`` count 2 there, ``knights-in-castles`` count 1 less in an area with a castle."""
+    if unit == "sellsword":  # agot2e-ru mercenaries (RULES.md V19)
+        return ctx.params.mercenaries.strength
     castle = ctx.gd.board.area(area).castle != "none"
     if unit in ctx.gd.setup.castle_only_units:
         if not (attacking and castle):

@@ -11,13 +11,13 @@ need no preview; a case's ``options`` switch options off (``options: {half-suppo
 from __future__ import annotations
 
 from ...ruleset import RulesetError, register
-from ..agot import caseposition
+from ..agot import caseposition, mercenaries
 from ..agot import position as pos
 from ..agot.context import ctx_of
 from ..agot.newgame import initial_state
 from ..agot.ruleset import AgotRuleset
 from .edition import EDITION
-from .variant import OPTIONS
+from .variant import NEEDS, OPTIONS
 
 YES_NO = ("yes", "no")
 
@@ -25,7 +25,9 @@ YES_NO = ("yes", "no")
 def read_options(given: dict[str, str], *, preview: bool) -> dict[str, str]:
     """Every variant option -> yes or no (yes unless ``given`` says no); ``preview`` is the GM's
     ``preview=yes``, which the variant needs until it is complete. A wrong name or value is refused
-    with the list and an example."""
+    with the list and an example; so is an option on without the option it needs (``NEEDS``: the
+    mercenaries are paid in gold). A rules case (``preview``) that switches the needed option off switches
+    the option needing it off too, unless it names it."""
     given = {str(k): {True: "yes", False: "no"}.get(v, str(v).lower()) if isinstance(v, bool) else str(v).lower()
              for k, v in given.items()}  # a case's YAML reads yes/no as booleans
     unknown = sorted(set(given) - set(OPTIONS) - {"preview", "tides-of-battle"})
@@ -39,7 +41,15 @@ def read_options(given: dict[str, str], *, preview: bool) -> dict[str, str]:
         raise RulesetError("agot2e-ru is not complete yet: the variant's economy (gold, TRADE, the Iron Bank) and"
                            " its modules are still to come (adjudicator/rulesets/agot2e_ru/RULES.md, section 0);"
                            f" to play the preview by the rules done so far: {example}")
-    return {name: given.get(name, "yes") for name in OPTIONS}
+    chosen = {name: given.get(name, "yes") for name in OPTIONS}
+    for option, needed in NEEDS.items():
+        if chosen[option] == "yes" and chosen[needed] == "no":
+            if preview and option not in given:
+                chosen[option] = "no"
+                continue
+            raise RulesetError(f"agot2e-ru: the option {option} needs {needed} (switched off here): switch both off"
+                               f" (--option {needed}=no --option {option}=no) or keep {needed}")
+    return chosen
 
 
 def apply_setup(state: dict, *, start_units: bool = True) -> dict:
@@ -50,6 +60,8 @@ def apply_setup(state: dict, *, start_units: bool = True) -> dict:
     ctx = ctx_of(state)
     if ctx.on("gold-economy"):  # every purse starts with the seed's 5 dragons (agot/gold.py)
         state["gold"] = {house: ctx.params.starting_gold for house in state["houses"]}
+    if ctx.on("mercenaries"):  # every company for hire (agot/mercenaries.py)
+        state["mercenaries"] = {company: None for company in ctx.params.mercenaries.companies}
     if ctx.on("neutral-garrisons"):
         state["neutral"].update({a: n for a, n in ctx.params.neutral_garrisons.items() if not state["areas"].get(a)})
     if ctx.on("variant-units"):
@@ -76,7 +88,8 @@ class Agot2eRu(AgotRuleset):
         """A rules case's position: every option on unless its ``options`` says no; the neutral garrisons
         placed unless the position names its ``neutral`` forces."""
         chosen = read_options(position.get("options") or {}, preview=True)
-        state = caseposition.case_state(self.rules, {k: v for k, v in position.items() if k not in ("options", "gold")})
+        state = caseposition.case_state(self.rules, {k: v for k, v in position.items()
+                                                     if k not in ("options", "gold", "mercenaries")})
         state["options"] = chosen
         neutral = state["neutral"]
         state = apply_setup(state, start_units="areas" not in position)
@@ -86,9 +99,19 @@ class Agot2eRu(AgotRuleset):
             if "gold" not in state or str(house).lower() not in state["gold"]:
                 raise RulesetError(f"gold for {house}: only with gold-economy, for a house in play")
             state["gold"][str(house).lower()] = int(n)
-        for house in state["houses"]:  # a case's own units within the variant's pieces
+        for company, house in (position.get("mercenaries") or {}).items():  # mercenaries: who holds which company
+            held = state.get("mercenaries")
+            if held is None or company not in held or (house is not None and str(house).lower() not in
+                                                       (*state["houses"], "gone")):
+                raise RulesetError(f"mercenaries: {company}: {house}: only with the option mercenaries, a company of"
+                                   f" variant-params and a house in play, gone or null")
+            held[company] = None if house is None else str(house).lower()
+        wrong = mercenaries.violations(state, ctx_of(state))  # sellswords only of a company's holder
+        if wrong:
+            raise RulesetError(f"mercenaries: {'; '.join(wrong)}")
+        for house in state["houses"]:  # a case's own units within the variant's pieces (sellswords: the company's)
             over = {u: n for u, n in pos.house_units(state, house).items()
-                    if n > pos.unit_limit(state, ctx_of(state).gd, house, u)}
+                    if u != "sellsword" and n > pos.unit_limit(state, ctx_of(state).gd, house, u)}
             if over:
                 raise RulesetError(f"{house} has more units than it owns: {over}")
         return state

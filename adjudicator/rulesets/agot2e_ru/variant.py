@@ -20,6 +20,7 @@ from typing import Any, Mapping
 from ...paths import GAMES_DIR
 from ..agot.gamedata import _Reader
 from ..agot2e.edition import SHAPE, load_gamedata
+from ..agot import mercenaries
 from .victory import end_game, held_castles  # the shared engine's hooks: ctx.rules.variant.held_castles ...
 
 __all__ = ["OPTIONS", "STEPS", "Params", "load_params", "end_game", "held_castles"]
@@ -40,6 +41,8 @@ OPTIONS: dict[str, str] = {
     "knight-double-move": "knights march two areas through an area their house controlled before the march",
     "gold-economy": "gold dragons (5 at the start): taxes, Trade orders for Consolidate Power, bids and musters in gold,"
                     " the Iron Bank",
+    "mercenaries": "sellsword companies hired by sealed bids of gold from round 4, paid wages, else they revolt"
+                   " (needs gold-economy)",
 }
 """Every option this judge plays, by name -> what it does (RULES.md section 2 quotes the seed for each)."""
 
@@ -48,8 +51,14 @@ STEPS: dict[str, tuple] = {
     # 7 supply recount, 8 mustering, 9 debts grow. The variant's own steps, in that order, each
     # (name, module) as agot/variantsteps.py describes; a step whose option is off is passed over.
     "before_planning": (),   # 2 hostages
-    "after_action": (),      # 5 taxes, 6 mercenaries, 7 supply, 8 muster, 9 debts
+    "after_action": (        # 5 taxes, 6 mercenaries, 7 supply, 8 muster, 9 debts
+        ("mercenaries", mercenaries),  # 6 (ru-mercs; right after the taxes once ru-economy adds them)
+    ),
 }
+
+NEEDS: dict[str, str] = {"mercenaries": "gold-economy"}
+"""Options that cannot be played without another: option -> the option it needs (``judge new`` refuses the
+combination; the companies are paid in gold)."""
 
 @dataclass(frozen=True)
 class Params:
@@ -69,6 +78,7 @@ class Params:
     units: Mapping[str, Mapping[str, int]]  # house -> unit -> pieces ("default": every other house)
     starting_gold: int
     economy: Mapping[str, Any]  # the rest of the economy section (its rules read their own keys)
+    mercenaries: "Mercenaries"
     later: Mapping[str, Any]
 
     def unit_limits(self, house: str) -> dict[str, int]:
@@ -83,7 +93,31 @@ class Params:
 
 
 TIEBREAKS = ("castles", "muster_points")
-LATER = ("iron_bank", "rebellion", "hostages", "mercenaries")
+LATER = ("iron_bank", "rebellion", "hostages")
+
+
+@dataclass(frozen=True)
+class Company:
+    """A sellsword company (ours: the seed's company cards are missing): its sellswords, the auction's
+    minimum bid and the wages each mercenary phase."""
+
+    id: str
+    sellswords: int
+    minimum: int
+    wages: int
+
+
+@dataclass(frozen=True)
+class Mercenaries:
+    """The ``mercenaries`` section: when the phase starts, the revolt's die and cap, the sellswords'
+    strength, the ambush penalty and the companies in auction order."""
+
+    from_round: int
+    revolt_at_most: int
+    die: int
+    strength: int
+    ambush_penalty: int
+    companies: Mapping[str, Company]
 
 
 def load_params(version: str) -> Params:
@@ -98,7 +132,7 @@ def _load(version: str) -> Params:
     r = _Reader(SHAPE, GAMES_DIR / "agot2e-ru" / version / "variant-params.yaml")
     top = r.keys(r.data, "variant-params.yaml", {"format", "battle", "neutral_garrisons", "printed_garrisons",
                                                  "victory", "muster_points", "docks", "units", "economy",
-                                                 *LATER})
+                                                 "mercenaries", *LATER})
     battle = r.keys(top["battle"], "battle", {"support_divisor", "star_support_before_rounding",
                                               "knight_castle_penalty", "siege_tower_strength"})
     r.need(r.flag(battle["star_support_before_rounding"], "battle.star_support_before_rounding"),
@@ -122,6 +156,21 @@ def _load(version: str) -> Params:
     docks = tuple(area(a, "docks") for a in r.seq(top["docks"], "docks"))
     units = {house: MappingProxyType(r.numbers(limits, f"units.{house}", set(gd.setup.unit_limits)))
              for house, limits in r.keys(top["units"], "units", {"default"}, set(gd.setup.houses)).items()}
+    m = r.keys(top["mercenaries"], "mercenaries", {"from_round", "revolt_strength_at_most", "die",
+                                                   "sellsword_strength", "ambush_penalty", "companies"})
+    companies = {}
+    for cid, c in r.mapping(m["companies"], "mercenaries.companies").items():
+        c = r.keys(c, f"mercenaries.companies.{cid}", {"sellswords", "minimum", "wages"})
+        companies[str(cid)] = Company(str(cid), r.integer(c["sellswords"], f"mercenaries.companies.{cid}.sellswords", 1),
+                                      r.integer(c["minimum"], f"mercenaries.companies.{cid}.minimum", 0),
+                                      r.integer(c["wages"], f"mercenaries.companies.{cid}.wages", 0))
+    mercs = Mercenaries(
+        from_round=r.integer(m["from_round"], "mercenaries.from_round", 1),
+        revolt_at_most=r.integer(m["revolt_strength_at_most"], "mercenaries.revolt_strength_at_most", 1),
+        die=r.integer(m["die"], "mercenaries.die", 1),
+        strength=r.integer(m["sellsword_strength"], "mercenaries.sellsword_strength", 0),
+        ambush_penalty=r.integer(m["ambush_penalty"], "mercenaries.ambush_penalty", 0),
+        companies=MappingProxyType(companies))
     return Params(
         version=version,
         support_divisor=r.integer(battle["support_divisor"], "battle.support_divisor", 1),
@@ -137,5 +186,6 @@ def _load(version: str) -> Params:
         units=MappingProxyType(units),
         starting_gold=r.integer(economy["starting_gold"], "economy.starting_gold"),
         economy=MappingProxyType(dict(economy)),
+        mercenaries=mercs,
         later=MappingProxyType({key: r.mapping(top[key], key) for key in LATER}),
     )

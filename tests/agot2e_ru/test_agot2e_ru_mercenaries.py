@@ -1,0 +1,110 @@
+"""agot2e-ru's mercenaries (option ``mercenaries``, RULES.md V19) as players meet them: sealed HIRE bids by
+mail in English and Czech, echoed in each player's language, a bid over the purse refused with the reason,
+the auction's outcome in everyone's report; ``judge new`` refusing the module without the gold economy; the
+companies in the board section."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from adjudicator import messages
+from adjudicator import ruleset as rulesets
+from adjudicator.judge import Judge
+from adjudicator.mail.process import Postmaster
+from adjudicator.mail.settings import MailSettings
+from adjudicator.ruleset import RulesetError
+from adjudicator.store import Store
+from conftest import FakeClock
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "mail"))  # the mail tests' helpers
+from mailhelp import JUDGE, raw_mail, text_of  # noqa: E402
+
+HOUSES = ("stark", "lannister", "baratheon", "greyjoy")
+CZECH = "stark"
+
+
+def _mail(postmaster: Postmaster, passwords: dict, house: str, body: str, n: int) -> None:
+    sender = f"{house}@example.org"
+    raw = raw_mail(f"JUDGE ru {house} {passwords[house]}\n{body}", sender=sender, message_id=f"<{house}-{n}@example.org>")
+    postmaster.process(postmaster.receive(raw, mail_from=sender))
+
+
+def _texts(postmaster: Postmaster, house: str) -> list[str]:
+    outbox = postmaster.outbox
+    out = []
+    for path in sorted([*outbox.root.glob("*.eml"), *outbox.sent_dir.glob("*.eml")], key=lambda p: p.stat().st_mtime_ns):
+        message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+        if message["To"] and f"{house}@example.org" in message["To"]:
+            out.append(text_of(message))
+    return out
+
+
+def test_sealed_bids_by_mail_in_english_and_czech(tmp_path):
+    clock = FakeClock()
+    judge = Judge(Store(tmp_path / "data", fsync=False), now=clock)
+    passwords = judge.new_game("ru", "agot2e-ru", {
+        h: {"address": f"{h}@example.org", **({"language": "cs"} if h == CZECH else {})} for h in HOUSES},
+        seed=15, options={"preview": "yes"})
+    postmaster = Postmaster(judge, MailSettings(JUDGE))
+    rng, sent = random.Random(15), 0
+    while judge.present("ru").state["step"] != "mercenaries":  # the bots play by mail up to round 4's phase
+        present = judge.present("ru")
+        assert present.state["round"] <= 4 and present.ruleset.result(present.state) is None
+        for owed in present.missing():
+            text = present.ruleset.bot_mail(present.state, owed.player, rng)
+            if text is not None:
+                sent += 1
+                _mail(postmaster, passwords, owed.player, text, sent)
+        present = judge.present("ru")
+        if present.state["step"] != "mercenaries" and present.missing():
+            clock.moment = present.deadline()
+            judge.adjudicate("ru", force=True, reason="deadline")
+            postmaster.sweep_reports()
+    state = judge.present("ru").state
+    assert state["round"] == 4 and state["hiring"]["stage"] == "auction"  # nobody holds a company yet
+    bidders = [o.player for o in judge.present("ru").missing()]  # (every house has a coast by a free sea here)
+    assert CZECH in bidders and len(bidders) >= 3 and all(state["gold"][h] >= 5 for h in bidders)
+    english = next(h for h in bidders if h != CZECH)
+
+    # over the purse: refused with the purse in the reason, nothing kept
+    _mail(postmaster, passwords, english, f"HIRE golden company {state['gold'][english] + 1}", 900)
+    refused = _texts(postmaster, english)[-1]
+    assert f"more than your {state['gold'][english]}" in refused
+    # the sealed bids: kept in the plan, echoed in the sender's words, secret from the others
+    _mail(postmaster, passwords, english, "HIRE The Second Sons 4", 901)
+    assert "HIRE second-sons 4" in _texts(postmaster, english)[-1]
+    _mail(postmaster, passwords, CZECH, "NAJMOUT Druzí synové 5", 902)
+    reply = _texts(postmaster, CZECH)[-1]
+    assert "NAJMOUT second-sons 5" in reply
+    assert messages.keys_in(reply, ("agot", "agot2e", "judge", "mail")) == []
+    for house in bidders:
+        if house not in (english, CZECH):
+            _mail(postmaster, passwords, house, "HIRE NONE", 903)
+    postmaster.sweep_reports()  # the last bid in, the judge resolves the auction at once
+    state = judge.present("ru").state
+    assert state["mercenaries"]["second-sons"] == CZECH and state["gold"][CZECH] == 0
+    assert sum(u == "sellsword" for holders in state["areas"].values() for u in holders.get(CZECH, [])) == 3
+    report = _texts(postmaster, english)[-1]
+    assert f"{english.capitalize()} bids 4 gold for The Second Sons." in report
+    assert "Stark hires The Second Sons for 5 gold: 3 sellswords land in" in report
+    assert "The Second Sons (Stark: 3 sellswords, wages 1)" in report
+    czech = _texts(postmaster, CZECH)[-1]
+    assert "Rod Stark najímá Druzí synové za 5 zl.: v oblasti" in czech and "Druzí synové (Stark: 3 žoldnéři" in czech
+    assert messages.keys_in(czech, ("agot", "agot2e", "judge", "mail")) == []
+
+
+def test_judge_new_refuses_mercenaries_without_the_gold_economy():
+    rs = rulesets.get("agot2e-ru")
+    with pytest.raises(RulesetError, match="the option mercenaries needs gold-economy .*--option mercenaries=no"):
+        rs.new_game(["stark", "lannister", "baratheon"], {"preview": "yes", "gold-economy": "no"}, 1)
+    state = rs.new_game(["stark", "lannister", "baratheon"],
+                        {"preview": "yes", "gold-economy": "no", "mercenaries": "no"}, 1)
+    assert "mercenaries" not in state and "gold" not in state
+    state = rs.new_game(["stark", "lannister", "baratheon"], {"preview": "yes"}, 1)
+    assert state["mercenaries"] == {"golden-company": None, "second-sons": None, "windblown": None}
