@@ -29,12 +29,15 @@ from __future__ import annotations
 
 import random
 
-from ...messages import Msg
+from ...messages import Msg, name
 from ...ruleset import Event, Owed
 from . import gold
 from . import position as pos
+from .aftermath import KEEP_ORDER, retreat_options
 from .commands import Hire, Wages
 from .context import Ctx
+from .grammar import fold
+from .support import unit_value
 
 STEP = "mercenaries"
 SELLSWORD = "sellsword"
@@ -61,10 +64,9 @@ def sellswords(state: dict, house: str) -> dict[str, int]:
     return {a: n for a, holders in state["areas"].items() if (n := holders.get(house, []).count(SELLSWORD))}
 
 
-def resolve_company(state: dict, ctx: Ctx, text: str) -> str | None:
-    """The company a HIRE line names (its id, or its name in English or Czech, without "the"), or None."""
-    from ...messages import name
-    from .grammar import fold
+def resolve_company(ctx: Ctx, text: str) -> str | None:
+    """The company a HIRE line names (its id, its name in English or Czech, without "the", or the start of
+    one, 4 letters at least), or None."""
     key = "-".join(w for w in fold(text).replace("-", " ").split() if w != "the")
     for cid in companies(ctx):
         names = {cid} | {"-".join(w for w in fold(name(cid, "company", lang, "agot")).replace("-", " ").split()
@@ -112,12 +114,16 @@ def check(state: dict, ctx: Ctx, house: str, command) -> tuple[Msg | None, str |
         return None, None
     if command.company is None:
         return None, None
-    cid = resolve_company(state, ctx, command.company)
+    if (mine := held_by(state, house)) is not None:
+        return Msg("agot.error.hire_holding", company=mine), "HIRE NONE"
+    cid = resolve_company(ctx, command.company)
     if cid is None:
         return Msg("agot.error.hire_unknown", text=command.company, companies=list(companies(ctx))), example
     company = companies(ctx)[cid]
     if state["mercenaries"][cid] == "gone":
         return Msg("agot.error.hire_gone", company=cid), "HIRE NONE"
+    if (state.get("hiring") or {}).get("stage") == "auction" and cid not in offered(state, ctx):
+        return Msg("agot.error.hire_not_offered", company=cid, house=state["mercenaries"][cid]), "HIRE NONE"
     if command.bid < company.minimum:
         return Msg("agot.error.hire_minimum", company=cid, n=command.bid, minimum=company.minimum), \
             f"HIRE {cid} {company.minimum}"
@@ -129,7 +135,7 @@ def check(state: dict, ctx: Ctx, house: str, command) -> tuple[Msg | None, str |
 def store(state: dict, ctx: Ctx, house: str, command) -> None:
     """The line replaces the one on file (the plan's ``hire`` or ``wages``, made when first sent)."""
     if isinstance(command, Hire) and command.company is not None:
-        command = Hire(resolve_company(state, ctx, command.company), command.bid)
+        command = Hire(resolve_company(ctx, command.company), command.bid)
     pos.plan(state, house)["hire" if isinstance(command, Hire) else "wages"] = [command.canonical(ctx.names)]
 
 
@@ -162,7 +168,10 @@ def _holders(state: dict) -> list[str]:
 
 
 def _bidders(state: dict, ctx: Ctx) -> list[str]:
-    return [h for h in pos.turn_order(state) if may_hire(state, ctx, h)]
+    """The houses asked for a bid: those that may hire and can pay some company's minimum."""
+    cheapest = min((companies(ctx)[c].minimum for c in offered(state, ctx)), default=None)
+    return [h for h in pos.turn_order(state)
+            if cheapest is not None and gold.can_pay(state, h, cheapest) and may_hire(state, ctx, h)]
 
 
 def offered(state: dict, ctx: Ctx) -> list[str]:
@@ -287,7 +296,6 @@ def _hired(state: dict, ctx: Ctx, cid: str, house: str, n: int) -> list[Event]:
 
 
 def _strength(state: dict, ctx: Ctx, area: str, house: str, units: list[str]) -> int:
-    from .support import unit_value
     routed = list(pos.routed_in(state, area))
     total = 0
     for unit in units:
@@ -298,32 +306,52 @@ def _strength(state: dict, ctx: Ctx, area: str, house: str, units: list[str]) ->
     return total
 
 
-def _garrison(state: dict, ctx: Ctx, area: str) -> int:
-    """The castle's defence on its former holder's side (seed: "Замки всегда остаются на стороне
-    предыдущих владельцев"): the home garrison token while it stands, else the printed garrison."""
+def _garrison(state: dict, ctx: Ctx, area: str, own: list[str]) -> int:
+    """The castle's defence on its former holder's side (seed: "Замки всегда остаются на стороне предыдущих
+    владельцев (если там никого нет - то значит у прежнего владельца там сила гарнизона)"): the home garrison
+    token while it stands; else, beside its units, the printed garrison (V6 defends only with units)."""
     token = (state.get("garrisons") or {}).get(area)
     if token:
         return token
     castle = ctx.gd.board.area(area).castle
-    return ctx.params.printed_garrison(castle) if ctx.on("printed-garrisons") and castle != "none" else 0
+    return ctx.params.printed_garrison(castle) if own and ctx.on("printed-garrisons") and castle != "none" else 0
+
+
+def _fight(state: dict, ctx: Ctx, area: str, former: str, own: list[str], count: int, penalty: int) \
+        -> tuple[bool, int, int, int]:
+    """Sellswords against their former holder's units and castle in ``area`` (no house cards, D19.5):
+    (whether the sellswords win, their strength, the defence, the garrison in it); ties to the defence."""
+    mercs = _strength(state, ctx, area, former, [SELLSWORD] * count)
+    garrison = _garrison(state, ctx, area, own)
+    defence = (max(0, _strength(state, ctx, area, former, own) - penalty) if own else 0) + garrison
+    return mercs > defence, mercs, defence, garrison
+
+
+def _beaten(state: dict, ctx: Ctx, area: str, former: str, own: list[str]) -> list[Event]:
+    """The former holder beaten by sellswords in ``area``: its units retreat, its garrison token is removed
+    for good (as a garrison beaten in battle, 2e B14), its power token and order leave."""
+    events = _rout(state, ctx, area, former, own) if own else []
+    if (state.get("garrisons") or {}).get(area):
+        del state["garrisons"][area]
+        events.append(Event("agot.battle.garrison_removed", house=former, area=ctx.area(area)))
+    _take_area(state, area, former)
+    return events
 
 
 def _turn(state: dict, ctx: Ctx, area: str, former: str, house: str, count: int) -> list[Event]:
-    """The sellswords of ``former`` in ``area`` go over to ``house``: alone, the area changes banners; beside
-    ``former``'s own units, they fight them at once, ``former`` at -1 and with the castle (D19.5)."""
+    """The sellswords of ``former`` in ``area`` go over to ``house``: alone (and no garrison token), the area
+    changes banners; beside ``former``'s own units or garrison, they fight them at once, the units at -1
+    (D19.5)."""
     own = [u for u in pos.units_in(state, area, former) if u != SELLSWORD]
-    if not own:
+    won, mercs, defence, garrison = _fight(state, ctx, area, former, own, count, ctx.params.mercenaries.ambush_penalty)
+    if not own and not garrison:
         _take_area(state, area, former)
         pos.set_units(state, area, house, [SELLSWORD] * count)
         return [Event("agot.mercs.area_changes", house=house, area=ctx.area(area), n=count)]
-    mercs = _strength(state, ctx, area, former, [SELLSWORD] * count)
-    garrison = _garrison(state, ctx, area)
-    defence = max(0, _strength(state, ctx, area, former, own) - ctx.params.mercenaries.ambush_penalty) + garrison
-    if mercs > defence:
+    if won:
         events = [Event("agot.mercs.ambush_won", house=house, former=former, area=ctx.area(area), mercs=mercs,
                         defence=defence, garrison=garrison)]
-        events += _rout(state, ctx, area, former, own)
-        _take_area(state, area, former)
+        events += _beaten(state, ctx, area, former, own)
         pos.set_units(state, area, house, [SELLSWORD] * count)
         return events
     pos.set_units(state, area, former, own)
@@ -343,7 +371,6 @@ def _rout(state: dict, ctx: Ctx, area: str, loser: str, units: list[str]) -> lis
     """``loser``'s units beaten in ``area`` by sellswords retreat, routed, as a beaten defender's (the 2nd
     edition's retreat rules and the variant's options; siege engines die with a beaten army, 2e R7.1; the
     default area, no line asked: D19.6)."""
-    from .aftermath import KEEP_ORDER, retreat_options
     siege = [u for u in units if u in ctx.gd.setup.castle_only_units]
     units = [u for u in units if u not in siege]
     b = {"area": area, "origin": None, "defender": loser}
@@ -367,30 +394,27 @@ def _die(state: dict, ctx: Ctx, cid: str, area: str) -> int:
 def _revolt(state: dict, ctx: Ctx, cid: str) -> list[Event]:
     """An unpaid company nobody hired revolts in every area where it stands (seed: "бросьте кубик и добавьте к
     нему число, равное деленное на 2 итоговая сила наемников ... (максимум = 9)"): alone, the area becomes a
-    neutral force of the die + half its strength; beside its former holder's units, it fights them first
-    (their strength and the castle's against its own; ties to the house, D19.5)."""
+    neutral force of the die + half its strength; beside its former holder's units (or garrison token), it
+    fights them first, and is destroyed unless it wins (D19.5)."""
     former = state["mercenaries"][cid]
     state["mercenaries"][cid] = "gone"
     events = [Event("agot.mercs.revolt", house=former, company=cid)]
     cap = ctx.params.mercenaries.revolt_at_most
     for area, count in sorted(sellswords(state, former).items(), key=lambda a: ctx.area(a[0])):
         own = [u for u in pos.units_in(state, area, former) if u != SELLSWORD]
-        mercs = _strength(state, ctx, area, former, [SELLSWORD] * count)
-        if own:
-            garrison = _garrison(state, ctx, area)
-            defence = _strength(state, ctx, area, former, own) + garrison
-            if mercs <= defence:
+        won, mercs, defence, garrison = _fight(state, ctx, area, former, own, count, 0)
+        if own or garrison:
+            if not won:
                 pos.set_units(state, area, former, own)
                 events.append(Event("agot.mercs.revolt_crushed", house=former, area=ctx.area(area), mercs=mercs,
                                     defence=defence, garrison=garrison, n=count))
                 continue
             events.append(Event("agot.mercs.revolt_wins", house=former, area=ctx.area(area), mercs=mercs,
                                 defence=defence, garrison=garrison))
-            events += _rout(state, ctx, area, former, own)
+        events += _beaten(state, ctx, area, former, own)
         die = _die(state, ctx, cid, area)
         strength = min(cap, die + mercs // 2)
         pos.set_units(state, area, former, [])
-        _take_area(state, area, former)
         state["neutral"][area] = strength
         events.append(Event("agot.mercs.neutral", area=ctx.area(area), die=die, half=mercs // 2, strength=strength,
                             most=cap))
