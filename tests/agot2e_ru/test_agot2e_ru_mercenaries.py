@@ -19,6 +19,8 @@ from adjudicator.judge import Judge
 from adjudicator.mail.process import Postmaster
 from adjudicator.mail.settings import MailSettings
 from adjudicator.ruleset import RulesetError
+from adjudicator.rulesets.agot.grammar import GameDataNames, parse_mail
+from adjudicator.rulesets.agot2e.edition import load_gamedata
 from adjudicator.store import Store
 from conftest import FakeClock
 
@@ -81,7 +83,7 @@ def test_sealed_bids_by_mail_in_english_and_czech(tmp_path):
     assert "HIRE second-sons 4" in _texts(postmaster, english)[-1]
     _mail(postmaster, passwords, CZECH, "NAJMOUT Druzí synové 5", 902)
     reply = _texts(postmaster, CZECH)[-1]
-    assert "NAJMOUT second-sons 5" in reply
+    assert "NAJMOUT Druzí synové 5" in reply
     assert messages.keys_in(reply, ("agot", "agot2e", "judge", "mail")) == []
     for house in bidders:
         if house not in (english, CZECH):
@@ -108,3 +110,17 @@ def test_judge_new_refuses_mercenaries_without_the_gold_economy():
     assert "mercenaries" not in state and "gold" not in state
     state = rs.new_game(["stark", "lannister", "baratheon"], {"preview": "yes"}, 1)
     assert state["mercenaries"] == {"golden-company": None, "second-sons": None, "windblown": None}
+
+
+@pytest.mark.parametrize("text", ["HIRE golden-company 6", "HIRE second-sons 4", "HIRE windblown 12", "HIRE NONE",
+                                  "WAGES PAY", "WAGES STOP", "WAGES DISMISS"])
+def test_every_mercenary_line_reads_back_from_czech_and_russian_words(text):
+    rs = rulesets.get("agot2e-ru")
+    names = GameDataNames(load_gamedata("v1"))
+    command = parse_mail(text, names).commands
+    czech = rs.line(text, "cs")
+    assert czech.split()[0] in ("NAJMOUT", "ŽOLD") and parse_mail(czech, names).commands == command
+    russian = {"HIRE": "НАНЯТЬ", "WAGES": "ЖАЛОВАНЬЕ", "NONE": "НЕТ", "PAY": "ПЛАТИТЬ", "STOP": "СТОП",
+               "DISMISS": "РАСПУСТИТЬ"}
+    assert parse_mail(" ".join(russian.get(w, w) for w in text.split()), names).commands == command
+    assert rs.line(text, "en") == text

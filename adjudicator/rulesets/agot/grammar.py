@@ -23,6 +23,7 @@ Why it looks the way it does:
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -32,6 +33,7 @@ from .board import UnknownName
 from ...mailbody import logical_lines, strip_accents, text_problem
 from ...mailcommands import ALL as PRESS_ALL
 from ...mailcommands import MAIL_WORDS
+from ... import messages
 from ...messages import Msg
 from ...ruleset import LineError
 from . import say
@@ -1242,10 +1244,26 @@ def _p_hire(rest: str, names: NameResolver) -> Hire:
     m = re.fullmatch(r"(.*\S)\s+(\S+)", text, flags=re.S)
     if m is None:
         raise LineError(Msg("agot.error.hire_form", text=text), EXAMPLES["HIRE"])
-    words = [w for w in re.split(r"[\s\-_]+", fold(m.group(1))) if w]
-    if words[:1] == ["the"]:
-        words = words[1:]
-    return Hire("-".join(words), _number(m.group(2)))
+    key = _company_key(m.group(1))
+    names = _company_names()
+    starts = {c for name, c in names.items() if len(key) >= 4 and name.startswith(key)}
+    return Hire(names.get(key) or (starts.pop() if len(starts) == 1 else key), _number(m.group(2)))
+
+
+def _company_key(text: str) -> str:
+    """A company's name folded for comparison: ``The Golden Company`` -> ``golden-company``."""
+    return "-".join(w for w in re.split(r"[\s\-_]+", fold(text)) if w and w != "the")
+
+
+@functools.cache
+def _company_names() -> dict[str, str]:
+    """Folded company name (its id, its English and Czech names) -> id: the catalogues name the companies
+    (``names.company``) as they name areas; which exist in a game is the game's (checked on submission)."""
+    out = {}
+    for language in ("en", "cs"):
+        for company, shown in messages.catalogue(language, "agot").names.get("company", {}).items():
+            out[_company_key(shown)] = out[company] = company
+    return out
 
 
 def _p_wages(rest: str, names: NameResolver) -> Wages:

@@ -29,14 +29,13 @@ from __future__ import annotations
 
 import random
 
-from ...messages import Msg, name
+from ...messages import Msg
 from ...ruleset import Event, Owed
 from . import gold
 from . import position as pos
 from .aftermath import KEEP_ORDER, retreat_options
 from .commands import Hire, Wages
 from .context import Ctx
-from .grammar import fold
 from .support import unit_value
 
 STEP = "mercenaries"
@@ -62,18 +61,6 @@ def held_by(state: dict, house: str) -> str | None:
 def sellswords(state: dict, house: str) -> dict[str, int]:
     """area -> how many sellswords of ``house`` stand there."""
     return {a: n for a, holders in state["areas"].items() if (n := holders.get(house, []).count(SELLSWORD))}
-
-
-def resolve_company(ctx: Ctx, text: str) -> str | None:
-    """The company a HIRE line names (its id, its name in English or Czech, without "the", or the start of
-    one, 4 letters at least), or None."""
-    key = "-".join(w for w in fold(text).replace("-", " ").split() if w != "the")
-    for cid in companies(ctx):
-        names = {cid} | {"-".join(w for w in fold(name(cid, "company", lang, "agot")).replace("-", " ").split()
-                                  if w not in ("the",)) for lang in ("en", "cs")}
-        if key in names or (len(key) >= 4 and any(n.startswith(key) for n in names)):
-            return cid
-    return None
 
 
 def may_hire(state: dict, ctx: Ctx, house: str) -> list[str]:
@@ -116,9 +103,9 @@ def check(state: dict, ctx: Ctx, house: str, command) -> tuple[Msg | None, str |
         return None, None
     if (mine := held_by(state, house)) is not None:
         return Msg("agot.error.hire_holding", company=mine), "HIRE NONE"
-    cid = resolve_company(ctx, command.company)
-    if cid is None:
-        return Msg("agot.error.hire_unknown", text=command.company, companies=list(companies(ctx))), example
+    cid = command.company  # the grammar read the name into an id (grammar._company_names)
+    if cid not in companies(ctx):
+        return Msg("agot.error.hire_unknown", text=cid, companies=list(companies(ctx))), example
     company = companies(ctx)[cid]
     if state["mercenaries"][cid] == "gone":
         return Msg("agot.error.hire_gone", company=cid), "HIRE NONE"
@@ -134,8 +121,6 @@ def check(state: dict, ctx: Ctx, house: str, command) -> tuple[Msg | None, str |
 
 def store(state: dict, ctx: Ctx, house: str, command) -> None:
     """The line replaces the one on file (the plan's ``hire`` or ``wages``, made when first sent)."""
-    if isinstance(command, Hire) and command.company is not None:
-        command = Hire(resolve_company(ctx, command.company), command.bid)
     pos.plan(state, house)["hire" if isinstance(command, Hire) else "wages"] = [command.canonical(ctx.names)]
 
 
