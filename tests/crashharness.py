@@ -47,7 +47,7 @@ from adjudicator.clock import from_text  # noqa: E402
 from adjudicator.judge import Judge  # noqa: E402
 from adjudicator.mail.inbox import Inbox  # noqa: E402
 from adjudicator.store import Store  # noqa: E402
-from adjudicator.yamlio import TMP_PREFIX, load_mapping  # noqa: E402
+from adjudicator.yamlio import TMP_PREFIX  # noqa: E402
 
 GAME = "fz"
 HOUSES = ("stark", "lannister", "baratheon")

@@ -114,7 +114,6 @@ def test_oriflamme_pictures_are_well_formed_and_keep_every_secret(oriflamme):
         aside = sorted(g.get("data-card") for g in root.iter(SVG + "g") if g.get("class") == "aside-card")
         assert hand == sorted(oriflamme["hands"][player]) and aside == sorted(oriflamme["aside"][player])
         # the player's own face-down cards are named on their stacks, the others' are not
-        gd = oriflamme_data()
         for g, stack in zip(stacks, oriflamme["queue"]):
             top = stack[-1]
             name = messages.render(messages.Msg("oriflamme.name", card=top["card"]), language)

@@ -89,7 +89,7 @@ def _probes(state: dict, ctx, house: str, rng: random.Random) -> list[str]:
         return ctx.card(rng.choice(cards)) if cards else "Eddard Stark"
 
     forms = [
-        lambda: f"ORDERS\n" + "\n".join(f"{area(own)}: {rng.choice(TOKENS)}" for _ in range(rng.randint(1, 4))),
+        lambda: "ORDERS\n" + "\n".join(f"{area(own)}: {rng.choice(TOKENS)}" for _ in range(rng.randint(1, 4))),
         lambda: f"MARCH {area(own)} -> {area()}: {rng.choice(UNITS)}" + rng.choice(["", " LEAVE POWER"]),
         lambda: f"MARCH {area(own)} -> {area()}: {rng.choice(UNITS)}; {area()}: {rng.choice(UNITS)}",
         lambda: f"RAID {area(own)} -> {area()}" + rng.choice(["", f", {area()}"]),

@@ -102,3 +102,26 @@ def test_massing_on_the_milkwater_asks_a_discard_of_the_houses_with_two_cards_or
     assert "Stark discards Robb Stark." in texts and "Stark sent no DISCARD" not in " ".join(texts)
     assert "Tyrell sent no DISCARD; default: the weakest card in hand." in texts
     assert "robb-stark" in state["discards"]["stark"]
+
+
+def test_lines_sent_with_the_bid_that_the_card_does_not_ask_are_dropped_with_a_note_to_their_sender():
+    from pathlib import Path
+
+    from adjudicator import yamlio
+    from adjudicator.ruleset import get
+
+    case = yamlio.load_mapping(Path(__file__).parents[1] / "cases/agot2e/wildlings-lines-not-asked-ignored-with-a-note.yaml")
+    rs = get("agot2e")
+    state = rs.case_state(case["position"])
+    for house, text in case["decisions"].items():
+        sub = rs.submit(state, house, text)
+        assert sub.applied, [str(n) for n in sub.notes]
+        state = sub.state
+    events = []
+    while state["phase"] == "westeros":
+        state, more = rs.advance(state, force=True)
+        events += more
+    notes = [e for e in events if e.key == "agot.wildlings.lines_unused"]
+    assert [(e.to, e.text) for e in notes] == [(("lannister",), "A King Beyond the Wall does not ask you for what these lines"
+                                               " sent with your bid answer; they are ignored: TRACK FIEFDOMS; PENALTY UNITS.")]
+    assert rs.on_file(state, "lannister") == [] and "penalties" not in state["plans"]["lannister"]

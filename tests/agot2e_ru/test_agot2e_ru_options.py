@@ -85,19 +85,29 @@ def test_every_option_off_plays_as_the_second_edition():
     assert games[0] == games[1] and games[0][1] is not None and len(games[0][0]) > 200
 
 
-def test_the_params_file_is_checked(tmp_path, monkeypatch):
+def _riverrun_castle(data):
+    data["neutral_garrisons"]["riverrun-castle"] = 6
+
+
+def _nine_loans(data):  # the Iron Bank's loan by round: one per round of the game
+    data["iron_bank"]["loan_by_round"] = data["iron_bank"]["loan_by_round"][:9]
+
+
+@pytest.mark.parametrize("change, problem", [(_riverrun_castle, "'riverrun-castle' is no land area"),
+                                             (_nine_loans, r"loan_by_round: one sum per round \(10\)")])
+def test_the_params_file_is_checked(tmp_path, monkeypatch, change, problem):
     """A wrong area or value in variant-params.yaml names the file and the problem."""
     root = tmp_path / "games"
     shutil.copytree(GAMES_DIR / "agot2e", root / "agot2e")
     shutil.copytree(GAMES_DIR / "agot2e-ru", root / "agot2e-ru")
     path = root / "agot2e-ru" / "v1" / "variant-params.yaml"
     data = yamlio.load_mapping(path)
-    data["neutral_garrisons"]["riverrun-castle"] = 6
+    change(data)
     path.write_text(yamlio.dumps(data), encoding="utf-8")
     monkeypatch.setattr(variant, "GAMES_DIR", root)
     variant._load.cache_clear()
     try:
-        with pytest.raises(YamlFileError, match="variant-params.yaml.*'riverrun-castle' is no land area"):
+        with pytest.raises(YamlFileError, match=f"variant-params.yaml.*{problem}"):
             variant.load_params("v1")
     finally:
         variant._load.cache_clear()

@@ -4,6 +4,7 @@ HELP adds the variant's part, in English and wholly in Czech (tests/i18nhelp.py)
 from __future__ import annotations
 
 from adjudicator import reports
+from adjudicator.messages import render
 from i18nhelp import untranslated
 
 HOUSES = ("stark", "lannister", "baratheon")
@@ -34,3 +35,15 @@ def test_help_adds_the_variant_in_english_and_czech(judge):
     assert "Ruská fanouškovská varianta (agot2e-ru)" in czech and "PODPORA <odkud> -> NEUTRÁLNÍ" in czech
     variant = czech[czech.index("Ruská fanouškovská varianta"):]  # the judge's frame names English commands too
     assert untranslated(variant, "cs", ("agot", "agot2e")) == []
+
+
+def test_a_shared_win_names_the_equals_in_the_board_and_the_summary(judge):
+    present = _game(judge, {})
+    present.state.update(winner="draw", shared_win=["stark", "baratheon"], phase="over", step="over")
+    english = reports.render_view(present, "stark", present.ruleset.view(present.state, "stark"))
+    assert "Game over: Stark, Baratheon share the win" in english and "Game over: a draw" not in english
+    czech = reports.render_view(present, "stark", present.ruleset.view(present.state, "stark"), "cs")
+    assert "Konec hry: o vítězství se dělí Stark, Baratheon" in czech and "Konec hry: remíza" not in czech
+    summary = present.ruleset.summary(present.state)
+    assert render(summary, "en", "agot2e-ru") == "game over after round 1: Stark, Baratheon share the win"
+    assert render(summary, "cs", "agot2e-ru") == "hra skončila po 1. kole: o vítězství se dělí rody Stark, Baratheon"

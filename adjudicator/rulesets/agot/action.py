@@ -73,7 +73,7 @@ def raid_targets(state: dict, ctx: Ctx, area: str) -> list[str]:
 def drop_hopeless_raids(state: dict, ctx: Ctx) -> list[Event]:
     """A raid with no legal target is removed without asking (CZ p.7); targets never appear later."""
     events = []
-    for area in [a for a in state["orders"] if pos.order_kind(state, a) == "raid"]:
+    for area in pos.order_areas(state, "raid"):
         if not raid_targets(state, ctx, area):
             pos.remove_order(state, area)
             events.append(Event("agot.raid.no_target", area=ctx.area(area)))
@@ -216,6 +216,8 @@ def reachable(state: dict, ctx: Ctx, house: str, src: str) -> set[str]:
     if not board.is_land(src):
         return {n for n in board.neighbours(src) if not board.is_land(n) and pos.ships_may_enter(state, ctx.gd, house, n)}
     reach = board.reach_by_march(src, pos.ship_seas(state, ctx.gd, house, unrouted=True)) - {src}
+    if not state.get("impassable"):  # (2e with 3 houses only)
+        return reach
     return {n for n in reach if not pos.closed(state, ctx.gd, n)}
 
 
@@ -356,21 +358,21 @@ def check_march(state: dict, ctx: Ctx, house: str, march: March, *, mail_time: b
     if not march.moves:
         return None
     groups = _march_units(state, march.src, march)
-    moving = Counter()
-    for group in groups:
-        moving.update(group)
-    present = Counter(pos.units_in(state, march.src, house))
-    free = present - Counter(pos.routed_in(state, march.src))
-    if moving - free:
-        if moving - present:
-            return Msg("agot.error.holds_only", area=where, units=list(pos.units_in(state, march.src, house)))
-        return Msg("agot.error.routed_cannot_march", area=where)
+    moving = [unit for group in groups for unit in group]
+    present = pos.units_in(state, march.src, house)
+    left = pos.minus(present, moving)  # what stays behind, in the rulebook's order
+    if len(left) != len(present) - len(moving):
+        return Msg("agot.error.holds_only", area=where, units=present)
+    if march.src in state["routed"]:
+        free = pos.unrouted(state, march.src, house)
+        if len(pos.minus(free, moving)) != len(free) - len(moving):
+            return Msg("agot.error.routed_cannot_march", area=where)
     reach = reachable(state, ctx, house, march.src)
     battles = 0
     dests = [m.dest for m in march.moves]
     if len(set(dests)) != len(dests):
         return Msg("agot.error.same_destination_twice")
-    changes = {march.src: list((present - moving).elements())}
+    changes = {march.src: left}
     for move, units in zip(march.moves, groups):
         dest = ctx.area(move.dest)
         if not units:
@@ -406,7 +408,7 @@ def check_march(state: dict, ctx: Ctx, house: str, march: March, *, mail_time: b
     if not pos.supply_after(state, ctx.gd, house, changes):
         after = bidding.supply_text(state, ctx, house, pos.areas_after(state, house, changes))
         return Msg("agot.error.march_supply", after=after)
-    if march.leave_power and not (present - moving) and board.is_land(march.src):
+    if march.leave_power and not left and board.is_land(march.src):
         if state["power"][house] < 1 and ctx.gd.board.area(march.src).home_of != house:
             return Msg("agot.error.no_power_to_leave")
     return None

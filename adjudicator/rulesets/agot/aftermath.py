@@ -134,11 +134,9 @@ def _casualties(state: dict, ctx: Ctx, b: dict) -> list[Event]:
         return events
     units, events = _named_or_weakest(state, loser, casualty_line(state, ctx, b, n, available), n, available)
     if loser == b["attacker"]:
-        left = Counter(b["units"]) - Counter(units)
-        b["units"] = pos.sort_units(left.elements())
+        b["units"] = pos.sort_units(pos.minus(b["units"], units))
     else:
-        left = Counter(pos.units_in(state, area, loser)) - Counter(units)
-        pos.set_units(state, area, loser, left.elements())  # only fighting units die: the routed marks stay
+        pos.set_units(state, area, loser, pos.minus(pos.units_in(state, area, loser), units))  # only fighting units die: the routed marks stay
     events.append(Event("agot.battle.loses", house=loser, units=units_list(units), area=ctx.area(area), why=why))
     if loser == b["defender"] and not pos.occupant(state, area):  # wiped out: the attacker moves in at once
         events += resolve_retreat(state, ctx, b)

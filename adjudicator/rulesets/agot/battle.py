@@ -63,13 +63,16 @@ from .support import ships_zero, support_line, support_problem, support_value, s
 # -- strength and result --------------------------------------------------------------------------------------
 
 
-def strength(state: dict, ctx: Ctx, b: dict, house: str, *, with_cards: bool = True) -> tuple[int, list[Msg]]:
-    """Combat strength of ``house``'s side and its parts, for the reports (CZ p.10-11 step 5 list)."""
+def strength(state: dict, ctx: Ctx, b: dict, house: str, *, with_cards: bool = True,
+             supports: dict | None = None) -> tuple[int, list[Msg]]:
+    """Combat strength of ``house``'s side and its parts, for the reports (CZ p.10-11 step 5 list).
+    ``supports``: src -> :func:`support_value` already worked out in this sub-step (the declarations),
+    so that each support is valued once."""
     parts: list[Msg] = []
     area = b["area"]
     if house == b["attacker"]:
-        extra = next((kind for card, kind in ctx.rules.cards.ATTACK_UNIT_BONUS.items() if ability_active(b, house, {card})), None) \
-            if with_cards else None
+        extra = ctx.rules.cards.ATTACK_UNIT_BONUS.get(b["cards"].get(house)) \
+            if with_cards and house not in b["cancelled"] else None
         units = b["units"]
         zero = with_cards and ships_zero(state, ctx, b, house, extra)
         total = sum(0 if u == "ship" and zero else unit_value(ctx, u, area, True) + (u == extra) for u in units)
@@ -97,7 +100,7 @@ def strength(state: dict, ctx: Ctx, b: dict, house: str, *, with_cards: bool = T
             total += bonus
     for src in b["supporters"]:
         if b["supports"].get(src) == house:
-            value, note = support_value(state, ctx, b, src)
+            value, note = supports[src] if supports is not None else support_value(state, ctx, b, src)
             parts.append(Msg("agot.part.support", area=ctx.area(src), n=value, notes=note))
             total += value
     if with_cards and b["cards"].get(house) is not None:  # 2e: none after Tyrion's, if the hand held no other
@@ -144,9 +147,10 @@ def _strength_text(ctx: Ctx, house: str, total: int, parts: list[Msg]) -> Msg:
     return Msg("agot.strength", house=house, total=total, parts=parts)
 
 
-def _blade(state: dict, ctx: Ctx, b: dict) -> list[Event]:
+def _blade(state: dict, ctx: Ctx, b: dict, totals: dict) -> list[Event]:
     """CZ p.11 step 4: the holder (position 1 on Fiefdoms) may add +1, once per round. Decided only by
-    the BLADE line sent ahead (PBEM.md): AUTO uses it when the +1 turns a loss into a win."""
+    the BLADE line sent ahead (PBEM.md): AUTO uses it when the +1 turns a loss into a win (``totals``:
+    both strengths without it)."""
     holder = pos.holder(state, "valyrian_steel_blade")
     if holder not in (b["attacker"], b["defender"]) or state["blade_used"]:
         return []
@@ -161,7 +165,7 @@ def _blade(state: dict, ctx: Ctx, b: dict) -> list[Event]:
                 where = None
         use = where == b["area"]
     elif mode == "auto":
-        totals = {h: strength(state, ctx, b, h)[0] for h in (b["attacker"], b["defender"])}
+        totals = dict(totals)
         without = _decide(state, b, totals)
         totals[holder] += 1
         use = without != holder and _decide(state, b, totals) == holder
@@ -396,6 +400,7 @@ def _check_support(state: dict, ctx: Ctx, b: dict, house: str, command: Support,
 
 def _resolve_supports(state: dict, ctx: Ctx, b: dict) -> list[Event]:
     events = []
+    values = {}  # no card is down yet: what each support adds now is what both strengths count
     for src in b["supporters"]:
         helper = pos.owner(state, src)
         found = support_line(state, ctx, b, helper, src)
@@ -406,10 +411,11 @@ def _resolve_supports(state: dict, ctx: Ctx, b: dict) -> list[Event]:
         elif side is None:
             events.append(Event("agot.battle.no_support", house=helper, area=ctx.area(src)))
         else:
-            value, note = support_value(state, ctx, b, src)
+            value, note = values[src] = support_value(state, ctx, b, src)
             events.append(Event("agot.battle.supports", house=helper, side=side, area=ctx.area(src), n=value,
                                 notes=note))
-    texts = [_strength_text(ctx, h, *strength(state, ctx, b, h, with_cards=False)) for h in (b["attacker"], b["defender"])]
+    texts = [_strength_text(ctx, h, *strength(state, ctx, b, h, with_cards=False, supports=values))
+             for h in (b["attacker"], b["defender"])]
     events.append(Event("agot.battle.strength_before_cards", area=ctx.area(b["area"]), sides=texts))
     b["stage"] = "cards"
     return events
@@ -482,11 +488,14 @@ def _fight(state: dict, ctx: Ctx, b: dict) -> list[Event]:
         b["strength"] = {}
         events.append(Event("agot.battle.emptied", loser=loser, winner=winner, area=ctx.area(b["area"])))
     else:
-        events += _blade(state, ctx, b)
+        sides = {house: strength(state, ctx, b, house) for house in (a, d)}
+        events += _blade(state, ctx, b, {house: side[0] for house, side in sides.items()})
+        if b["blade"]:  # its +1 among the parts
+            sides[b["blade"]] = strength(state, ctx, b, b["blade"])
         totals = {}
         texts = []
         for house in (a, d):
-            totals[house], parts = strength(state, ctx, b, house)
+            totals[house], parts = sides[house]
             texts.append(_strength_text(ctx, house, totals[house], parts))
         b["strength"] = totals
         events.append(Event("agot.battle.strength", area=ctx.area(b["area"]), sides=texts))

@@ -31,7 +31,7 @@ def stage_at_or_before(b: dict, stage: str) -> bool:
 def units_list(units) -> list[str]:
     """Units as a message parameter: a list in the rulebook's order (rendered "1 footman, 1 knight",
     or "no units" when empty, by the catalogues)."""
-    return list(pos.sort_units(units))
+    return pos.sort_units(units)  # (a new list)
 
 
 def fighting_units(state: dict, b: dict, house: str) -> list[str]:

@@ -10,17 +10,44 @@ from __future__ import annotations
 import random
 
 from ...plaindata import clone
-from . import action, bidding, consolidate, gold, mercenaries, westeros
+from . import action, bidding, consolidate, gold, ironbank, mercenaries, transactions, westeros
 from . import position as pos
 from .battlefield import asked_choice, choice_text
-from .commands import UNIT_SINGULARS, Consolidate, Muster, MusterItem, Port
+from .commands import UNIT_SINGULARS, BuySupply, BuyToken, Consolidate, Give, Loan, Muster, MusterItem, Port
 from .context import Ctx
 
 WESTEROS_STEPS = ("supply", "muster", "bid", "tiebreak", "wildlings", "losses", "reclaim", "outcome", "choose")
 
 
 def mail_for(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | None:
-    """A mail answering what ``house`` owes now, or None if it has nothing to say."""
+    """A mail answering what ``house`` owes now, or None if it has nothing to say; with gold (agot2e-ru)
+    now and then a transaction first."""
+    mail = _answer(state, ctx, house, rng)
+    if mail is None or not gold.in_play(state) or state["step"] not in ("orders", "march") or rng.random() > 0.3:
+        return mail
+    deal = transaction_line(state, ctx, house, rng)
+    return mail if deal is None else f"{deal}\n{mail}"
+
+
+def transaction_line(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | None:
+    """agot2e-ru: one legal transaction at random (a loan, a repayment, a small gift, a house token, supply),
+    keeping 5 gold in the purse for what the economy's steps ask; None when none fits."""
+    purse = gold.held(state, house)
+    board = ctx.gd.board
+    options = [Loan(rng.randint(1, ironbank.loan_limit(state, ctx, house)))]
+    if state["debts"][house] and purse > 5:
+        options.append(Loan(min(state["debts"][house], purse - 5), repay=True))
+    if purse > 5:
+        options.append(Give(rng.choice([h for h in state["houses"] if h != house]), 1))
+        options += [BuyToken(a) for a in board.land_areas if pos.owner(state, a) == house and a not in state["control"]
+                    and board.area(a).home_of != house][:3]
+    if purse > 8:
+        options.append(BuySupply())
+    legal = [c for c in options if transactions.problem_of(state, ctx, house, c) is None]
+    return rng.choice(legal).canonical(ctx.names) if legal else None
+
+
+def _answer(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | None:
     step = state["step"]
     if state.get("port_takeover"):  # 2e (takeover.py)
         return port_mail(state, ctx, house, rng)

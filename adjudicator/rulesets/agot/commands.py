@@ -564,12 +564,59 @@ class Clear:
         return "CLEAR" + (" " + ", ".join(k.upper() for k in self.kinds) if self.kinds else "")
 
 
+# --- agot2e-ru, option gold-economy: transactions at any time (RULES.md P13-P16, agot/transactions.py) -----
+
+
+@dataclass(frozen=True, slots=True)
+class BuyToken:
+    """``BUY TOKEN <area>``: one gold for an available house (power) token laid in an area the house controls."""
+
+    area: str
+
+    def canonical(self, names: Labels | None = None) -> str:
+        return f"BUY TOKEN {_area(names, self.area)}"
+
+
+@dataclass(frozen=True, slots=True)
+class BuySupply:
+    """``BUY SUPPLY``: supply from the Free Cities, +1 on the supply track until the next recount."""
+
+    def canonical(self, names: Labels | None = None) -> str:
+        return "BUY SUPPLY"
+
+
+@dataclass(frozen=True, slots=True)
+class Give:
+    """``GIVE <house> <n>``: ``n`` gold dragons to another house (a bribe, a deal)."""
+
+    house: str
+    n: int
+
+    def canonical(self, names: Labels | None = None) -> str:
+        return f"GIVE {house_name(self.house)} {self.n}"
+
+
+@dataclass(frozen=True, slots=True)
+class Loan:
+    """``LOAN <n>`` (a loan of the Iron Bank) or, with ``repay``, ``REPAY <n>`` (gold back against the debt)."""
+
+    n: int
+    repay: bool = False
+
+    def canonical(self, names: Labels | None = None) -> str:
+        return f"{'REPAY' if self.repay else 'LOAN'} {self.n}"
+
+
+TRANSACTIONS: Final = (BuyToken, BuySupply, Give, Loan)
+"""The commands a house may send at any time: applied when the mail is accepted (RULES.md D14)."""
+
+
 # --- mail-level commands: one set for every ruleset (adjudicator/mailcommands.py) -------------------
 
 
 Command: TypeAlias = (
     Orders | Raid | March | Support | Card | Blade | Casualties | Retreat | Ability | Raven | Bid
     | BidAll | Tiebreak | Muster | Remove | Reclaim | Track | Discard | Choose | Promote | Penalty | Port | Consolidate
-    | Redraw | Clear | Help | Status | OrdersQuery | Press | Hire | Wages
+    | Redraw | BuyToken | BuySupply | Give | Loan | Clear | Help | Status | OrdersQuery | Press | Hire | Wages
 )
 """Everything :func:`.grammar.parse_mail` puts in ``ParsedMail.commands``."""

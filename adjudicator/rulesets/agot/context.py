@@ -59,5 +59,6 @@ def ctx_for(edition_name: str, data_version: str, houses: tuple[str, ...], optio
 
 def ctx_of(state: dict) -> Ctx:
     """The context of a game state or of a view of it."""
-    options = frozenset(k for k, v in (state.get("options") or {}).items() if v == "yes")
+    chosen = state.get("options")  # (none in agot1e: no set to build at every step)
+    options = frozenset(k for k, v in chosen.items() if v == "yes") if chosen else frozenset()
     return ctx_for(edition_of(state).name, state["data_version"], tuple(state["houses"]), options)

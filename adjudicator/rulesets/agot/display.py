@@ -70,6 +70,8 @@ def board(view: dict, player: str | None) -> dict:
             "me": house == player,
             "power": view["power"][house],
             "gold": view["gold"][house] if "gold" in view else None,  # agot2e-ru's gold-economy (agot/gold.py)
+            "debt": view["debts"][house] if "debts" in view else None,  # ... and its Iron Bank (agot/ironbank.py)
+            "loans": view["loans"][house] if "loans" in view else None,
             "power_on_board": pos.power_on_board(view, house),
             "supply": view["supply"][house],
             "armies": list(gd.setup.supply_armies[min(view["supply"][house], max(gd.setup.supply_armies))]),
@@ -101,6 +103,7 @@ def board(view: dict, player: str | None) -> dict:
         "phase": view["phase"],
         "step": view["step"],
         "winner": (view["winner"] if view["winner"] in (None, "draw") else name(view["winner"])),
+        "shared_win": [name(h) for h in view.get("shared_win") or ()],  # agot2e-ru: equals sharing the win
         "victory_target": gd.setup.victory_target(len(view["houses"])),
         "houses": houses,
         "tracks": tracks,

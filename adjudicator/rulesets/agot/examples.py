@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from . import action, aftermath, bidding, westeros
+from . import action, aftermath, bidding, gold, ironbank, westeros
 from . import position as pos
 from .battlefield import asked_choice, choice_text, fighting_units
-from .commands import units_text
+from .commands import house_name, units_text
 from .context import Ctx
 
 ORDER_PREFERENCE = ("defense +1", "march 0", "support", "consolidate", "raid", "march -1")
@@ -209,7 +209,41 @@ def _consolidations(state, ctx, house, orders, command):
         yield f"CONSOLIDATE {ctx.area(area)}: POWER"
 
 
+def _loans(state, ctx, house, orders, command):
+    """agot2e-ru: the largest loan now, else paying the debt back (a third loan's fix)."""
+    if not gold.in_play(state):
+        return
+    yield f"LOAN {ironbank.loan_limit(state, ctx, house)}"
+    yield from _repays(state, ctx, house, orders, None)
+
+
+def _repays(state, ctx, house, orders, command):
+    if gold.in_play(state) and min(state["debts"][house], gold.held(state, house)):
+        yield f"REPAY {min(state['debts'][house], gold.held(state, house))}"
+
+
+def _gives(state, ctx, house, orders, command):
+    purse = gold.held(state, house) if gold.in_play(state) else 0
+    if purse:
+        n = min(getattr(command, "n", 1), purse)
+        for other in (h for h in state["houses"] if h != house):
+            yield f"GIVE {house_name(other)} {n}"
+
+
+def _buys(state, ctx, house, orders, command):
+    """A house token for a controlled area without one (the refused line's area first), else supply."""
+    if not gold.in_play(state):
+        return
+    board = ctx.gd.board
+    mine = [a for a in board.land_areas if pos.controller(state, ctx.gd, a) == house and a not in state["control"]
+            and board.area(a).home_of != house]
+    for area in _first(sorted(mine, key=ctx.area), command)[:PER_AREA]:
+        yield f"BUY TOKEN {ctx.area(area)}"
+    yield "BUY SUPPLY"
+
+
 _MAKERS = {
+    "BUY": _buys, "GIVE": _gives, "LOAN": _loans, "REPAY": _repays,  # agot2e-ru: the transactions (transactions.py)
     "CONSOLIDATE": _consolidations,  # 2e
     "ORDER": _order_lines, "MARCH": _marches, "RAID": _raids, "SUPPORT": _supports, "CARD": _cards,
     "BLADE": lambda *_: iter(["BLADE AUTO"]), "CASUALTIES": _casualties, "RETREAT": _retreats,

@@ -50,11 +50,15 @@ from .commands import (
     Bid,
     BidAll,
     Blade,
+    BuySupply,
+    BuyToken,
     Card,
     Casualties,
     Clear,
     Command,
+    Give,
     Help,
+    Loan,
     March,
     Move,
     Muster,
@@ -156,6 +160,13 @@ COMMAND_WORDS: Final[dict[str, str]] = {
     "povys": "PROMOTE",  # povyš = promote
     "degraduj": "DEMOTE",  # degraduj = demote
     "trest": "PENALTY",  # trest = penalty
+    # agot2e-ru, gold-economy: the transactions at any time (RULES.md section 4: English, Czech, Russian)
+    **{fold_word: command for command, words in (
+        ("BUY", ("buy", "koupit", "kup", "купить", "закупить", "куплю")),
+        ("GIVE", ("give", "dej", "darovat", "дать", "отдать")),
+        ("LOAN", ("loan", "borrow", "pujcka", "pujcit", "заём", "займ", "заем")),
+        ("REPAY", ("repay", "splatit", "splat", "погасить", "вернуть")),
+    ) for fold_word in (strip_accents(w.lower()) for w in words)},
     # agot2e-ru, option mercenaries (RULES.md V19): English, Czech and Russian words
     "hire": "HIRE", "najmout": "HIRE", "najmi": "HIRE", "нанять": "HIRE", "найм": "HIRE",
     "wages": "WAGES", "zold": "WAGES", "жалованье": "WAGES", "жалование": "WAGES",
@@ -307,6 +318,10 @@ EXAMPLES: Final[dict[str, str]] = {
     "PROMOTE": "PROMOTE Winterfell: 2",
     "DEMOTE": "DEMOTE Winterfell: 1, White Harbor: 1",
     "PENALTY": "PENALTY UNITS",
+    "BUY": "BUY SUPPLY",
+    "GIVE": "GIVE Lannister 1",
+    "LOAN": "LOAN 2",
+    "REPAY": "REPAY 1",
     "HIRE": "HIRE golden-company 6",  # agot2e-ru mercenaries
     "WAGES": "WAGES PAY",
     "CLEAR": "CLEAR MARCHES",
@@ -324,6 +339,7 @@ EXAMPLE_ALTERNATIVES: Final[dict[str, tuple[str, ...]]] = {
                 "RECLAIM Mace Tyrell"),
     "DISCARD": ("DISCARD Tywin Lannister", "DISCARD Stannis Baratheon", "DISCARD Balon Greyjoy",
                 "DISCARD Mace Tyrell", "DISCARD Doran Martell"),
+    "GIVE": ("GIVE Stark 1", "GIVE Baratheon 1", "GIVE Greyjoy 1"),
     "ABILITY": ("ABILITY Cersei Lannister: Riverrun", "ABILITY Renly Baratheon: Storm's End",
                 "ABILITY Asha Greyjoy: Riverrun", "ABILITY Ser Loras Tyrell: The Reach"),
 }
@@ -574,9 +590,10 @@ def _parse_any(body: str, names: NameResolver, in_block: bool) -> Command | Orde
 
 
 SECOND_EDITION_COMMANDS: Final = frozenset({"TRACK", "DISCARD", "CHOOSE", "PROMOTE", "DEMOTE", "PENALTY", "PORT",
-                                             "CONSOLIDATE", "HIRE", "WAGES"})
-"""Commands only the 2nd edition has (its Westeros, wildling and action-phase choices): unknown to an
-agot1e mail, whose errors and hints stay as they were. (``BLADE REDRAW | KEEP`` and ``upgrade -> siege
+                                             "CONSOLIDATE", "BUY", "GIVE", "LOAN", "REPAY", "HIRE", "WAGES"})
+"""Commands only the 2nd edition has (its Westeros, wildling and action-phase choices; agot2e-ru's
+transactions, refused by ``submission.py`` without gold-economy, and its mercenaries' HIRE and WAGES): unknown
+to an agot1e mail, whose errors and hints stay as they were. (``BLADE REDRAW | KEEP`` and ``upgrade -> siege
 engine`` are 2nd-edition forms of shared commands: :func:`_second_edition`.)"""
 
 
@@ -1225,6 +1242,51 @@ def _p_penalty(rest: str, names: NameResolver) -> Penalty:
     return Penalty(choice)
 
 
+TOKEN_WORDS: Final = frozenset({"token", "housetoken", "powertoken", "power", "zeton", "zetonrodu", "zetonmoci",
+                                 "жетон", "жетондома"})
+SUPPLY_WORDS: Final = frozenset({"supply", "zasoby", "zasobovani", "снабжение", "снабжения"})
+"""``BUY TOKEN <area>`` / ``BUY SUPPLY`` (Czech ``KOUPIT ŽETON`` / ``KOUPIT ZÁSOBY``, Russian ``КУПИТЬ ЖЕТОН`` /
+``КУПИТЬ СНАБЖЕНИЕ``): what is bought, folded, spaces removed."""
+
+MAX_GOLD: Final = 99
+"""The largest sum one transaction names: more than the game's gold, small enough to catch a typo."""
+
+
+def _gold(text: str) -> int:
+    """A sum of gold dragons, 1..:data:`MAX_GOLD`."""
+    t = text.strip().translate(_TRANSLATE)
+    if not re.fullmatch(r"\d+", t) or not 1 <= int(t) <= MAX_GOLD:
+        raise LineError(Msg("agot.error.gold_not_number", text=text.strip(), most=MAX_GOLD))
+    return int(t)
+
+
+def _p_buy(rest: str, names: NameResolver) -> BuyToken | BuySupply:
+    """``BUY TOKEN <area>`` | ``BUY SUPPLY`` (agot2e-ru, RULES.md P13, P14)."""
+    words = rest.replace(":", " ").split()
+    for size in (2, 1):  # "house token <area>" or "token <area>"
+        if len(words) > size and fold("".join(words[:size])) in TOKEN_WORDS:
+            return BuyToken(_area(" ".join(words[size:]), names))
+    if words and fold("".join(words)) in SUPPLY_WORDS:
+        return BuySupply()
+    raise LineError(Msg("agot.error.buy_what", text=rest.strip()[:40]))
+
+
+def _p_give(rest: str, names: NameResolver) -> Give:
+    """``GIVE <house> <n>`` (agot2e-ru, RULES.md P15): the last word is the sum."""
+    house_text, _, n_text = rest.strip().rpartition(" ")
+    if not house_text:
+        raise LineError(Msg("agot.error.give_form", text=rest.strip()[:40]))
+    return Give(_house(house_text.rstrip(":"), names), _gold(n_text))
+
+
+def _p_loan(rest: str, names: NameResolver) -> Loan:
+    return Loan(_gold(rest))
+
+
+def _p_repay(rest: str, names: NameResolver) -> Loan:
+    return Loan(_gold(rest), repay=True)
+
+
 WAGES_WORDS: Final[dict[str, str]] = {
     "pay": "pay", "zaplat": "pay", "platit": "pay", "plat": "pay", "платить": "pay", "заплатить": "pay",
     "stop": "stop", "neplatit": "stop", "nezaplat": "stop", "стоп": "stop", "прекратить": "stop",
@@ -1344,6 +1406,10 @@ _PARSERS: Final[dict[str, Callable[[str, NameResolver], Command]]] = {
     "DISCARD": _p_discard,
     "PORT": _p_port,
     "CONSOLIDATE": _p_consolidate,
+    "BUY": _p_buy,
+    "GIVE": _p_give,
+    "LOAN": _p_loan,
+    "REPAY": _p_repay,
     "CLEAR": _p_clear,
     "HELP": _p_help,
     "STATUS": _p_status,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from . import gold, mercenaries
+from . import gold, ironbank, mercenaries
 from . import position as pos
 from .context import Ctx
 
@@ -83,7 +83,7 @@ def violations(state: dict, ctx: Ctx) -> list[str]:
     for house in houses:
         if house in state["tracks"]["iron_throne"] and not 0 <= state["supply"][house] <= max(gd.setup.supply_armies):
             out.append(f"{house}: supply {state['supply'][house]} off the track")
-    return out + gold.violations(state) + mercenaries.violations(state, ctx)
+    return out + gold.violations(state) + ironbank.violations(state, ctx) + mercenaries.violations(state, ctx)
 
 
 def leaks(view: dict, state: dict, viewer: str) -> list[str]:

@@ -20,7 +20,7 @@ from functools import cache
 
 from ...messages import Msg, register_line_hook, render
 from . import grammar, say
-from .commands import (ALL, Ability, Bid, BidAll, Blade, Card, Casualties, Choose, Clear, Consolidate, Discard, Help,
+from .commands import (ALL, Ability, Bid, BidAll, Blade, BuySupply, BuyToken, Card, Casualties, Choose, Clear, Consolidate, Discard, Give, Help, Loan,
                        March, Muster, MusterItem, OrderLine, Orders, OrdersQuery, Penalty, Port, Promote, Raid, Raven,
                        Reclaim, Redraw, Remove, Retreat, Status, Support, Tiebreak, Track)
 from .commands import Hire, Wages  # agot2e-ru mercenaries
@@ -110,6 +110,14 @@ def message(command, names: grammar.GameDataNames) -> Msg | None:
         return Msg("agot.line.promote", demote=command.demote, areas=[[area(a), n] for a, n in command.areas])
     if isinstance(command, Penalty):
         return Msg("agot.line.penalty", choice=command.choice)
+    if isinstance(command, BuyToken):  # agot2e-ru: the transactions at any time
+        return Msg("agot.line.buy_token", area=area(command.area))
+    if isinstance(command, BuySupply):
+        return Msg("agot.line.buy_supply")
+    if isinstance(command, Give):
+        return Msg("agot.line.give", house=command.house, n=command.n)
+    if isinstance(command, Loan):
+        return Msg("agot.line.loan", n=command.n, repay=command.repay)
     if isinstance(command, Hire):
         return Msg("agot.line.hire", company=command.company, n=command.bid)
     if isinstance(command, Wages):

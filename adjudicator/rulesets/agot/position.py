@@ -98,6 +98,16 @@ def set_units(state: dict, area: str, house: str, units: Iterable[str]) -> None:
             state["routed"].pop(area, None)
 
 
+def minus(units: Iterable[str], taken: Iterable[str]) -> list[str]:
+    """``units`` less ``taken``, as many of each kind as ``units`` hold (``Counter``'s ``-`` in the order
+    of ``units``, without building Counters: marches and battles ask it at every step)."""
+    left = list(units)
+    for unit in taken:
+        if unit in left:
+            left.remove(unit)
+    return left
+
+
 def remove_units(state: dict, area: str, units: Iterable[str]) -> None:
     """Take ``units`` out of ``area`` (routed ones first, since they are the same kind of unit)."""
     found = occupant(state, area)
@@ -105,11 +115,7 @@ def remove_units(state: dict, area: str, units: Iterable[str]) -> None:
         return
     house, present = found
     if area not in state["routed"]:  # the usual case: no routed marks to keep in step
-        left = list(present)
-        for unit in units:
-            if unit in left:
-                left.remove(unit)
-        set_units(state, area, house, left)
+        set_units(state, area, house, minus(present, units))
         return
     left = Counter(present)
     left.subtract(Counter(units))
@@ -281,7 +287,7 @@ def castle_counts(state: dict, gd: GameData) -> dict[str, int]:
                 counts[house] = counts.get(house, 0) + 1
                 held.add(area)
                 break
-    for area in castles.intersection(control).difference(held):
+    for area in castles.intersection(control).difference(held) if control else ():
         who = control[area]
         if who is not None:
             counts[who] = counts.get(who, 0) + 1
@@ -299,6 +305,8 @@ def check_victory(state: dict, gd: GameData) -> str | None:
         return None
     target = gd.setup.victory_target(len(state["houses"]))
     counts = castle_counts(state, gd)
+    if max(counts.values(), default=0) < target:  # nearly always: nobody is near
+        return None
     for house in turn_order(state):
         if counts.get(house, 0) >= target:
             return house
@@ -398,6 +406,11 @@ def order_bonus(state: dict, area: str) -> int:
     """The modifier printed on the order in ``area`` (0 where there is none)."""
     text = state["orders"].get(area)
     return _token(str(text))[1] if text else 0
+
+
+def order_areas(state: dict, kind: str) -> list[str]:
+    """Areas holding an order of ``kind`` (anyone's), in board order of the state, in one pass over the orders."""
+    return [area for area, text in state["orders"].items() if text and _token(text)[0] == kind]
 
 
 def orders_of(state: dict, house: str, kind: str | None = None) -> list[str]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from ...messages import Msg
 from ...plaindata import clone
 from ...ruleset import Event, Owed, RulesetError, Submission
-from . import bot, caseposition, engine, grammar, invariants, lines, submission
+from . import bot, caseposition, engine, grammar, invariants, ledger, lines, submission
 from .context import ctx_of
 from .edition import Edition
 from .newgame import initial_state
@@ -47,7 +47,7 @@ class AgotRuleset:
         return submission.submit(state, ctx_of(state), player, text)
 
     def advance(self, state: dict, *, force: bool) -> tuple[dict, list[Event]]:
-        events = engine.advance(state, ctx_of(state), force)
+        events = ledger.publish(state) + engine.advance(state, ctx_of(state), force)  # agot2e-ru: mails' transactions first
         return state, events
 
     def result(self, state: dict) -> str | None:
@@ -59,7 +59,8 @@ class AgotRuleset:
 
     def summary(self, state: dict) -> Msg:
         if state["winner"] is not None:
-            return Msg("agot.summary.over", round=min(state["round"], 10), winner=state["winner"])
+            return Msg("agot.summary.over", round=min(state["round"], 10), winner=state["winner"],
+                       shared=state.get("shared_win"))  # agot2e-ru: the equals who share the win
         cards = (state.get("westeros") or {}).get("cards")
         drawn = [Msg("agot.westeros.drawn", deck=d, card=c) for d, c in cards.items()] \
             if cards and state["phase"] == "westeros" else []

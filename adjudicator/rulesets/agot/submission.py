@@ -13,12 +13,13 @@ import copy
 from ... import mailcommands
 from ...messages import Msg
 from ...ruleset import LineResult, Parsed, Submission
-from . import action, battle, consolidate, examples, mercenaries, planning, takeover, tides, westeros
+from . import action, battle, consolidate, examples, mercenaries, planning, takeover, tides, transactions, westeros
 from . import position as pos
 from .commands import (CLEAR_KINDS, Ability, Bid, BidAll, Blade, Card, Casualties, Choose, Clear, Consolidate,
                        Discard, March, Muster, Orders, Penalty, Port, Promote, Raid, Raven, Reclaim, Redraw, Remove,
                        Retreat, Support, Tiebreak, Track)
 from .commands import NEUTRAL  # agot2e-ru: SUPPORT ... -> NEUTRAL
+from .commands import TRANSACTIONS  # agot2e-ru: BUY, GIVE, LOAN, REPAY at any time
 from .commands import Hire, Wages  # agot2e-ru: mercenaries
 from .context import Ctx
 from . import grammar
@@ -43,6 +44,7 @@ def submit(state: dict, ctx: Ctx, house: str, text: str) -> Submission:
         return Submission(state, parsed, False, requests=mailcommands.requests(mail.commands))
     notes += westeros.choose_notes(state, ctx, house, mail.commands)
     _apply(state, ctx, house, mail.commands)
+    notes += transactions.apply(state, ctx, house, [c for c in mail.commands if isinstance(c, TRANSACTIONS)])
     return Submission(state, parsed, True, notes, requests=mailcommands.requests(mail.commands))
 
 
@@ -57,9 +59,13 @@ def _legality(state: dict, ctx: Ctx, house: str, mail) -> tuple[dict[int, tuple[
     broken = {id(orders) for orders in mail.broken_orders.values()}
     errors: dict[int, tuple[str, str | None]] = {}
     notes: list[str] = []
+    # agot2e-ru: the transactions at any time, judged in mail order whatever the CLEAR lines (transactions.py)
+    made = [(at, c) for at, c in items if isinstance(c, TRANSACTIONS)]
+    for i, problem in transactions.check(state, ctx, house, [c for _, c in made]).items():
+        errors[made[i][0]] = (problem, None)
     scratch = {**state, "plans": {**state["plans"], house: copy.deepcopy(pos.plan(state, house))}}  # only its plan changes
     stretch: list[tuple[int, object]] = []
-    for at, command in [*items, (None, None)]:
+    for at, command in [*(item for item in items if item not in made), (None, None)]:
         if command is not None and not isinstance(command, Clear):
             stretch.append((at, command))
             continue

@@ -50,10 +50,11 @@ def support_value(state: dict, ctx: Ctx, b: dict, src: str) -> tuple[int, list[s
     0 when they belong to and support the opponent of an active Salladhor Saan (CZ p.14
     "protivníkových podpůrných lodí": the opponent's own supporting ships)."""
     side = b["supports"][src]
-    no_ships = pos.owner(state, src) == side and ability_active(b, opponent(b, side), ctx.rules.cards.ZERO_OPPOSING_SUPPORT_SHIPS)
+    helper = pos.owner(state, src)
+    no_ships = helper == side and ability_active(b, opponent(b, side), ctx.rules.cards.ZERO_OPPOSING_SUPPORT_SHIPS)
     kind = ctx.rules.cards.ATTACK_UNIT_BONUS.get(b["cards"].get(side)) if ctx.rules.cards.ATTACK_BONUS_SUPPORTERS else None
-    doubling = kind and side == b["attacker"] and pos.owner(state, src) == side and ability_active(b, side, {b["cards"][side]})
-    no_ships = no_ships or ships_zero(state, ctx, b, pos.owner(state, src), kind if doubling else None)
+    doubling = kind and side == b["attacker"] and helper == side and ability_active(b, side, {b["cards"][side]})
+    no_ships = no_ships or ships_zero(state, ctx, b, helper, kind if doubling else None)
     value, notes = support_strength(state, ctx, src, area=b["area"], attacking=side == b["attacker"], no_ships=no_ships)
     if doubling:
         extra = pos.unrouted(state, src, side).count(kind)

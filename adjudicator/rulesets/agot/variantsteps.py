@@ -34,7 +34,9 @@ def _steps(ctx: Ctx, when: str) -> tuple[tuple[str, ModuleType], ...]:
 
 
 def module(ctx: Ctx, step: str) -> ModuleType | None:
-    """The module of the variant step ``step``, None when ``step`` is no variant step."""
+    """The module of the variant step ``step``, None when ``step`` is no variant step (asked at every step)."""
+    if ctx.rules.variant is None:
+        return None
     for when in WHEN:
         for name, mod in _steps(ctx, when):
             if name == step:

@@ -42,11 +42,29 @@ def after_attack(state: dict, ctx: Ctx, result: str, pick: str, events=None) -> 
     deck.append(card_id)  # to the bottom (SR)
     events.append(Event("agot.wildlings.card", card=card_id))
     state["westeros"]["outcome"] = {"card": card_id, "result": result, "pick": pick}
+    events += _drop_unasked(state, ctx, card_id)
     if _asked(state, ctx):
         state["step"] = "outcome"
         return events, False
     more, done = resolve_outcome(state, ctx, True)
     return events + more, done
+
+
+RIDING = ("tracks", "discards", "promotes", "demotes", "penalties")
+"""The plan keys of the 2nd edition's own wildling lines, which may ride with the bid before the card is known."""
+
+
+def _drop_unasked(state: dict, ctx: Ctx, card_id: str) -> list[Event]:
+    """The card is revealed: lines sent with the bid that it does not ask of their sender are dropped, and
+    the sender is told in its own report (RULES.md 11.2: "the rest is ignored with a note")."""
+    events = []
+    for house in pos.turn_order(state):
+        plan = pos.plan(state, house)
+        unused = [line for kind in RIDING if plan.get(kind) and not choices(state, ctx, house, kind)
+                  for line in plan.pop(kind)]
+        if unused:
+            events.append(Event("agot.wildlings.lines_unused", card=card_id, lines=unused, to=(house,)))
+    return events
 
 
 def _groups(state: dict) -> list[tuple[str, str]]:

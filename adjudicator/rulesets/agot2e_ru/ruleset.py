@@ -11,7 +11,7 @@ need no preview; a case's ``options`` switch options off (``options: {half-suppo
 from __future__ import annotations
 
 from ...ruleset import RulesetError, register
-from ..agot import caseposition, mercenaries
+from ..agot import caseposition, ironbank, ledger, mercenaries
 from ..agot import position as pos
 from ..agot.context import ctx_of
 from ..agot.newgame import initial_state
@@ -60,6 +60,8 @@ def apply_setup(state: dict, *, start_units: bool = True) -> dict:
     ctx = ctx_of(state)
     if ctx.on("gold-economy"):  # every purse starts with the seed's 5 dragons (agot/gold.py)
         state["gold"] = {house: ctx.params.starting_gold for house in state["houses"]}
+        ironbank.open_accounts(state)  # no loans (P16)
+        ledger.start(state)  # the history of the transactions (P13-P16)
     if ctx.on("mercenaries"):  # every company for hire (agot/mercenaries.py)
         state["mercenaries"] = {company: None for company in ctx.params.mercenaries.companies}
     if ctx.on("neutral-garrisons"):
@@ -89,16 +91,17 @@ class Agot2eRu(AgotRuleset):
         placed unless the position names its ``neutral`` forces."""
         chosen = read_options(position.get("options") or {}, preview=True)
         state = caseposition.case_state(self.rules, {k: v for k, v in position.items()
-                                                     if k not in ("options", "gold", "mercenaries")})
+                                                     if k not in ("options", "gold", "debts", "loans", "mercenaries")})
         state["options"] = chosen
         neutral = state["neutral"]
         state = apply_setup(state, start_units="areas" not in position)
         if "neutral" in position:
             state["neutral"] = neutral
-        for house, n in (position.get("gold") or {}).items():  # gold-economy: a case's purses (else 5 each)
-            if "gold" not in state or str(house).lower() not in state["gold"]:
-                raise RulesetError(f"gold for {house}: only with gold-economy, for a house in play")
-            state["gold"][str(house).lower()] = int(n)
+        for key in ("gold", "debts", "loans"):  # gold-economy: a case's purses (else 5 each) and Iron Bank accounts
+            for house, n in (position.get(key) or {}).items():
+                if key not in state or str(house).lower() not in state[key]:
+                    raise RulesetError(f"{key} for {house}: only with gold-economy, for a house in play")
+                state[key][str(house).lower()] = int(n)
         for company, house in (position.get("mercenaries") or {}).items():  # mercenaries: who holds which company
             held = state.get("mercenaries")
             if held is None or company not in held or (house is not None and str(house).lower() not in

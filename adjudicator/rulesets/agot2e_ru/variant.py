@@ -18,9 +18,9 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from ...paths import GAMES_DIR
+from ..agot import ironbank, mercenaries
 from ..agot.gamedata import _Reader
 from ..agot2e.edition import SHAPE, load_gamedata
-from ..agot import mercenaries
 from .victory import end_game, held_castles  # the shared engine's hooks: ctx.rules.variant.held_castles ...
 
 __all__ = ["OPTIONS", "STEPS", "Params", "load_params", "end_game", "held_castles"]
@@ -40,7 +40,7 @@ OPTIONS: dict[str, str] = {
     "variant-units": "10 footmen, 6 knights, 2 siege engines, 6 ships; Greyjoy 14 footmen, no knights, 8 ships",
     "knight-double-move": "knights march two areas through an area their house controlled before the march",
     "gold-economy": "gold dragons (5 at the start): taxes, Trade orders for Consolidate Power, bids and musters in gold,"
-                    " the Iron Bank",
+                    " house tokens and Free-City supply bought, gold given, the Iron Bank's loans",
     "mercenaries": "sellsword companies hired by sealed bids of gold from round 4, paid wages, else they revolt"
                    " (needs gold-economy)",
 }
@@ -52,7 +52,8 @@ STEPS: dict[str, tuple] = {
     # (name, module) as agot/variantsteps.py describes; a step whose option is off is passed over.
     "before_planning": (),   # 2 hostages
     "after_action": (        # 5 taxes, 6 mercenaries, 7 supply, 8 muster, 9 debts
-        ("mercenaries", mercenaries),  # 6 (ru-mercs; right after the taxes once ru-economy adds them)
+        ("mercenaries", mercenaries),  # 6 (ru-mercs: right after ru-economy's taxes when merged)
+        ("debts", ironbank),  # 9
     ),
 }
 
@@ -78,6 +79,7 @@ class Params:
     units: Mapping[str, Mapping[str, int]]  # house -> unit -> pieces ("default": every other house)
     starting_gold: int
     economy: Mapping[str, Any]  # the rest of the economy section (its rules read their own keys)
+    iron_bank: Mapping[str, Any]  # loans_at_once, lannister_extra, debt_growth, loan_by_round, collects (agot/ironbank.py)
     mercenaries: "Mercenaries"
     later: Mapping[str, Any]
 
@@ -93,7 +95,8 @@ class Params:
 
 
 TIEBREAKS = ("castles", "muster_points")
-LATER = ("iron_bank", "rebellion", "hostages")
+LATER = ("rebellion", "hostages")
+
 
 
 @dataclass(frozen=True)
@@ -132,7 +135,7 @@ def _load(version: str) -> Params:
     r = _Reader(SHAPE, GAMES_DIR / "agot2e-ru" / version / "variant-params.yaml")
     top = r.keys(r.data, "variant-params.yaml", {"format", "battle", "neutral_garrisons", "printed_garrisons",
                                                  "victory", "muster_points", "docks", "units", "economy",
-                                                 "mercenaries", *LATER})
+                                                 "iron_bank", "mercenaries", *LATER})
     battle = r.keys(top["battle"], "battle", {"support_divisor", "star_support_before_rounding",
                                               "knight_castle_penalty", "siege_tower_strength"})
     r.need(r.flag(battle["star_support_before_rounding"], "battle.star_support_before_rounding"),
@@ -146,6 +149,9 @@ def _load(version: str) -> Params:
                for a, n in r.mapping(top["neutral_garrisons"], "neutral_garrisons").items()}
     economy = r.mapping(top["economy"], "economy")
     r.need("starting_gold" in economy, "economy: starting_gold missing (the seed's 5)")
+    for key in ("house_token_price", "free_city_supply_price"):  # the transactions at any time (P13, P14)
+        r.need(key in economy, f"economy: {key} missing")
+        r.integer(economy[key], f"economy.{key}", 0)
     victory = r.keys(top["victory"], "victory", {"castles", "final_tiebreak"})
     tiebreak = tuple(r.choice(t, "victory.final_tiebreak", TIEBREAKS)
                      for t in r.texts(victory["final_tiebreak"], "victory.final_tiebreak"))
@@ -186,6 +192,27 @@ def _load(version: str) -> Params:
         units=MappingProxyType(units),
         starting_gold=r.integer(economy["starting_gold"], "economy.starting_gold"),
         economy=MappingProxyType(dict(economy)),
+        iron_bank=_iron_bank(r, top["iron_bank"], gd.setup.rounds),
         mercenaries=mercs,
         later=MappingProxyType({key: r.mapping(top[key], key) for key in LATER}),
     )
+
+
+def _iron_bank(r: _Reader, data: Any, rounds: int) -> Mapping[str, Any]:
+    """``iron_bank``: the loans (seed: 2 at once, Lannister 2 more, debts +2 a round; ours: a loan's
+    size by round, one per round of the game) and the collection (ours: after which rounds, the tokens lost)."""
+    bank = r.keys(data, "iron_bank", {"loans_at_once", "lannister_extra", "debt_growth", "loan_by_round", "collects"})
+    by_round = tuple(r.integer(n, "iron_bank.loan_by_round", 1) for n in r.seq(bank["loan_by_round"],
+                                                                              "iron_bank.loan_by_round"))
+    r.need(len(by_round) == rounds, f"iron_bank.loan_by_round: one sum per round ({rounds})")
+    collects = r.keys(bank["collects"], "iron_bank.collects", {"after_rounds", "house_tokens_lost"})
+    after = tuple(r.integer(n, "iron_bank.collects.after_rounds", 1, rounds)
+                  for n in r.seq(collects["after_rounds"], "iron_bank.collects.after_rounds"))
+    return MappingProxyType({
+        "loans_at_once": r.integer(bank["loans_at_once"], "iron_bank.loans_at_once", 1),
+        "lannister_extra": r.integer(bank["lannister_extra"], "iron_bank.lannister_extra"),
+        "debt_growth": r.integer(bank["debt_growth"], "iron_bank.debt_growth"),
+        "loan_by_round": by_round,
+        "collects": MappingProxyType({"after_rounds": after, "house_tokens_lost": r.integer(
+            collects["house_tokens_lost"], "iron_bank.collects.house_tokens_lost")}),
+    })

@@ -59,5 +59,7 @@ def end_game(state: dict, ctx: Ctx) -> list[Event]:
 def _won(state: dict, best: list[str], events: list[Event]) -> list[Event]:
     """The game is over: one winner, or ``draw`` when several share the win."""
     state["winner"] = best[0] if len(best) == 1 else "draw"
+    if len(best) > 1:  # who shares it, for the summaries (the judge's "draw" is any result without one winner)
+        state["shared_win"] = best
     state.update(phase="over", step="over", turn=0)
     return events
