@@ -160,6 +160,7 @@ def _bidders(state: dict, ctx: Ctx) -> list[str]:
 
 
 def offered(state: dict, ctx: Ctx) -> list[str]:
+    """The companies auctioned now: those for hire and those just left unpaid, in ``variant-params`` order."""
     unpaid = state["hiring"]["unpaid"]
     return [c for c in companies(ctx) if state["mercenaries"][c] is None or c in unpaid]
 
@@ -191,6 +192,7 @@ def advance(state: dict, ctx: Ctx, force: bool) -> list[Event]:
 
 
 def _wages(state: dict, ctx: Ctx) -> list[Event]:
+    """Every holder's WAGES line (or the default), in Iron Throne order; then the auction."""
     events = []
     for house in _holders(state):
         cid = held_by(state, house)
@@ -237,7 +239,7 @@ def _auction(state: dict, ctx: Ctx) -> list[Event]:
     for house in bidders:
         line = _line(state, ctx, house, "hire")
         if line is None or line.company is None:
-            events.append(Event("agot.mercs.no_bid", house=house, sent=line is not None))
+            events.append(Event("agot.mercs.no_bid", house=house))
             continue
         events.append(Event("agot.mercs.bid", house=house, company=line.company, n=line.bid))
         company = companies(ctx)[line.company]
