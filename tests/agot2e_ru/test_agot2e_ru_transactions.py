@@ -1,4 +1,4 @@
-"""The transactions at any time on the engine (agot2e-ru, gold-economy; RULES.md V14, D14): the self-play
+"""The transactions at any time on the engine (agot2e-ru, gold-economy; RULES.md V22, D25): the self-play
 bots make every kind without a refusal, and a transaction waits in the ledger until the next adjudication
 publishes it, once, before the step's own events."""
 
@@ -41,21 +41,21 @@ def test_a_refused_mail_makes_no_transaction():
     assert not sub.applied and sub.state["gold"]["stark"] == 5 and sub.state["ledger"] == []
 
 
-def test_supply_bought_after_a_supply_card_spares_the_cut_it_made_fit():
-    """The seed's occasion for Free-City supply: a recount leaves Lannister over its limit (armies 3, 3
-    against supply 2); two purchases make them fit, so it owes no REMOVE and loses nothing."""
+def test_supply_bought_at_the_recount_spares_the_cut_it_made_fit():
+    """The seed's occasion for Free-City supply: the round's supply recount leaves Lannister over its limit
+    (armies 3, 3 against supply 2); two purchases make them fit, so it owes no REMOVE and loses nothing."""
     state = RULESET.case_state({
-        "players": ["stark", "lannister", "baratheon"], "round": 2, "step": "westeros", "gold": {"lannister": 9},
-        "westeros_cards": {"I": "Supply", "II": "Last Days of Summer", "III": "Sea of Storms"},
+        "players": ["stark", "lannister", "baratheon"], "round": 2, "step": "action", "gold": {"lannister": 9},
         "areas": {"Lannisport": {"lannister": ["footman"] * 3}, "Stoney Sept": {"lannister": ["footman"] * 3}}})
-    state, _ = RULESET.advance(state, force=False)
+    while state["step"] != "supply_recount":
+        state, _ = RULESET.advance(state, force=False)
     assert [o.player for o in RULESET.pending(state)] == ["lannister"] and state["supply"]["lannister"] == 2
     sub = RULESET.submit(state, "lannister", "BUY SUPPLY")
     assert [o.player for o in RULESET.pending(sub.state)] == ["lannister"]  # supply 3: armies 3, 3 still too many
     sub = RULESET.submit(sub.state, "lannister", "BUY SUPPLY")
     assert sub.state["supply"]["lannister"] == 4 and RULESET.pending(sub.state) == []
     state, events = RULESET.advance(sub.state, force=False)
-    assert state["areas"]["lannisport"]["lannister"] == ["footman"] * 3 and state["phase"] == "planning"
+    assert state["areas"]["lannisport"]["lannister"] == ["footman"] * 3 and state["step"] != "supply_recount"
     assert not any(e.key == "agot.default.supply" for e in events)
 
 

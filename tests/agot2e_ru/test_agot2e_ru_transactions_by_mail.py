@@ -1,4 +1,4 @@
-"""The transactions at any time by mail (agot2e-ru, gold-economy; RULES.md P13-P16, D14), through the judge
+"""The transactions at any time by mail (agot2e-ru, gold-economy; RULES.md P13-P16, D25), through the judge
 and the mail layer: a LOAN, a GIVE and a BUY are done when the mail is accepted (the reply says so at once,
 in the sender's language), every other house's next report tells them, refused lines name the purse or
 the rule with a valid example, and Czech and Russian keywords read as the English ones. Stark reads Czech:
@@ -12,6 +12,7 @@ from pathlib import Path
 
 from czechtable import CzechTable
 from i18nhelp import untranslated
+from adjudicator.ruleset import get
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "agot2e"))
 from test_agot2e_mail_game import _frame_words  # noqa: E402
@@ -81,6 +82,9 @@ def test_transactions_by_mail_are_done_at_once_and_told_to_everyone(tmp_path):
 
     for house in HOUSES:  # everyone's orders: the planning step resolves and the reports go out
         t.mail(house, "ORDERS")
+    while t.state["step"] == "mustering":  # the round's mustering (gold-economy) waits for its answers
+        for owed in get("agot2e-ru").pending(t.state):
+            t.mail(owed.player, "MUSTER NONE")
     reports = t.new_mail()
     for house in ("lannister", "baratheon"):
         told = reports[house]

@@ -13,7 +13,7 @@ from collections import Counter
 
 from ...messages import Msg
 from ...ruleset import Event, Owed
-from . import battle, bidding, consolidate, support, takeover
+from . import battle, bidding, consolidate, gold, support, takeover
 from . import position as pos
 from .commands import ALL, NEUTRAL, March, Raid
 from .context import Ctx
@@ -181,8 +181,13 @@ def resolve_raid(state: dict, ctx: Ctx, force: bool) -> list[Event]:
         return events + [Event("agot.raid.unused", house=house, area=ctx.area(raid.src))]
     for target in raid.targets:
         victim, kind = pos.owner(state, target), pos.order_kind(state, target)
-        pos.remove_order(state, target)
         got = None
+        if kind == "consolidate" and gold.in_play(state):  # agot2e-ru: a raid on Trade takes gold (V15)
+            events.append(Event("agot.raid.trade", house=house, src=ctx.area(raid.src), target=ctx.area(target),
+                                victim=victim, n=ctx.rules.variant.economy.raid_on_trade(state, ctx, house, target)))
+            pos.remove_order(state, target)
+            continue
+        pos.remove_order(state, target)
         if kind == "consolidate":  # CZ p.7: plundering gives the raider a power token from the bank
             got = pos.gain_power(state, house, 1, ctx.gd.setup.power_limit)
         events.append(Event("agot.raid.done", house=house, src=ctx.area(raid.src), target=ctx.area(target),
@@ -541,7 +546,10 @@ def resolve_consolidate(state: dict, ctx: Ctx, force: bool = False) -> list[Even
     give 2, not 3; the Game of Thrones card counts each crown, "za každý symbol síly").
     2e: house by house in turn order, a starred order in a castle area by its owner's choice
     (``consolidate.py``); the step stops at a house still to be asked (``force``: the deadline has
-    passed for the first such house), so orders are left on the board until every house is done."""
+    passed for the first such house), so orders are left on the board until every house is done.
+    agot2e-ru with gold: the tokens are Trade orders, left for the taxes step (V15)."""
+    if gold.in_play(state):
+        return []
     events = []
     for house in pos.turn_order(state):
         areas = pos.orders_of(state, house, "consolidate")
@@ -568,5 +576,6 @@ def resolve_consolidate(state: dict, ctx: Ctx, force: bool = False) -> list[Even
 
 
 def consolidating(state: dict) -> bool:
-    """Is a consolidate order left on the board (the step waits for a house's choice)?"""
-    return any(pos.order_kind(state, a) == "consolidate" for a in state["orders"])
+    """Is a consolidate order left on the board (the step waits for a house's choice)? (agot2e-ru with
+    gold: Trade orders wait for the taxes step, not this one.)"""
+    return not gold.in_play(state) and any(pos.order_kind(state, a) == "consolidate" for a in state["orders"])

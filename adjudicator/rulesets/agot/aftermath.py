@@ -14,7 +14,7 @@ from .battlefield import ability_active, card_icons, choose, consume_instruction
 from .context import Ctx
 
 CASUALTY_ORDER = ("footman", "sellsword", "ship", "knight")  # PBEM.md default casualties: weakest first (never a
-# siege engine; agot2e-ru's sellswords after the footmen, RULES.md D19.7)
+# siege engine; agot2e-ru's sellswords after the footmen, RULES.md D46)
 KEEP_ORDER = ("sellsword", "knight", "ship", "footman")  # units kept first when supply forces some out (sellswords
 # first: outside the supply limit, they never take a place)
 

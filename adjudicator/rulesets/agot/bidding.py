@@ -28,6 +28,7 @@ from collections import Counter
 
 from ...messages import Msg
 from ...ruleset import Event, Owed
+from . import gold
 from . import position as pos
 from .commands import Remove
 from .context import Ctx
@@ -44,18 +45,29 @@ def _w(state: dict) -> dict:
     return state["westeros"]
 
 
+def purse(state: dict) -> dict[str, int]:
+    """What bids are paid from, house -> amount: the available Power; agot2e-ru with gold, the gold
+    dragons (RULES.md V16: bids in gold, the wildlings' too)."""
+    return state["gold"] if gold.in_play(state) else state["power"]
+
+
+def currency_key(state: dict, key: str) -> str:
+    """``key``, or its gold form (``<key>_gold``) when bids are paid in gold."""
+    return key + "_gold" if gold.in_play(state) else key
+
+
 # -- bids ------------------------------------------------------------------------------------------
 
 
 def stored_bid(state: dict, house: str, slot: str) -> int | None:
     """The bid ``house`` sent for ``slot``, cut to its power now (RULES.md W14), or None."""
     bid = pos.plan(state, house).get("bids", {}).get(slot)
-    return min(bid, state["power"][house]) if bid is not None else None
+    return min(bid, purse(state)[house]) if bid is not None else None
 
 
 def bidders(state: dict) -> list[str]:
     """Houses with a choice: a house without power bids 0."""
-    return [h for h in pos.turn_order(state) if state["power"][h] > 0]
+    return [h for h in pos.turn_order(state) if purse(state)[h] > 0]
 
 
 def _sitting_out(state: dict, slot: str) -> str | None:
@@ -66,7 +78,7 @@ def _sitting_out(state: dict, slot: str) -> str | None:
 def pending_bids(state: dict, ctx: Ctx, slot: str) -> list[Owed]:
     attack = _w(state).get("attack") if slot == WILDLINGS else None
     strength = attack["strength"] if attack else state["wildlings"]
-    return [Owed(h, Msg("agot.owed.bid", slot=slot, wildlings=strength, power=state["power"][h]), "step",
+    return [Owed(h, Msg(currency_key(state, "agot.owed.bid"), slot=slot, wildlings=strength, power=purse(state)[h]), "step",
                  stored_bid(state, h, slot) is not None)
             for h in bidders(state) if h != _sitting_out(state, slot)]
 
@@ -80,16 +92,17 @@ def _collect(state: dict, ctx: Ctx, slot: str) -> tuple[dict[str, int], list[Eve
             continue
         plan_bids = pos.plan(state, house).setdefault("bids", {})
         sent = plan_bids.pop(slot, None)
+        have = purse(state)
         if sent is None:
             bid = 0
-            if state["power"][house] > 0:
+            if have[house] > 0:
                 events.append(Event("agot.default.bid", house=house))
         else:
-            bid = min(sent, state["power"][house])
+            bid = min(sent, have[house])
             if bid < sent:  # RULES.md W14: to that house only; a public word would reveal the secret bid
-                events.append(Event("agot.bid.cut", slot=slot, sent=sent, power=state["power"][house], bid=bid,
-                                    to=(house,)))
-        state["power"][house] -= bid
+                events.append(Event(currency_key(state, "agot.bid.cut"), slot=slot, sent=sent, power=have[house],
+                                    bid=bid, to=(house,)))
+        have[house] -= bid
         bids[house] = bid
     shown = [Msg("agot.house_bid", house=h, n=b)
              for h, b in sorted(bids.items(), key=lambda x: (-x[1], pos.turn_order(state).index(x[0])))]

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import random
 
-from ...plaindata import clone
-from . import action, bidding, consolidate, gold, ironbank, mercenaries, transactions, westeros
+from . import action, bidding, consolidate, gold, ironbank, transactions, variantsteps, westeros
 from . import position as pos
 from .battlefield import asked_choice, choice_text
 from .commands import UNIT_SINGULARS, BuySupply, BuyToken, Consolidate, Give, Loan, Muster, MusterItem, Port
@@ -53,6 +52,9 @@ def _answer(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | None
         return port_mail(state, ctx, house, rng)
     if state["phase"] == "westeros" and step in WESTEROS_STEPS:
         return westeros_mail(state, ctx, house, rng)
+    if (extra := variantsteps.module(ctx, step)) is not None:  # agot2e-ru: a variant step's own bot
+        answer = getattr(extra, "bot_mail", None)  # (a step that never owes anything has none)
+        return answer(state, ctx, house, rng) if answer else None
     if step == "orders":
         return orders_mail(state, ctx, house, rng)
     if step == "raven":  # 2e: sometimes the raven looks at the top wildling card, and buries it or not
@@ -68,23 +70,7 @@ def _answer(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | None
         return battle_mail(state, ctx, house, rng)
     if step == "consolidate":  # 2e (consolidate.py)
         return consolidate_mail(state, ctx, house, rng)
-    if step == mercenaries.STEP:  # agot2e-ru (mercenaries.py)
-        return mercenaries_mail(state, ctx, house, rng)
     return None
-
-
-def mercenaries_mail(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str:
-    """agot2e-ru: the wages mostly paid (sometimes a dismissal or a stop); a sealed bid on a company the purse
-    affords, about half the time."""
-    if state["hiring"]["stage"] == "wages":
-        return rng.choice(["WAGES PAY", "WAGES PAY", "WAGES DISMISS", "WAGES STOP"])
-    purse = gold.held(state, house)
-    companies = mercenaries.companies(ctx)
-    affordable = [c for c in mercenaries.offered(state, ctx) if companies[c].minimum <= purse]
-    if not affordable or rng.random() < 0.5:
-        return "HIRE NONE"
-    company = rng.choice(affordable)
-    return f"HIRE {company} {rng.randint(companies[company].minimum, purse)}"
 
 
 def port_mail(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | None:
@@ -220,7 +206,7 @@ def westeros_mail(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str 
     if step == "losses":
         return _removes(ctx, bidding.default_losses(state, ctx, house, w["losses"][house], rng))
     if step in ("bid", "wildlings"):
-        power = state["power"][house]
+        power = bidding.purse(state)[house]
         if step == "bid" and w["track"] == bidding.TRACKS[0] and rng.random() < 0.3:
             bids = []
             for _ in range(3):  # each bid is paid before the next: together at most the power
@@ -257,7 +243,7 @@ def _removes(ctx: Ctx, cut: list[tuple[str, str]]) -> str | None:
 
 def muster_mail(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | None:
     """Random musters, castle by castle, each checked on a scratch position as the judge will."""
-    scratch = {**state, "areas": clone(state["areas"]), "routed": {}}
+    scratch = westeros.muster_scratch(state)
     castles = westeros.muster_castles(state, ctx, house)
     rng.shuffle(castles)
     lines = []

@@ -10,7 +10,8 @@ controls it (by units, power token or home crest) or null, a derived view for co
 
 Westeros keys: ``westeros_cards`` ({I: Supply, II: Clash of Kings, III: Wildling Attack}), with
 ``step: westeros``, the three cards revealed this round instead of drawing them (nothing is
-resolved yet: the mammoths move on the first step); ``decks`` ({I: [Supply, Mustering]}) the top
+resolved yet: the mammoths move on the first step); with another step, the cards this round's
+Westeros phase revealed and resolved already (only the record: agot2e-ru's rebellion reads it); ``decks`` ({I: [Supply, Mustering]}) the top
 cards of a deck, the rest following in the seeded order; ``restrictions`` ([Rains of Autumn] or
 order kinds) a Westeros card's restriction already in force this round (for a case that starts
 after the Westeros phase). As expectations, ``westeros_cards`` and ``decks`` are compared by card
@@ -157,13 +158,13 @@ def case_state(rules: Edition, position: dict) -> dict:
             if kind not in state["restrictions"]:
                 state["restrictions"].append(kind)
     given = position.get("westeros_cards")
-    if given is not None and step != "westeros":
-        raise RulesetError("westeros_cards needs step: westeros")
+    if given is not None:
+        if not isinstance(given, dict) or sorted(map(_deck, given)) != sorted(westeros.DECKS):
+            raise RulesetError("westeros_cards names one card for each deck: {I: ..., II: ..., III: ...}")
+        given = {_deck(d): _westeros_card(gd, _deck(d), c) for d, c in given.items()}
+        if step != "westeros":  # the cards this round's Westeros phase revealed, resolved already (agot2e-ru's rebellion reads them)
+            state["westeros"] = {"cards": given, "mammoths": 0, "deck": None}
     if step == "westeros":
-        if given is not None:
-            if not isinstance(given, dict) or sorted(map(_deck, given)) != sorted(westeros.DECKS):
-                raise RulesetError("westeros_cards names one card for each deck: {I: ..., II: ..., III: ...}")
-            given = {_deck(d): _westeros_card(gd, _deck(d), c) for d, c in given.items()}
         westeros.reveal(state, ctx, given)
         for text in position.get("restrictions") or []:
             for kind in _restriction(gd, text):

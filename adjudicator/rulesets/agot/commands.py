@@ -520,6 +520,35 @@ class Penalty:
         return f"PENALTY {self.choice.upper()}"
 
 
+# agot2e-ru (issue 15): the rebellion and the Hand of the King (its RULES.md V18, V21) ----------------------
+
+WESTEROS_DECKS: Final = ("I", "II", "III")
+"""The Westeros decks a ``HAND LOOK`` may name."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rebel:
+    """``REBEL <area>`` (agot2e-ru option ``rebellion``): the area of its own where the house's bannermen
+    rise when a rebellion comes (``agot/rebellion.py``)."""
+
+    area: str
+
+    def canonical(self, names: Labels | None = None) -> str:
+        return f"REBEL {_area(names, self.area)}"
+
+
+@dataclass(frozen=True, slots=True)
+class HandLook:
+    """``HAND LOOK <deck>`` or ``HAND PASS`` (``deck`` None; agot2e-ru option ``hand-of-the-king``): the
+    Westeros deck whose top card the Hand of the King looks at after the Westeros phase
+    (``agot/hand.py``)."""
+
+    deck: str | None
+
+    def canonical(self, names: Labels | None = None) -> str:
+        return f"HAND LOOK {self.deck}" if self.deck else "HAND PASS"
+
+
 # -- agot2e-ru, option mercenaries (its RULES.md V19; agot/mercenaries.py) ---------------------------------
 
 
@@ -617,6 +646,7 @@ TRANSACTIONS: Final = (BuyToken, BuySupply, Give, Loan)
 Command: TypeAlias = (
     Orders | Raid | March | Support | Card | Blade | Casualties | Retreat | Ability | Raven | Bid
     | BidAll | Tiebreak | Muster | Remove | Reclaim | Track | Discard | Choose | Promote | Penalty | Port | Consolidate
-    | Redraw | BuyToken | BuySupply | Give | Loan | Clear | Help | Status | OrdersQuery | Press | Hire | Wages
+    | Redraw | BuyToken | BuySupply | Give | Loan | Clear | Help | Status | OrdersQuery | Press
+    | Rebel | HandLook | Hire | Wages  # agot2e-ru
 )
 """Everything :func:`.grammar.parse_mail` puts in ``ParsedMail.commands``."""

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from ...messages import Msg
 from ...ruleset import Event, Owed
+from . import gold, westeros
 from . import position as pos
-from . import westeros
 from .commands import Consolidate, Muster
 from .context import Ctx
 
@@ -28,7 +28,7 @@ def _castle(ctx: Ctx, area: str) -> bool:
 def asked(state: dict, ctx: Ctx, house: str) -> str | None:
     """The castle area of ``house``'s starred Consolidate Power order when it could muster there (a choice
     to make), else None; never in agot1e (``OrderRules.consolidate_musters``)."""
-    if not ctx.rules.orders.consolidate_musters:
+    if not ctx.rules.orders.consolidate_musters or gold.in_play(state):  # agot2e-ru: Trade instead (D16)
         return None
     for area in pos.orders_of(state, house, "consolidate"):
         if state["orders"][area] == STARRED and _castle(ctx, area) and any(
@@ -95,6 +95,8 @@ def check(state: dict, ctx: Ctx, house: str, command: Consolidate, orders: dict)
     in the orders it has sent); its muster is judged in full when the house is asked, else only for
     what never changes (the area's points)."""
     where = ctx.area(command.area)
+    if gold.in_play(state):  # agot2e-ru: the tokens are Trade orders, which muster nothing (D16)
+        return Msg("agot.error.consolidate_is_trade", area=where), None
     if str(orders.get(command.area, "")) != STARRED:
         return Msg("agot.error.no_starred_consolidate", area=where), None
     if not _castle(ctx, command.area):

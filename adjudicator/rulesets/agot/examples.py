@@ -250,4 +250,9 @@ _MAKERS = {
     "ABILITY": _abilities, "RAVEN": _raven, "BID": _bids, "BIDALL": _bids, "TIEBREAK": _tiebreaks,
     "MUSTER": _musters, "REMOVE": _removes, "RECLAIM": _reclaims, "CLEAR": _clears, "ORDERS": _always,
     "ORDERS?": _always,
+    # agot2e-ru: the rebellion's eligible areas (or any own land area, sent ahead); the Hand's lines
+    "REBEL": lambda state, ctx, house, orders, command: (
+        f"REBEL {ctx.area(a)}" for a in sorted(ctx.gd.board.land_areas, key=ctx.area)
+        if pos.controller(state, ctx.gd, a) == house),
+    "HAND": lambda *_: iter(["HAND LOOK I", "HAND PASS"]),
 }

@@ -70,6 +70,9 @@ from .commands import (
     Press,
     Raid,
     Raven,
+    Rebel,
+    HandLook,
+    WESTEROS_DECKS,
     Reclaim,
     Track,
     Discard,
@@ -167,6 +170,9 @@ COMMAND_WORDS: Final[dict[str, str]] = {
         ("LOAN", ("loan", "borrow", "pujcka", "pujcit", "заём", "займ", "заем")),
         ("REPAY", ("repay", "splatit", "splat", "погасить", "вернуть")),
     ) for fold_word in (strip_accents(w.lower()) for w in words)},
+    # agot2e-ru (issue 15): the rebellion and the Hand of the King, English, Czech and Russian (RULES.md V18, V21)
+    "rebel": "REBEL", "vzpoura": "REBEL", "мятеж": "REBEL",
+    "hand": "HAND", "pravice": "HAND", "десница": "HAND",
     # agot2e-ru, option mercenaries (RULES.md V19): English, Czech and Russian words
     "hire": "HIRE", "najmout": "HIRE", "najmi": "HIRE", "нанять": "HIRE", "найм": "HIRE",
     "wages": "WAGES", "zold": "WAGES", "жалованье": "WAGES", "жалование": "WAGES",
@@ -182,6 +188,8 @@ ORDER_WORDS: Final[dict[str, str]] = {
     "consolidate": "consolidate", "consolidatepower": "consolidate", "c": "consolidate",
     "konsolidace": "consolidate", "konsolidacesily": "consolidate",
     "defense": "defense", "defence": "defense", "d": "defense", "obrana": "defense",
+    # agot2e-ru, option gold-economy: the Consolidate Power tokens are Trade orders (its RULES.md V15)
+    "trade": "consolidate", "obchod": "consolidate", "торговля": "consolidate",
 }
 """Order token word (spaces removed, so "consolidate power" is "consolidatepower") -> kind."""
 
@@ -236,6 +244,12 @@ CHOOSE_OPTION_WORDS: Final[dict[str, str]] = {
 RAVEN_LOOK_WORDS: Final[dict[str, str]] = {
     "look": "look", "nahledni": "look", "top": "top", "nahore": "top", "bottom": "bottom", "dospod": "bottom"}
 """``RAVEN LOOK | TOP | BOTTOM`` (2nd edition), English or Czech (folded) -> :data:`.commands.RAVEN_LOOKS`."""
+
+HAND_WORDS: Final[dict[str, str]] = {"look": "look", "nahledni": "look", "смотреть": "look", "посмотреть": "look",
+                                     "pass": "pass", "pas": "pass", "nic": "pass", "пас": "pass", "нет": "pass"}
+"""agot2e-ru ``HAND LOOK <deck> | HAND PASS``: the word after HAND, English, Czech or Russian (folded)."""
+DECK_WORDS: Final[dict[str, str]] = {"i": "I", "1": "I", "ii": "II", "2": "II", "iii": "III", "3": "III"}
+"""A Westeros deck as written (Roman or Arabic, "deck" / "balíček" / "колода" before it optional)."""
 
 PENALTY_WORDS: Final[dict[str, str]] = {"units": "units", "unit": "units", "jednotky": "units",
                                         "track": "track", "stupnice": "track"}
@@ -322,6 +336,8 @@ EXAMPLES: Final[dict[str, str]] = {
     "GIVE": "GIVE Lannister 1",
     "LOAN": "LOAN 2",
     "REPAY": "REPAY 1",
+    "REBEL": "REBEL Winterfell",  # agot2e-ru
+    "HAND": "HAND LOOK II",  # agot2e-ru
     "HIRE": "HIRE golden-company 6",  # agot2e-ru mercenaries
     "WAGES": "WAGES PAY",
     "CLEAR": "CLEAR MARCHES",
@@ -477,10 +493,10 @@ def parse_order_token(text: str) -> OrderToken:
     listing the valid tokens.
     """
     folded = re.sub(r"\s+", "", fold(text))
-    m = re.fullmatch(r"([a-z]+)([+-]?\d+)?(\*)?", folded)
+    m = re.fullmatch(r"([a-zа-яё]+)([+-]?\d+)?(\*)?", folded)
     kind = ORDER_WORDS.get(m.group(1)) if m else None
     if m is None or kind is None:
-        word = re.match(r"[a-z]*", folded)
+        word = re.match(r"[a-zа-яё]*", folded)
         close = difflib.get_close_matches(word.group(0) if word else "", ORDER_WORDS, 1, 0.7)
         raise LineError(Msg("agot.error.unknown_order", text=text.strip(), hint=ORDER_WORDS[close[0]] if close else None,
                             valid=_valid_orders()))
@@ -590,9 +606,10 @@ def _parse_any(body: str, names: NameResolver, in_block: bool) -> Command | Orde
 
 
 SECOND_EDITION_COMMANDS: Final = frozenset({"TRACK", "DISCARD", "CHOOSE", "PROMOTE", "DEMOTE", "PENALTY", "PORT",
-                                             "CONSOLIDATE", "BUY", "GIVE", "LOAN", "REPAY", "HIRE", "WAGES"})
+                                             "CONSOLIDATE", "BUY", "GIVE", "LOAN", "REPAY", "REBEL", "HAND", "HIRE",
+                                             "WAGES"})
 """Commands only the 2nd edition has (its Westeros, wildling and action-phase choices; agot2e-ru's
-transactions, refused by ``submission.py`` without gold-economy, and its mercenaries' HIRE and WAGES): unknown
+transactions, rebellion, Hand and mercenaries, refused by ``submission.py`` without their options): unknown
 to an agot1e mail, whose errors and hints stay as they were. (``BLADE REDRAW | KEEP`` and ``upgrade -> siege
 engine`` are 2nd-edition forms of shared commands: :func:`_second_edition`.)"""
 
@@ -1287,6 +1304,25 @@ def _p_repay(rest: str, names: NameResolver) -> Loan:
     return Loan(_gold(rest), repay=True)
 
 
+def _p_rebel(rest: str, names: NameResolver) -> Rebel:
+    """agot2e-ru ``REBEL <area>`` (Czech ``VZPOURA``, Russian ``МЯТЕЖ``); refused without the option in
+    ``submission.py``."""
+    return Rebel(_area(rest, names, "area"))
+
+
+def _p_hand(rest: str, names: NameResolver) -> HandLook:
+    """agot2e-ru ``HAND LOOK <deck>`` or ``HAND PASS`` (Czech ``PRAVICE NAHLÉDNI II``, ``PRAVICE NIC``; Russian
+    ``ДЕСНИЦА СМОТРЕТЬ II``, ``ДЕСНИЦА ПАС``)."""
+    words = fold(rest).replace("-", " ").split()
+    word = HAND_WORDS.get(words[0]) if words else None
+    deck_words = [w for w in words[1:] if w not in ("deck", "balicek", "колода")]
+    if word == "pass" and not deck_words:
+        return HandLook(None)
+    if word == "look" and len(deck_words) == 1 and deck_words[0] in DECK_WORDS:
+        return HandLook(DECK_WORDS[deck_words[0]])
+    raise LineError(Msg("agot.error.hand_form", text=rest.strip(), decks=list(WESTEROS_DECKS)), EXAMPLES["HAND"])
+
+
 WAGES_WORDS: Final[dict[str, str]] = {
     "pay": "pay", "zaplat": "pay", "platit": "pay", "plat": "pay", "платить": "pay", "заплатить": "pay",
     "stop": "stop", "neplatit": "stop", "nezaplat": "stop", "стоп": "stop", "прекратить": "stop",
@@ -1401,6 +1437,8 @@ _PARSERS: Final[dict[str, Callable[[str, NameResolver], Command]]] = {
     "PROMOTE": _p_promote,
     "DEMOTE": _p_demote,
     "PENALTY": _p_penalty,
+    "REBEL": _p_rebel,  # agot2e-ru
+    "HAND": _p_hand,  # agot2e-ru
     "HIRE": _p_hire,
     "WAGES": _p_wages,
     "DISCARD": _p_discard,

@@ -38,8 +38,9 @@ def violations(state: dict, ctx: Ctx) -> list[str]:
             limit = pos.unit_limit(state, gd, house, unit)
             if count[unit] > limit:
                 out.append(f"{house}: {count[unit]} {unit}s, the limit is {limit}")
-        cutting = state["phase"] == "westeros" and state["step"] == "supply" and house in (state.get("westeros") or {}).get("over", [])
-        sizes = pos.armies({a: {house: u} for a, u in mine.items()}, house)
+        cutting = (state["phase"] == "westeros" and state["step"] == "supply" and house in (state.get("westeros") or {}).get("over", [])
+                   ) or state["step"] == "supply_recount"  # agot2e-ru: the cut of every round's recount, owed
+        sizes = pos.armies({a: {house: u} for a, u in mine.items()}, house)  # (agot2e-ru: sellswords not counted)
         if not pos.armies_fit(state, gd, house, sizes) and not cutting:  # a Supply card's cut still to come
             out.append(f"{house}: armies {sizes} break supply {state['supply'][house]}")
         total = state["power"][house] + on_board[house]

@@ -1,5 +1,5 @@
 """The Iron Bank of Braavos: loans, the debts' growth and "the Iron Bank collects" (agot2e-ru, option
-``gold-economy``; its RULES.md P16, decisions D14-D17).
+``gold-economy``; its RULES.md P16, decisions D25-D28).
 
 A game with the economy keeps every house's account at the bank in ``state["loans"]`` (house -> loans
 taken and not yet repaid in full) and ``state["debts"]`` (house -> dragons owed, the loans summed as one

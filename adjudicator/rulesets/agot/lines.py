@@ -23,6 +23,7 @@ from . import grammar, say
 from .commands import (ALL, Ability, Bid, BidAll, Blade, BuySupply, BuyToken, Card, Casualties, Choose, Clear, Consolidate, Discard, Give, Help, Loan,
                        March, Muster, MusterItem, OrderLine, Orders, OrdersQuery, Penalty, Port, Promote, Raid, Raven,
                        Reclaim, Redraw, Remove, Retreat, Status, Support, Tiebreak, Track)
+from .commands import HandLook, Rebel  # agot2e-ru
 from .commands import Hire, Wages  # agot2e-ru mercenaries
 from .edition import every
 
@@ -118,6 +119,10 @@ def message(command, names: grammar.GameDataNames) -> Msg | None:
         return Msg("agot.line.give", house=command.house, n=command.n)
     if isinstance(command, Loan):
         return Msg("agot.line.loan", n=command.n, repay=command.repay)
+    if isinstance(command, Rebel):  # agot2e-ru
+        return Msg("agot.line.rebel", area=area(command.area))
+    if isinstance(command, HandLook):  # agot2e-ru
+        return Msg("agot.line.hand", deck=command.deck)
     if isinstance(command, Hire):
         return Msg("agot.line.hire", company=command.company, n=command.bid)
     if isinstance(command, Wages):

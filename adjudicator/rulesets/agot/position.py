@@ -19,7 +19,8 @@ The state is plain YAML-serialisable data keyed by ids (areas ``kings-landing``,
 ``areas``          area -> {house: [units]} (one house per area; units sorted)
 ``routed``         area -> [units] routed this round (a sub-list of that area's units)
 ``control``        area -> house: power tokens laid on land areas
-``neutral``        area -> strength of the neutral force token still there
+``neutral``        area -> strength of the neutral force token still there (agot2e-ru: also the rebels'; a
+                   home area under one is nobody's, :func:`controller`)
 ``garrisons``      area -> strength of a garrison token still there (2e; absent or empty in agot1e)
 ``impassable``     areas closed for the whole game (2e, 3 players; absent or empty in agot1e)
 ``orders``         area -> order token text (``march -1``, ``raid*``): placed orders, public once revealed
@@ -36,6 +37,9 @@ The state is plain YAML-serialisable data keyed by ids (areas ``kings-landing``,
 ``winner``         a house, ``draw`` or None
 ``port_takeover``  2e: [{house, castle}]: taken ports whose new owners are asked how many ships to replace,
                    the first asked now (``takeover.py``); absent otherwise
+``rebellion``      agot2e-ru ``rebellion``: {card, houses} while the houses asked name their areas
+                   (``rebellion.py``); absent otherwise
+``hand``           agot2e-ru ``hand-of-the-king``: the Hand's house while it is asked (``hand.py``); absent otherwise
 =================  ==============================================================================
 """
 
@@ -263,7 +267,7 @@ def controller(state: dict, gd: GameData, area: str) -> str | None:
     if area in state["control"]:
         return state["control"][area]
     home = gd.board.area(area).home_of
-    if home and home in state["houses"] and area not in state["neutral"]:  # (agot2e-ru: a revolt's neutral force)
+    if home and home in state["houses"] and area not in state["neutral"]:  # agot2e-ru: rebels (rebellion.py), revolting sellswords (mercenaries.py)
         return home
     return None
 

@@ -20,6 +20,8 @@ from .commands import (CLEAR_KINDS, Ability, Bid, BidAll, Blade, Card, Casualtie
                        Retreat, Support, Tiebreak, Track)
 from .commands import NEUTRAL  # agot2e-ru: SUPPORT ... -> NEUTRAL
 from .commands import TRANSACTIONS  # agot2e-ru: BUY, GIVE, LOAN, REPAY at any time
+from .commands import HandLook, Rebel  # agot2e-ru: the rebellion and the Hand of the King
+from . import hand, rebellion  # agot2e-ru
 from .commands import Hire, Wages  # agot2e-ru: mercenaries
 from .context import Ctx
 from . import grammar
@@ -267,6 +269,10 @@ def _check(state: dict, ctx: Ctx, house: str, stretch: list, index: dict, broken
             problem, example = consolidate.check(state, ctx, house, command, orders)
         elif isinstance(command, Redraw):  # 2e (tides.py)
             problem = tides.check(state, ctx, house, command)
+        elif isinstance(command, Rebel):  # agot2e-ru (rebellion.py)
+            problem = rebellion.check(state, ctx, house, command)
+        elif isinstance(command, HandLook):  # agot2e-ru (hand.py)
+            problem = hand.check(state, ctx, house, command)
         elif isinstance(command, (Hire, Wages)):  # agot2e-ru (mercenaries.py)
             problem, example = mercenaries.check(state, ctx, house, command)
         elif isinstance(command, Ability) and ctx.rules.cards.BY_TIMING and state["step"] != "battle":
@@ -337,15 +343,17 @@ def _apply(state: dict, ctx: Ctx, house: str, commands) -> None:
             consolidate.store(state, ctx, house, command)
         elif isinstance(command, Redraw):
             tides.store(state, ctx, house, command)
+        elif isinstance(command, (Rebel, HandLook)):  # agot2e-ru: one line on file, the last sent
+            plan[rebellion.PLAN_KEY if isinstance(command, Rebel) else hand.PLAN_KEY] = [command.canonical(ctx.names)]
         elif isinstance(command, (Hire, Wages)):
             mercenaries.store(state, ctx, house, command)
         elif type(command) in PLAN_KEY:
             plan[PLAN_KEY[type(command)]].append(command.canonical(ctx.names))
 
 
-SECOND_EDITION_LINES = ("ports", "consolidations", "redraws", "hire", "wages")
+SECOND_EDITION_LINES = ("ports", "consolidations", "redraws") + (rebellion.PLAN_KEY, hand.PLAN_KEY, "hire", "wages")
 """The plan's keys of the 2nd edition's action-phase lines (PORT, CONSOLIDATE, BLADE REDRAW/KEEP; agot2e-ru's
-HIRE and WAGES), in the order ``on_file`` lists them; a plan has them only once such a line was sent."""
+REBEL, HAND, HIRE and WAGES), in the order ``on_file`` lists them; a plan has them only once such a line was sent."""
 
 
 def clear(state: dict, house: str, kinds: tuple[str, ...] = ()) -> None:

@@ -1,5 +1,5 @@
 """What a house may do with its gold at any time (agot2e-ru, option ``gold-economy``; RULES.md P13-P16 and
-decision D14): ``BUY TOKEN <area>``, ``BUY SUPPLY``, ``GIVE <house> <n>``, ``LOAN <n>``, ``REPAY <n>``.
+decision D25): ``BUY TOKEN <area>``, ``BUY SUPPLY``, ``GIVE <house> <n>``, ``LOAN <n>``, ``REPAY <n>``.
 
 Such a line is no plan for a later step: it is done when the mail is accepted (``submission.py``), in
 the order of the mail's lines, each judged against the position the lines before it left (a LOAN may
@@ -64,7 +64,7 @@ def problem_of(state: dict, ctx: Ctx, house: str, command) -> Msg | None:
 
 
 def _price(ctx: Ctx, what: str) -> int:
-    return ctx.params.economy[f"{what}_price"]
+    return getattr(ctx.params.economy, f"{what}_price")
 
 
 def _afford(state: dict, house: str, n: int) -> Msg | None:

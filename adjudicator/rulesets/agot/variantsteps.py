@@ -13,6 +13,9 @@ module offers::
     advance(state, ctx, force) -> list[Event]
                                          resolve what was sent (``force``: the deadline's defaults);
                                          the step is over when ``pending`` is empty afterwards
+    bot_mail(state, ctx, house, rng) -> str | None
+                                         self-play's answer (``bot.py``); a step that never owes
+                                         anything needs none
 
 A step whose option is switched off does nothing in ``start`` and owes nothing: it is passed over.
 """

@@ -42,11 +42,11 @@ from collections import Counter
 from ...messages import Msg
 from ...plaindata import clone
 from ...ruleset import Event, Owed
-from . import bidding, planning, say, support
+from . import bidding, gold, planning, say, support
 from . import position as pos
 from .commands import (Bid, BidAll, Choose, Discard, Muster, MusterItem, OrderLine, Penalty,
                        Promote, Reclaim, Remove, Tiebreak, Track, TRACK_SLOTS)
-from .context import Ctx
+from .context import Ctx, ctx_of
 from .gamedata import GameData
 from .grammar import parse_order_token
 
@@ -169,13 +169,9 @@ def pending(state: dict, ctx: Ctx) -> list[Owed]:
     step = state["step"]
     w = _w(state)
     if step == "supply":
-        return [Owed(h, Msg("agot.owed.supply", supply=bidding.supply_text(state, ctx, h)), "step",
-                     bidding.usable_prefix(state, ctx, h, lambda rs, h=h: bidding.supply_problem(state, ctx, h, rs)) is not None)
-                for h in w["over"]]
+        return owed_supply(state, ctx, w["over"])
     if step == "muster":
-        return [Owed(h, Msg("agot.owed.muster", areas=[ctx.area(a) for a in muster_castles(state, ctx, h)]), "step",
-                     bool(pos.plan(state, h).get("musters")))
-                for h in pos.turn_order(state) if muster_options(state, ctx, h)]
+        return owed_muster(state, ctx)
     if step == "bid":
         return bidding.pending_bids(state, ctx, w["track"])
     if step == "wildlings":
@@ -254,6 +250,8 @@ def _resolve_card(state: dict, ctx: Ctx, card: str, port_power: bool | None = No
     """Resolve ``card`` (the deck's, or what a holder-chooses card resolves as): start its step, or
     apply it and go on to the next deck."""
     kind = effect(ctx.gd, card)
+    if kind in (SUPPLY, MUSTERING, THRONES) and gold.in_play(state):  # agot2e-ru: every round's own steps (D18)
+        return [Event("agot.westeros.economy_nothing", card=card, kind=kind)] + _next(state, ctx)
     if kind == SUPPLY:
         return _start_supply(state, ctx)
     if kind == MUSTERING:
@@ -270,6 +268,8 @@ def _resolve_card(state: dict, ctx: Ctx, card: str, port_power: bool | None = No
                         tokens=[say.token(t) for t in restrictions_of(ctx.gd, card)])]
     elif restrictions_of(ctx.gd, card):
         events = [Event("agot.westeros.effect", card=card)]
+    elif ctx.on("rebellion") and card in ctx.params.rebellion_cards:  # agot2e-ru: the rebellion to come (rebellion.py)
+        events = [Event("agot.rebellion.announced", card=card, most=ctx.params.rebellion_strength_at_most)]
     else:
         events = [Event("agot.westeros.nothing", card=card)]
     return events + _next(state, ctx)
@@ -434,24 +434,43 @@ def barrels(state: dict, gd: GameData, house: str) -> int:
     return sum(gd.board.area(a).supply for a in gd.board.land_areas if pos.controller(state, gd, a) == house)
 
 
-def _start_supply(state: dict, ctx: Ctx) -> list[Event]:
+def recount_supply(state: dict, ctx: Ctx) -> tuple[list[Event], list[str]]:
+    """Every house's supply level from its barrels; the events, and the houses now over their limit
+    (the Supply card; agot2e-ru's supply recount of every round)."""
     top = max(ctx.gd.setup.supply_armies)
     parts = []
     for house in pos.turn_order(state):
         before = state["supply"][house]
         state["supply"][house] = min(top, barrels(state, ctx.gd, house))
         parts.append(Msg("agot.westeros.supply_level", house=house, level=state["supply"][house], before=before))
-    _w(state)["over"] = [h for h in pos.turn_order(state) if not pos.within_supply(state, ctx.gd, h)]
-    state["step"] = "supply"
+    over = [h for h in pos.turn_order(state) if not pos.within_supply(state, ctx.gd, h)]
     events = [Event("agot.westeros.supply", levels=parts)]
-    for house in _w(state)["over"]:
+    for house in over:
         events.append(Event("agot.westeros.over_supply", house=house, supply=bidding.supply_text(state, ctx, house)))
+    return events, over
+
+
+def _start_supply(state: dict, ctx: Ctx) -> list[Event]:
+    events, _w(state)["over"] = recount_supply(state, ctx)
+    state["step"] = "supply"
     return events
 
 
+def owed_supply(state: dict, ctx: Ctx, houses: list[str]) -> list[Owed]:
+    """What ``houses``, over their supply limit, owe: REMOVE lines."""
+    return [Owed(h, Msg("agot.owed.supply", supply=bidding.supply_text(state, ctx, h)), "step",
+                 bidding.usable_prefix(state, ctx, h, lambda rs, h=h: bidding.supply_problem(state, ctx, h, rs)) is not None)
+            for h in houses]
+
+
 def _resolve_supply(state: dict, ctx: Ctx, force: bool) -> tuple[list[Event], bool]:
+    return cut_to_supply(state, ctx, _w(state)["over"]), True
+
+
+def cut_to_supply(state: dict, ctx: Ctx, houses: list[str]) -> list[Event]:
+    """``houses`` over their limit remove units: their REMOVE lines, else the default cut."""
     events = []
-    for house in _w(state)["over"]:
+    for house in houses:
         k = bidding.usable_prefix(state, ctx, house, lambda rs, h=house: bidding.supply_problem(state, ctx, h, rs))
         plan = pos.plan(state, house)
         if k is not None:
@@ -462,14 +481,17 @@ def _resolve_supply(state: dict, ctx: Ctx, force: bool) -> tuple[list[Event], bo
             events.append(Event("agot.default.supply", house=house))
         events.append(Event("agot.westeros.removes", house=house, removed=bidding.remove_units(state, ctx, house, removes),
                             supply=state["supply"][house]))
-    return events, True
+    return events
 
 
 # -- Mustering (CZ p.4-5) -------------------------------------------------------------------------------
 
 
 def muster_castles(state: dict, ctx: Ctx, house: str) -> list[str]:
-    """Cities and strongholds ``house`` controls (RULES.md A32: a power token is enough)."""
+    """Cities and strongholds ``house`` controls (RULES.md A32: a power token is enough); agot2e-ru with
+    gold, its docks too (``economy.muster_areas``)."""
+    if gold.in_play(state):
+        return ctx.rules.variant.economy.muster_areas(state, ctx, house)
     board = ctx.gd.board
     return [a for a in board.land_areas if board.area(a).muster_points and pos.controller(state, ctx.gd, a) == house]
 
@@ -497,12 +519,16 @@ def _placed(state: dict, ctx: Ctx, house: str, muster: Muster) -> tuple[dict[str
     gd = ctx.gd
     area, name = muster.area, ctx.area(muster.area)
     spec = gd.board.area(area)
-    if not spec.muster_points:
+    economy = ctx.rules.variant.economy if gold.in_play(state) else None  # agot2e-ru: docks, gold (V17)
+    if not spec.muster_points and not (economy and economy.is_dock(ctx, area)):
         return None, Msg("agot.error.muster_no_castle", area=name)
     if pos.controller(state, gd, area) != house:
         return None, Msg("agot.error.muster_not_controlled", area=name)
-    cost = _cost(ctx, muster.items)
-    if cost > spec.muster_points:
+    if economy:
+        problem = economy.muster_problem(state, ctx, house, area, muster.items, lambda items: _cost(ctx, items))
+        if problem:
+            return None, problem
+    elif (cost := _cost(ctx, muster.items)) > spec.muster_points:
         return None, Msg("agot.error.muster_points", area=name, points=spec.muster_points, cost=cost)
     counts = pos.house_units(state, house)
     changes = {area: pos.units_in(state, area, house)}
@@ -571,6 +597,8 @@ def _apply_muster(state: dict, ctx: Ctx, house: str, muster: Muster) -> Msg:
             new -= upgraded
         if +new:
             parts.append(Msg("agot.mustered.units", units=list(pos.sort_units(new.elements())), area=ctx.area(area)))
+    if gold.in_play(state):  # agot2e-ru: every muster is paid in gold (V17)
+        parts.append(ctx.rules.variant.economy.muster_paid(state, ctx, house, muster.items))
     return Msg("agot.mustered", area=ctx.area(muster.area), parts=parts)
 
 
@@ -598,7 +626,30 @@ def muster_options(state: dict, ctx: Ctx, house: str) -> list[Muster]:
     return out
 
 
+def owed_muster(state: dict, ctx: Ctx) -> list[Owed]:
+    """Every house that could muster something owes MUSTER lines (or MUSTER NONE)."""
+    key = "agot.owed.muster_gold" if gold.in_play(state) else "agot.owed.muster"  # agot2e-ru: with the purse
+    return [Owed(h, Msg(key, areas=[ctx.area(a) for a in muster_castles(state, ctx, h)],
+                        **({"purse": gold.held(state, h)} if gold.in_play(state) else {})), "step",
+                 bool(pos.plan(state, h).get("musters")))
+            for h in pos.turn_order(state) if muster_options(state, ctx, h)]
+
+
+def muster_scratch(state: dict) -> dict:
+    """A copy of ``state`` that musters may be tried on: its units and (agot2e-ru) purses its own."""
+    scratch = {**state, "areas": clone(state["areas"]), "routed": {}}
+    if gold.in_play(state):
+        scratch["gold"] = dict(state["gold"])
+    return scratch
+
+
 def _resolve_muster(state: dict, ctx: Ctx, force: bool) -> tuple[list[Event], bool]:
+    return resolve_musters(state, ctx), True
+
+
+def resolve_musters(state: dict, ctx: Ctx) -> list[Event]:
+    """Every house's MUSTER lines in turn order (the Mustering card; agot2e-ru's mustering of every round);
+    a house that could muster and sent nothing musters nothing."""
     events = []
     for house in pos.turn_order(state):
         plan = pos.plan(state, house)
@@ -621,7 +672,7 @@ def _resolve_muster(state: dict, ctx: Ctx, force: bool) -> tuple[list[Event], bo
         plan["musters"] = []
         if done:
             events.append(Event("agot.westeros.musters", house=house, done=done))
-    return events, True
+    return events
 
 
 # -- Game of Thrones (CZ p.13) ------------------------------------------------------------------------------
@@ -744,7 +795,9 @@ def _coming(state: dict, card: str, steps: tuple[str, ...] = ()) -> bool:
 def _most(state: dict, ctx: Ctx, house: str, slot: str) -> int:
     """The most ``house`` could have for ``slot``: its power, plus a Game of Thrones still to come before
     (within the cap of R1.3, which counts the power tokens on the board)."""
-    most = state["power"][house]
+    most = bidding.purse(state)[house]
+    if gold.in_play(state):  # agot2e-ru: bids in gold, which no Westeros card brings (D18)
+        return most
     for deck, card, started in _remaining(state):
         if card == THRONES and not started and slot == bidding.WILDLINGS:
             room = max(0, ctx.gd.setup.power_limit - most - pos.power_on_board(state, house))
@@ -771,13 +824,15 @@ def _bid_total_problem(state: dict, ctx: Ctx, house: str, slots: list[str], bids
     if total <= most:
         return None
     shown = [Msg("agot.slot_bid", slot=s, n=bids[s]) for s in slots if s in bids]
-    return Msg("agot.error.bids_total", total=total, bids=shown, most=most)
+    return Msg(bidding.currency_key(state, "agot.error.bids_total"), total=total, bids=shown, most=most)
 
 
 def removal_now(state: dict, house: str) -> str | None:
     """``supply`` or ``losses`` when ``house`` owes a removal in the current step."""
     w = state.get("westeros") or {}
     if state["phase"] == "westeros" and state["step"] == "supply" and house in w.get("over", []):
+        return "supply"
+    if state["step"] == "supply_recount" and not pos.within_supply(state, ctx_of(state).gd, house):  # agot2e-ru
         return "supply"
     if state["phase"] == "westeros" and state["step"] == "losses" and house in w.get("losses", {}):
         return "losses"
@@ -806,7 +861,7 @@ def check_commands(state: dict, ctx: Ctx, house: str, commands: list) -> dict[in
             if not slots:
                 problem = Msg("agot.error.no_bid_now")
             elif command.n > _most(state, ctx, house, slots[0]):
-                problem = Msg("agot.error.bid_too_high", most=_most(state, ctx, house, slots[0]))
+                problem = Msg(bidding.currency_key(state, "agot.error.bid_too_high"), most=_most(state, ctx, house, slots[0]))
                 example = f"BID {_most(state, ctx, house, slots[0])}"
             else:
                 bids = _bids_after(bid_state, house, slots, command)
@@ -862,7 +917,11 @@ def check_commands(state: dict, ctx: Ctx, house: str, commands: list) -> dict[in
         elif isinstance(command, (Promote, Penalty)):
             problem, example = ctx.rules.wildlings.line_problem(state, ctx, house, command, _wildling_bid_ahead(state, ctx))
         elif isinstance(command, Muster):
-            if not _coming(state, MUSTERING, ("muster",)) and not _may_become(state, ctx, MUSTERING) and \
+            if gold.in_play(state):  # agot2e-ru: the round's mustering after the action phase (V17)
+                if state["phase"] == "westeros" and not _wildling_bid_ahead(state, ctx) \
+                        and not _wildling_asks(state, ctx, house, "musters"):
+                    problem = Msg("agot.error.no_muster_now_gold")
+            elif not _coming(state, MUSTERING, ("muster",)) and not _may_become(state, ctx, MUSTERING) and \
                     not _wildling_bid_ahead(state, ctx) and not _wildling_asks(state, ctx, house, "musters"):
                 problem = Msg("agot.error.no_muster_now")
         elif isinstance(command, Remove):
@@ -917,8 +976,11 @@ def _discard_problem(state: dict, ctx: Ctx, house: str, command: Discard) -> tup
 
 
 def _check_musters(state: dict, ctx: Ctx, house: str, commands: list, at: list[int]) -> dict:
-    """The mail's MUSTER lines, with the lines on file for other castles, must all be legal now."""
-    scratch = {**state, "areas": clone(state["areas"]), "routed": {}}
+    """The mail's MUSTER lines, with the lines on file for other castles, must all be legal now (agot2e-ru:
+    sent before this round's taxes, with the purse those taxes would bring now)."""
+    scratch = muster_scratch(state)
+    if gold.in_play(state) and state["phase"] in ("planning", "action"):
+        scratch["gold"][house] += ctx.rules.variant.economy.taxes_due(state, ctx, house)
     mine = {commands[i].area for i in at}
     for line in pos.plan(state, house).get("musters", []):
         muster = ctx.command(line)
@@ -946,7 +1008,7 @@ def supply_preview(state: dict, ctx: Ctx) -> dict | None:
     """The position right after this round's Supply recount, when nothing can change it before
     (the Supply card is the next card to resolve): sent-ahead REMOVE lines are then checked at once."""
     rest = _remaining(state)
-    if state["step"] != "westeros" or not rest or rest[0][1] != SUPPLY:
+    if state["step"] != "westeros" or not rest or rest[0][1] != SUPPLY or gold.in_play(state):
         return None
     top = max(ctx.gd.setup.supply_armies)
     return {**state, "supply": {h: min(top, barrels(state, ctx.gd, h)) for h in state["houses"]}}

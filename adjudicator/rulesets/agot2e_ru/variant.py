@@ -18,12 +18,13 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from ...paths import GAMES_DIR
-from ..agot import ironbank, mercenaries
+from ..agot import hand, ironbank, mercenaries, rebellion
 from ..agot.gamedata import _Reader
 from ..agot2e.edition import SHAPE, load_gamedata
+from . import economy, mustering, recount, taxes
 from .victory import end_game, held_castles  # the shared engine's hooks: ctx.rules.variant.held_castles ...
 
-__all__ = ["OPTIONS", "STEPS", "Params", "load_params", "end_game", "held_castles"]
+__all__ = ["OPTIONS", "STEPS", "Params", "load_params", "economy", "end_game", "held_castles"]
 
 OPTIONS: dict[str, str] = {
     "half-support": "a support adds half its strength, rounded down (the starred +1 before rounding)",
@@ -41,6 +42,10 @@ OPTIONS: dict[str, str] = {
     "knight-double-move": "knights march two areas through an area their house controlled before the march",
     "gold-economy": "gold dragons (5 at the start): taxes, Trade orders for Consolidate Power, bids and musters in gold,"
                     " house tokens and Free-City supply bought, gold given, the Iron Bank's loans",
+    "rebellion": "Last Days of Summer brings a rebellion after the action phase: each house names an area of strength"
+                 " 5 or less, a die above it takes the area for a neutral force",
+    "hand-of-the-king": "the house second on the Iron Throne track may look at the top card of one Westeros deck"
+                        " after each Westeros phase",
     "mercenaries": "sellsword companies hired by sealed bids of gold from round 4, paid wages, else they revolt"
                    " (needs gold-economy)",
 }
@@ -50,10 +55,16 @@ STEPS: dict[str, tuple] = {
     # the seed's round (II): 1 Westeros, 2 hostages, 3 planning, 4 action, 5 taxes, 6 mercenaries,
     # 7 supply recount, 8 mustering, 9 debts grow. The variant's own steps, in that order, each
     # (name, module) as agot/variantsteps.py describes; a step whose option is off is passed over.
-    "before_planning": (),   # 2 hostages
-    "after_action": (        # 5 taxes, 6 mercenaries, 7 supply, 8 muster, 9 debts
-        ("mercenaries", mercenaries),  # 6 (ru-mercs: right after ru-economy's taxes when merged)
-        ("debts", ironbank),  # 9
+    # the Hand looks "after the Westeros phase": first, before the hostages; the rebellion ends the action phase
+    # (RULES.md D30): first, before the taxes.
+    "before_planning": (("hand", hand),),   # 2 hostages
+    "after_action": (        # rebellion, 5 taxes, 6 mercenaries, 7 supply, 8 muster, 9 debts
+        ("rebellion", rebellion),
+        ("taxes", taxes),
+        ("mercenaries", mercenaries),  # 6 (agot/mercenaries.py)
+        ("supply_recount", recount),
+        ("mustering", mustering),
+        ("debts", ironbank),
     ),
 }
 
@@ -62,9 +73,26 @@ NEEDS: dict[str, str] = {"mercenaries": "gold-economy"}
 combination; the companies are paid in gold)."""
 
 @dataclass(frozen=True)
+class Economy:
+    """The economy's numbers (option ``gold-economy``; RULES.md V14-V17): taxes, Trade, raids on Trade,
+    the gold a muster costs, the prices of the transactions at any time; anything else of the section in
+    ``rest``."""
+
+    gold_icons: str  # where a gold icon is printed: "crowns" (ours: a 2nd-edition crown is a gold icon)
+    trade_multiplier: int
+    star_trade_multiplier: int
+    raid_on_trade_share: int
+    raid_on_trade_minimum: int
+    muster_prices: Mapping[str, int]  # unit (or "upgrade") -> gold
+    house_token_price: int  # BUY TOKEN (P13, agot/transactions.py)
+    free_city_supply_price: int  # BUY SUPPLY (P14)
+    rest: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
 class Params:
-    """``variant-params.yaml`` as the engine reads it (the economy's and the modules' sections are checked
-    and kept in ``later`` until their rules are played)."""
+    """``variant-params.yaml`` as the engine reads it (the modules' sections are checked and kept in
+    ``later`` until their rules are played; the economy's keys not played yet wait in ``economy.rest``)."""
 
     version: str
     support_divisor: int
@@ -78,8 +106,11 @@ class Params:
     docks: tuple[str, ...]
     units: Mapping[str, Mapping[str, int]]  # house -> unit -> pieces ("default": every other house)
     starting_gold: int
-    economy: Mapping[str, Any]  # the rest of the economy section (its rules read their own keys)
+    economy: Economy
     iron_bank: Mapping[str, Any]  # loans_at_once, lannister_extra, debt_growth, loan_by_round, collects (agot/ironbank.py)
+    rebellion_cards: tuple[str, ...]  # the Westeros cards that bring a rebellion (ours)
+    rebellion_strength_at_most: int
+    rebellion_die: int
     mercenaries: "Mercenaries"
     later: Mapping[str, Any]
 
@@ -95,7 +126,8 @@ class Params:
 
 
 TIEBREAKS = ("castles", "muster_points")
-LATER = ("rebellion", "hostages")
+LATER = ("hostages",)
+
 
 
 
@@ -135,7 +167,7 @@ def _load(version: str) -> Params:
     r = _Reader(SHAPE, GAMES_DIR / "agot2e-ru" / version / "variant-params.yaml")
     top = r.keys(r.data, "variant-params.yaml", {"format", "battle", "neutral_garrisons", "printed_garrisons",
                                                  "victory", "muster_points", "docks", "units", "economy",
-                                                 "iron_bank", "mercenaries", *LATER})
+                                                 "iron_bank", "rebellion", "mercenaries", *LATER})
     battle = r.keys(top["battle"], "battle", {"support_divisor", "star_support_before_rounding",
                                               "knight_castle_penalty", "siege_tower_strength"})
     r.need(r.flag(battle["star_support_before_rounding"], "battle.star_support_before_rounding"),
@@ -149,9 +181,11 @@ def _load(version: str) -> Params:
                for a, n in r.mapping(top["neutral_garrisons"], "neutral_garrisons").items()}
     economy = r.mapping(top["economy"], "economy")
     r.need("starting_gold" in economy, "economy: starting_gold missing (the seed's 5)")
-    for key in ("house_token_price", "free_city_supply_price"):  # the transactions at any time (P13, P14)
-        r.need(key in economy, f"economy: {key} missing")
-        r.integer(economy[key], f"economy.{key}", 0)
+    mine = {"house_token_price", "free_city_supply_price", "gold_icons", "trade_multiplier", "star_trade_multiplier", "raid_on_trade_share",
+            "raid_on_trade_minimum", "muster_prices"}
+    r.need(mine <= economy.keys(), f"economy: {', '.join(sorted(mine - economy.keys()))} missing")
+    prices = r.numbers(economy["muster_prices"], "economy.muster_prices",
+                       {"footman", "knight", "ship", "siege_engine", "upgrade"})
     victory = r.keys(top["victory"], "victory", {"castles", "final_tiebreak"})
     tiebreak = tuple(r.choice(t, "victory.final_tiebreak", TIEBREAKS)
                      for t in r.texts(victory["final_tiebreak"], "victory.final_tiebreak"))
@@ -162,6 +196,10 @@ def _load(version: str) -> Params:
     docks = tuple(area(a, "docks") for a in r.seq(top["docks"], "docks"))
     units = {house: MappingProxyType(r.numbers(limits, f"units.{house}", set(gd.setup.unit_limits)))
              for house, limits in r.keys(top["units"], "units", {"default"}, set(gd.setup.houses)).items()}
+    rebel = r.keys(top["rebellion"], "rebellion", {"cards", "strength_at_most", "die"})
+    rebel_cards = tuple(r.texts(rebel["cards"], "rebellion.cards"))
+    for card in rebel_cards:
+        r.need(card in gd.westeros_cards, f"rebellion.cards: {card!r} is no Westeros card of the 2nd edition")
     m = r.keys(top["mercenaries"], "mercenaries", {"from_round", "revolt_strength_at_most", "die",
                                                    "sellsword_strength", "ambush_penalty", "companies"})
     companies = {}
@@ -191,8 +229,20 @@ def _load(version: str) -> Params:
         docks=docks,
         units=MappingProxyType(units),
         starting_gold=r.integer(economy["starting_gold"], "economy.starting_gold"),
-        economy=MappingProxyType(dict(economy)),
+        economy=Economy(
+            gold_icons=r.choice(economy["gold_icons"], "economy.gold_icons", ("crowns",)),
+            trade_multiplier=r.integer(economy["trade_multiplier"], "economy.trade_multiplier", 1),
+            star_trade_multiplier=r.integer(economy["star_trade_multiplier"], "economy.star_trade_multiplier", 1),
+            raid_on_trade_share=r.integer(economy["raid_on_trade_share"], "economy.raid_on_trade_share", 1),
+            raid_on_trade_minimum=r.integer(economy["raid_on_trade_minimum"], "economy.raid_on_trade_minimum"),
+            muster_prices=MappingProxyType(prices),
+            house_token_price=r.integer(economy["house_token_price"], "economy.house_token_price", 0),
+            free_city_supply_price=r.integer(economy["free_city_supply_price"], "economy.free_city_supply_price", 0),
+            rest=MappingProxyType({k: v for k, v in economy.items() if k not in mine | {"starting_gold"}})),
         iron_bank=_iron_bank(r, top["iron_bank"], gd.setup.rounds),
+        rebellion_cards=rebel_cards,
+        rebellion_strength_at_most=r.integer(rebel["strength_at_most"], "rebellion.strength_at_most", 0),
+        rebellion_die=r.integer(rebel["die"], "rebellion.die", 2),
         mercenaries=mercs,
         later=MappingProxyType({key: r.mapping(top[key], key) for key in LATER}),
     )
