@@ -13,7 +13,7 @@ from collections import Counter
 
 from ...messages import Msg
 from ...ruleset import Event, Owed
-from . import battle, bidding, consolidate, gold, support, takeover
+from . import battle, bidding, consolidate, gold, say, support, takeover
 from . import position as pos
 from .commands import ALL, NEUTRAL, March, Raid
 from .context import Ctx
@@ -27,16 +27,33 @@ UPGRADES_ON_WIN = ("renly-baratheon",)  # a house card that may turn a footman i
 
 def next_house(state: dict, kind: str, ctx: Ctx | None = None) -> str | None:
     """The next house in turn order, from ``state['turn']``, that still has an order of ``kind``
-    (for raids, with ``ctx``: a raid that has a target; the others go without asking)."""
+    (for raids, with ``ctx``: a raid that has a target; the others go without asking; for marches, one
+    with units to move: agot2e-ru ``orders-in-token-areas``, :func:`drop_idle_marches`)."""
     having = pos.houses_with_orders(state, kind)
     if not having:
         return None
     order = pos.turn_order(state)
     for i in range(len(order)):
         house = order[(state["turn"] + i) % len(order)]
-        if house in having and (ctx is None or any(raid_targets(state, ctx, a) for a in pos.orders_of(state, house, kind))):
+        if house not in having:
+            continue
+        if kind == "march" and not any(pos.units_in(state, a, house) for a in pos.orders_of(state, house, kind)):
+            continue
+        if ctx is None or any(raid_targets(state, ctx, a) for a in pos.orders_of(state, house, kind)):
             return house
     return None
+
+
+def drop_idle_marches(state: dict, ctx: Ctx) -> list[Event]:
+    """The marches are over: a March order left on a power token alone (agot2e-ru ``orders-in-token-areas``,
+    RULES.md V25), which no unit reached to march on, is removed; a house is never asked about one while
+    all its March orders are so (:func:`next_house`)."""
+    events = []
+    for area in [a for a in state["orders"] if pos.order_kind(state, a) == "march"]:
+        house, token = pos.order_owner(state, area), state["orders"][area]
+        pos.remove_order(state, area)
+        events.append(Event("agot.march.idle", house=house, order=say.token(token), area=ctx.area(area)))
+    return events
 
 
 def pass_turn(state: dict, house: str) -> None:
@@ -57,7 +74,7 @@ def raid_reaches(ctx: Ctx, src: str, n: str) -> bool:
 
 def raid_targets(state: dict, ctx: Ctx, area: str) -> list[str]:
     """Areas whose orders the raid in ``area`` may remove (adjacent enemy support/raid/consolidate)."""
-    house = pos.owner(state, area)
+    house = pos.order_owner(state, area)
     board = ctx.gd.board
     star_defense = ctx.rules.orders.star_raid_defense and pos.order_star(state, area)
     kinds = RAID_TARGETS + ("defense",) if star_defense else RAID_TARGETS  # 2e: raid* may remove a Defense order
@@ -65,7 +82,7 @@ def raid_targets(state: dict, ctx: Ctx, area: str) -> list[str]:
     for n in board.neighbours(area):
         if not raid_reaches(ctx, area, n):
             continue
-        if n in state["orders"] and pos.owner(state, n) not in (None, house) and pos.order_kind(state, n) in kinds:
+        if n in state["orders"] and pos.order_owner(state, n) not in (None, house) and pos.order_kind(state, n) in kinds:
             out.append(n)
     return sorted(out)
 
@@ -82,7 +99,7 @@ def drop_hopeless_raids(state: dict, ctx: Ctx) -> list[Event]:
 
 def check_raid(state: dict, ctx: Ctx, house: str, raid: Raid) -> str | None:
     where = ctx.area(raid.src)
-    if pos.order_kind(state, raid.src) != "raid" or pos.owner(state, raid.src) != house:
+    if pos.order_kind(state, raid.src) != "raid" or pos.order_owner(state, raid.src) != house:
         return Msg("agot.error.no_order_in", kind="raid", area=where)
     if raid.none:
         return None
@@ -105,7 +122,7 @@ def raid_reach(state: dict, ctx: Ctx, house: str, src: str, *, occupants_known: 
     another house (an order needs units; a house never raids its own, RULES.md A10)."""
     board = ctx.gd.board
     return sorted((n for n in board.neighbours(src) if raid_reaches(ctx, src, n)
-                   and (not occupants_known or pos.owner(state, n) not in (None, house))), key=ctx.area)
+                   and (not occupants_known or pos.order_owner(state, n) not in (None, house))), key=ctx.area)
 
 
 def raid_never_legal(state: dict, ctx: Ctx, house: str, raid: Raid, *, star: bool | None,
@@ -136,7 +153,7 @@ def raid_never_legal(state: dict, ctx: Ctx, house: str, raid: Raid, *, star: boo
                 why = "land_to_port"
             else:
                 why = "sea"
-        elif pos.owner(state, target) == house:
+        elif pos.order_owner(state, target) == house:
             why = "own_units"
         else:
             why = "no_units"
@@ -180,7 +197,7 @@ def resolve_raid(state: dict, ctx: Ctx, force: bool) -> list[Event]:
     if raid.none:
         return events + [Event("agot.raid.unused", house=house, area=ctx.area(raid.src))]
     for target in raid.targets:
-        victim, kind = pos.owner(state, target), pos.order_kind(state, target)
+        victim, kind = pos.order_owner(state, target), pos.order_kind(state, target)
         got = None
         if kind == "consolidate" and gold.in_play(state):  # agot2e-ru: a raid on Trade takes gold (V15)
             events.append(Event("agot.raid.trade", house=house, src=ctx.area(raid.src), target=ctx.area(target),
@@ -336,7 +353,7 @@ def neutral_support(state: dict, ctx: Ctx, house: str, area: str, only: str | No
     for src in ctx.gd.board.neighbours(area):
         if pos.order_kind(state, src) != "support":
             continue
-        helper = pos.owner(state, src)
+        helper = pos.order_owner(state, src)
         if not ctx.gd.board.supports_into(src, area) or only not in (None, helper) or helper == exclude:
             continue
         if not any((c := ctx.command(line)).src == src and c.house == house and c.battle_area in (None, area)
@@ -358,7 +375,7 @@ def check_march(state: dict, ctx: Ctx, house: str, march: March, *, mail_time: b
     house's own, and is not refused for strength when another house's support order could join."""
     where = ctx.area(march.src)
     board = ctx.gd.board
-    if pos.order_kind(state, march.src) != "march" or pos.owner(state, march.src) != house:
+    if pos.order_kind(state, march.src) != "march" or pos.order_owner(state, march.src) != house:
         return Msg("agot.error.no_order_in", kind="march", area=where)
     if not march.moves:
         return None
@@ -401,7 +418,7 @@ def check_march(state: dict, ctx: Ctx, house: str, march: March, *, mail_time: b
             need = state["neutral"][move.dest]
             have = _strength(ctx, units, move.dest) + pos.order_bonus(state, march.src) + \
                 neutral_support(state, ctx, house, move.dest, only=house if mail_time else None)
-            foreign = mail_time and any(pos.order_kind(state, n) == "support" and pos.owner(state, n) not in (None, house)
+            foreign = mail_time and any(pos.order_kind(state, n) == "support" and pos.order_owner(state, n) not in (None, house)
                                         for n in board.neighbours(move.dest))
             if have < need and not foreign:
                 return Msg("agot.error.neutral_too_strong", dest=dest, need=need, have=have)
@@ -451,6 +468,7 @@ def execute_march(state: dict, ctx: Ctx, house: str, march: March) -> list[Event
             continue
         pos.remove_units(state, src, units)
         neutral = state["neutral"].pop(move.dest) if move.dest in state["neutral"] else None
+        taken = _order_taken(state, ctx, house, move.dest)
         token = state["control"].get(move.dest)
         if token and token != house:
             del state["control"][move.dest]  # CZ p.9: back to the bank, no battle
@@ -459,7 +477,7 @@ def execute_march(state: dict, ctx: Ctx, house: str, march: March) -> list[Event
         pos.add_units(state, move.dest, house, units)
         events.append(Event("agot.march.done", house=house, units=_counts(units), src=ctx.area(src),
                             dest=ctx.area(move.dest), neutral=neutral, token=token))
-        events += takeover.taken(state, ctx, house, move.dest)
+        events += taken + takeover.taken(state, ctx, house, move.dest)
     for _, units in battles:
         pos.remove_units(state, src, units)
     events += _leave_power(state, ctx, house, march)
@@ -503,6 +521,17 @@ def _neutral_holds(state: dict, ctx: Ctx, house: str, src: str, dest: str, units
     state["routed"][src] = pos.sort_units(pos.routed_in(state, src) + list(units))
     return Event("agot.march.neutral_holds", house=house, units=_counts(units), src=ctx.area(src), dest=ctx.area(dest),
                  neutral=state["neutral"][dest], backing=backing, have=have)
+
+
+def _order_taken(state: dict, ctx: Ctx, house: str, area: str) -> list[Event]:
+    """agot2e-ru ``orders-in-token-areas`` (RULES.md V25): a march into an area where another house's order
+    stands on its power token alone takes the order off the board, with the token."""
+    victim = pos.order_owner(state, area) if area in state["orders"] else None
+    if victim in (None, house):
+        return []
+    kind = state["orders"][area]
+    pos.remove_order(state, area)
+    return [Event("agot.march.order_taken", house=victim, order=say.token(kind), area=ctx.area(area))]
 
 
 def _leave_power(state: dict, ctx: Ctx, house: str, march: March) -> list[Event]:

@@ -11,6 +11,8 @@ následujícími kroky"):
 
 ``supports``    CZ p.10 step 1: every adjacent support order declares for a side or none (all
                 at once); then both strengths are announced (step 2).
+``announce``    agot2e-ru option ``optional-house-card``: the defender, then the attacker, says whether it
+                fights without a house card (``nocard.py``).
 ``cards``       step 3: both cards at once. Then, in the same sub-step, what needs nobody: the
                 abilities that act at once (CZ p.11 "first resolve any special ability, then add
                 the card's strength"; RULES.md A17 order), the Valyrian Steel Blade (step 4: sent
@@ -52,13 +54,13 @@ from collections import Counter
 
 from ...messages import Msg
 from ...ruleset import Event, Owed
-from . import aftermath, say, tides
+from . import aftermath, nocard, say, tides
 from . import position as pos
 from .board import UnknownName
 from .commands import Ability, Blade, Card, Casualties, Retreat, Support
 from .battlefield import NO_WORDS, YES_WORDS, ability_active, card_icons, choice_line, choose, default_card, consume_instruction, fighting_units, find_instruction, has_units, opponent, stage_at_or_before, units_list
 from .context import Ctx
-from .support import ships_zero, support_line, support_problem, support_value, supporters, unit_value
+from .support import castle_in_combat, ships_zero, support_line, support_problem, support_value, supporters, unit_value
 
 # -- strength and result --------------------------------------------------------------------------------------
 
@@ -75,7 +77,7 @@ def strength(state: dict, ctx: Ctx, b: dict, house: str, *, with_cards: bool = T
             if with_cards and house not in b["cancelled"] else None
         units = b["units"]
         zero = with_cards and ships_zero(state, ctx, b, house, extra)
-        total = sum(0 if u == "ship" and zero else unit_value(ctx, u, area, True) + (u == extra) for u in units)
+        total = sum(0 if u == "ship" and zero else unit_value(ctx, u, area, True, b["origin"]) + (u == extra) for u in units)
         parts.append(Msg("agot.part.army", units=units_list(units), n=total))
         if b["march_bonus"]:
             parts.append(Msg("agot.part.march", n=b["march_bonus"]))
@@ -83,9 +85,9 @@ def strength(state: dict, ctx: Ctx, b: dict, house: str, *, with_cards: bool = T
     else:
         units = fighting_units(state, b, house)
         zero = with_cards and ships_zero(state, ctx, b, house, None)
-        total = sum(0 if u == "ship" and zero else unit_value(ctx, u, area, False) for u in units)
+        total = sum(0 if u == "ship" and zero else unit_value(ctx, u, area, False, b["origin"]) for u in units)
         parts.append(Msg("agot.part.army", units=units_list(units), n=total))
-        garrison = garrison_of(state, ctx, area, house)
+        garrison = garrison_of(state, ctx, area, house, b["origin"])
         if garrison:
             parts.append(Msg("agot.part.garrison", n=garrison))
             total += garrison
@@ -125,13 +127,13 @@ def strength(state: dict, ctx: Ctx, b: dict, house: str, *, with_cards: bool = T
     return total, parts
 
 
-def garrison_of(state: dict, ctx: Ctx, area: str, house: str) -> int:
+def garrison_of(state: dict, ctx: Ctx, area: str, house: str, origin: str | None = None) -> int:
     """2e: the garrison that defends ``house``'s home ``area`` with it (RULES.md R7.2), else 0; with the
     variant's ``printed-garrisons`` every castle area's printed garrison defends whoever holds it
-    (agot2e-ru RULES.md V6)."""
+    (agot2e-ru RULES.md V6), except Moat Cailin attacked from the north (``origin``, V24)."""
     place = ctx.gd.board.area(area)
     token = (state.get("garrisons") or {}).get(area, 0) if place.home_of == house else 0
-    if token or not ctx.on("printed-garrisons"):
+    if token or not ctx.on("printed-garrisons") or not castle_in_combat(ctx, area, origin):
         return token
     return ctx.params.printed_garrison(place.castle)
 
@@ -205,7 +207,7 @@ def start(state: dict, ctx: Ctx, *, area: str, attacker: str, origin: str, units
                     units=units_list(b["units"]), origin=ctx.area(origin), bonus=int(march_bonus),
                     defending=units_list(fighting_units(state, b, defender)), routed=units_list(routed))]
     if b["supporters"]:
-        listed = [Msg("agot.area_of", area=ctx.area(s), house=pos.owner(state, s)) for s in b["supporters"]]
+        listed = [Msg("agot.area_of", area=ctx.area(s), house=pos.order_owner(state, s)) for s in b["supporters"]]
         events.append(Event("agot.battle.supporters", area=ctx.area(area), supporters=listed))
     return events
 
@@ -220,12 +222,14 @@ def pending(state: dict, ctx: Ctx) -> list[Owed]:
         return [Owed(helper, Msg("agot.owed.support", src=ctx.area(src), area=where, attacker=b["attacker"],
                                  defender=b["defender"]), "step",
                      support_line(state, ctx, b, helper, src) is not None)
-                for src in b["supporters"] for helper in [pos.owner(state, src)]]
+                for src in b["supporters"] for helper in [pos.order_owner(state, src)]]
+    if stage == nocard.STAGE:  # agot2e-ru: CARD NONE, the defender first
+        return nocard.pending(state, ctx, b)
     if stage == "cards":
         return [Owed(h, Msg("agot.owed.card", area=where, opponent=opponent(b, h),
                             cards=_public_hand(state, ctx, opponent(b, h))), "step",
                      _card_line(state, ctx, b, h) is not None)
-                for h in (b["attacker"], b["defender"])]
+                for h in (b["attacker"], b["defender"]) if h not in b.get("no_card", ())]
     if stage == "redraw":  # 2e Tides of Battle: the Blade holder (tides.py)
         return tides.pending(state, ctx, b)
     if stage in ("cancel", "immediately", "after") or stage == "ability" and ctx.rules.cards.BY_TIMING:
@@ -290,6 +294,8 @@ def advance(state: dict, ctx: Ctx, force: bool) -> list[Event]:
     stage = b["stage"]
     if stage == "supports":
         return _resolve_supports(state, ctx, b)
+    if stage == nocard.STAGE:
+        return nocard.resolve(state, ctx, b)
     if stage == "cards":
         return _resolve_cards(state, ctx, b)
     if stage == "redraw":
@@ -324,12 +330,16 @@ def check_instruction(state: dict, ctx: Ctx, house: str, command) -> Msg | None:
         return _check_support(state, ctx, b, house, command, here)
     if isinstance(command, Blade):
         return None
+    if isinstance(command, Card) and command.card_id is None:  # agot2e-ru: CARD NONE
+        return nocard.check(ctx, b, house, here)
     if isinstance(command, Card):
         card = ctx.gd.card(command.card_id)
         if card.house != house:
             return Msg("agot.error.not_your_house_card", card=card.id)
         if not fights:
             return Msg("agot.error.not_fighting", area=ctx.area(area)) if here else None
+        if here and house in b.get("no_card", ()):  # agot2e-ru: it announced CARD NONE for this battle
+            return Msg("agot.error.announced_no_card", area=ctx.area(area))
         if (b.get("repick") or {}).get("house") == house:  # 2e: Tyrion Lannister handed a card back
             if command.card_id == b["repick"]["card"]:
                 return Msg("agot.error.card_handed_back", card=command.card_id)
@@ -388,7 +398,7 @@ def _check_support(state: dict, ctx: Ctx, b: dict, house: str, command: Support,
     if src not in b["supporters"]:
         return Msg("agot.error.cannot_support", src=ctx.area(src), area=ctx.area(area),
                    why=support_problem(state, ctx, area, src)) if here else None
-    if pos.owner(state, src) != house:
+    if pos.order_owner(state, src) != house:
         return Msg("agot.error.no_order_in", kind="support", area=ctx.area(src))
     if command.house is not None and command.house not in (b["attacker"], b["defender"]):
         return Msg("agot.error.house_not_fighting", house=command.house, area=ctx.area(area), attacker=b["attacker"],
@@ -402,7 +412,7 @@ def _resolve_supports(state: dict, ctx: Ctx, b: dict) -> list[Event]:
     events = []
     values = {}  # no card is down yet: what each support adds now is what both strengths count
     for src in b["supporters"]:
-        helper = pos.owner(state, src)
+        helper = pos.order_owner(state, src)
         found = support_line(state, ctx, b, helper, src)
         side = found[1].house if found else None
         b["supports"][src] = side
@@ -417,7 +427,7 @@ def _resolve_supports(state: dict, ctx: Ctx, b: dict) -> list[Event]:
     texts = [_strength_text(ctx, h, *strength(state, ctx, b, h, with_cards=False, supports=values))
              for h in (b["attacker"], b["defender"])]
     events.append(Event("agot.battle.strength_before_cards", area=ctx.area(b["area"]), sides=texts))
-    b["stage"] = "cards"
+    nocard.begin(ctx, b)
     return events
 
 
@@ -442,6 +452,9 @@ def _resolve_cards(state: dict, ctx: Ctx, b: dict) -> list[Event]:
     events = []
     a, d = b["attacker"], b["defender"]
     for house in (a, d):
+        if house in b.get("no_card", ()):  # agot2e-ru: announced CARD NONE (nocard.py)
+            b["cards"][house] = None
+            continue
         hand = state["hands"][house]
         if not hand:  # cannot happen with the seventh-card rule; never leave a house without a card
             state["hands"][house] = hand = [c.id for c in ctx.gd.house_cards[house]]
@@ -458,6 +471,9 @@ def _resolve_cards(state: dict, ctx: Ctx, b: dict) -> list[Event]:
             b["seventh"].append(house)
         b["cards"][house] = card
     for house in (a, d):
+        if b["cards"][house] is None:
+            events.append(Event("agot.battle.plays_no_card", house=house))
+            continue
         card = ctx.gd.card(b["cards"][house])
         events.append(Event("agot.battle.plays", house=house, card=card.id, strength=card.strength, swords=card.swords,
                             fortifications=card.fortifications))
@@ -550,7 +566,10 @@ def _immediate_of(state: dict, ctx: Ctx, b: dict, house: str) -> list[Event]:
         else:
             events.append(_kill_footman(state, ctx, b, other, card))
     if ability_active(b, house, ctx.rules.cards.ZERO_OPPOSING_CARD):
-        events.append(Event("agot.ability.card_counts_0", card=card, other=b["cards"][other]))
+        if b["cards"][other] is None:  # no card to count 0 (agot2e-ru CARD NONE; 2e: none left after Tyrion's)
+            events.append(Event("agot.ability.no_opposing_card", card=card, house=other))
+        else:
+            events.append(Event("agot.ability.card_counts_0", card=card, other=b["cards"][other]))
     if ability_active(b, house, ctx.rules.cards.ZERO_OPPOSING_SUPPORT_SHIPS):
         events.append(Event("agot.ability.ships_count_0", card=card, house=other))
     if ability_active(b, house, ctx.rules.cards.DEFENSE_DOUBLED):

@@ -8,9 +8,10 @@ from ...ruleset import Event
 from . import position as pos
 from .context import Ctx
 
-STAGES = ("supports", "cards", "cancel", "repick", "immediately", "redraw", "casualties", "retreat", "ability",
+STAGES = ("supports", "announce", "cards", "cancel", "repick", "immediately", "redraw", "casualties", "retreat", "ability",
           "after")
-"""The battle's sub-steps in order. ``cancel``, ``repick``, ``immediately`` and ``after`` are the 2nd
+"""The battle's sub-steps in order. ``announce`` is the agot2e-ru option ``optional-house-card``'s
+(``nocard.py``); ``cancel``, ``repick``, ``immediately`` and ``after`` are the 2nd
 edition's questions of abilities by printed timing (agot2e RULES.md R8.5; ``battle.py``), ``redraw`` its
 Tides of Battle's redraw (``tides.py``)."""
 

@@ -103,12 +103,16 @@ def orders_mail(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str:
     stars = pos.star_limit(state, ctx.gd, house)
     lines = ["ORDERS"]
     areas = sorted(a for a in state["areas"] if pos.owner(state, a) == house)
+    if ctx.on("orders-in-token-areas"):  # agot2e-ru: now and then an order on a power token alone (no raid)
+        areas += sorted(a for a, h in state["control"].items() if h == house and not pos.owner(state, a) and rng.random() < 0.5)
     rng.shuffle(areas)
     for area in areas:
         if rng.random() < 0.15 and not ctx.rules.orders.orders_everywhere:
             continue  # not every area must get an order (1e A2; 2e: every area, B8)
+        bare = not pos.owner(state, area)
         usable = [t for t in tokens if (t.kind != "consolidate" or ctx.gd.board.is_land(area)
-                                        or ctx.rules.orders.consolidate_on_water) and (not t.star or stars > 0)]
+                                        or ctx.rules.orders.consolidate_on_water) and (not t.star or stars > 0)
+                  and not (bare and t.kind == "raid")]
         if not usable:
             continue
         marches = [t for t in usable if t.kind == "march"]
@@ -173,7 +177,9 @@ def battle_mail(state: dict, ctx: Ctx, house: str, rng: random.Random) -> str | 
             lines.append(f"SUPPORT {ctx.area(src)} -> {ctx.house(side) if side else 'NONE'} IN {ctx.area(area)}")
     if house in (fight["attacker"], fight["defender"]):
         hand = state["hands"][house]
-        if hand:
+        if ctx.on("optional-house-card") and rng.random() < 0.2:  # agot2e-ru: now and then no card (nocard.py)
+            lines.append(f"CARD NONE IN {ctx.area(area)}")
+        elif hand:
             lines.append(f"CARD {ctx.card(rng.choice(hand))} IN {ctx.area(area)}")
         near = sorted(set(ctx.gd.board.neighbours(area)) | action.reachable(state, ctx, house, area)) if ctx.gd.board.is_land(area) \
             else list(ctx.gd.board.neighbours(area))

@@ -52,7 +52,7 @@ def remove_adjacent_order(state: dict, ctx: Ctx, b: dict, house: str, card: str,
 def removes_order(state: dict, ctx: Ctx, card: str, house: str, area: str) -> Event:
     """A card's ability takes the order in ``area`` off the board (1e Cersei, Asha; 2e Queen of Thorns,
     Cersei)."""
-    kind, owner = state["orders"][area], pos.owner(state, area)
+    kind, owner = state["orders"][area], pos.order_owner(state, area)
     pos.remove_order(state, area)
     return Event("agot.ability.removes_order", card=card, house=house, owner=owner, order=say.token(kind),
                  area=ctx.area(area))

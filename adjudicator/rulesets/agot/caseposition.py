@@ -58,9 +58,13 @@ def _houses(rules: Edition, position: dict) -> list[str]:
     return [str(h).lower() for h in position.get("players") or rules.gamedata().setup.houses]
 
 
-def case_state(rules: Edition, position: dict) -> dict:
+def case_state(rules: Edition, position: dict, options: dict[str, str] | None = None) -> dict:
+    """The state of a rules case's ``position``; ``options``: a variant's game options (agot2e-ru), known
+    before the position is read (an order on a power token alone needs ``orders-in-token-areas``)."""
     houses = _houses(rules, position)
     state = initial_state(rules, houses, seed=int(position.get("seed", 0)))
+    if options is not None:
+        state["options"] = options
     ctx = ctx_of(state)
     gd, names = ctx.gd, ctx.names
     state["round"] = int(position.get("round", 1))
@@ -118,7 +122,7 @@ def case_state(rules: Edition, position: dict) -> dict:
         state["routed"][area] = pos.sort_units(units)
     for text, token in (position.get("orders") or {}).items():
         area = _area(names, text)
-        if pos.owner(state, area) is None:
+        if pos.order_owner(state, area) is None:
             raise RulesetError(f"an order in {gd.board.name(area)}, where no unit stands")
         try:
             state["orders"][area] = parse_order_token(str(token)).canonical()

@@ -215,13 +215,15 @@ class Support:
 
 @dataclass(frozen=True, slots=True)
 class Card:
-    """``CARD <house card> [IN <battle area>]``."""
+    """``CARD <house card> [IN <battle area>]``; ``CARD NONE`` (``card_id`` None): no house card in the
+    battle, announced before the cards (agot2e-ru option ``optional-house-card``, ``nocard.py``)."""
 
-    card_id: str
+    card_id: str | None
     battle_area: str | None = None
 
     def canonical(self, names: Labels | None = None) -> str:
-        return f"CARD {_card(names, self.card_id)}{_in(names, self.battle_area)}"
+        card = "NONE" if self.card_id is None else _card(names, self.card_id)
+        return f"CARD {card}{_in(names, self.battle_area)}"
 
 
 @dataclass(frozen=True, slots=True)

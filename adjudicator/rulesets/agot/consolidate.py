@@ -22,7 +22,7 @@ STARRED = "consolidate*"
 
 
 def _castle(ctx: Ctx, area: str) -> bool:
-    return ctx.gd.board.is_land(area) and bool(ctx.gd.board.area(area).muster_points)
+    return ctx.gd.board.is_land(area) and bool(westeros.muster_points(ctx, area))
 
 
 def asked(state: dict, ctx: Ctx, house: str) -> str | None:
@@ -63,7 +63,7 @@ def pending(state: dict, ctx: Ctx) -> list[Owed]:
         area = asked(state, ctx, house)
         if area is not None:
             return [Owed(house, Msg("agot.owed.consolidate", area=ctx.area(area),
-                                    points=ctx.gd.board.area(area).muster_points), "step",
+                                    points=westeros.muster_points(ctx, area)), "step",
                          chosen(state, ctx, house, area) is not None)]
     return []
 
@@ -108,7 +108,7 @@ def check(state: dict, ctx: Ctx, house: str, command: Consolidate, orders: dict)
         options = [m for m in westeros.muster_options(state, ctx, house) if m.area == command.area]
         example = Consolidate(command.area, options[0].items).canonical(ctx.names) if options else None
         return problem, example if problem else None
-    points, cost = ctx.gd.board.area(command.area).muster_points, westeros._cost(ctx, command.muster)
+    points, cost = westeros.muster_points(ctx, command.area), westeros._cost(ctx, command.muster)
     if cost > points:
         return Msg("agot.error.muster_points", area=where, points=points, cost=cost), f"CONSOLIDATE {where}: POWER"
     return None, None

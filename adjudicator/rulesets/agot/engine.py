@@ -94,6 +94,7 @@ def advance(state: dict, ctx: Ctx, force: bool) -> list[Event]:
     else:
         raise ValueError(f"unknown step {step!r}")
     if state["step"] == "march" and state["battle"] is None and action.next_house(state, "march") is None:
+        events += action.drop_idle_marches(state, ctx)  # agot2e-ru: on a power token alone, nothing moved
         state["step"] = "consolidate"
     return events + victory(state, ctx)
 

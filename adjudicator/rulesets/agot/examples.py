@@ -104,6 +104,8 @@ def _cards(state, ctx, house, orders, command):
         if area:
             yield f"CARD {ctx.card(card)} IN {ctx.area(area)}"
         yield f"CARD {ctx.card(card)}"
+    if ctx.on("optional-house-card"):  # agot2e-ru: no card in the battle, announced before the cards
+        yield f"CARD NONE IN {ctx.area(area)}" if area else "CARD NONE"
 
 
 def _casualties(state, ctx, house, orders, command):

@@ -118,6 +118,7 @@ COMMAND_WORDS: Final[dict[str, str]] = {
     "podpora": "SUPPORT",
     "card": "CARD",
     "karta": "CARD",  # extension
+    "карта": "CARD",  # agot2e-ru (RULES.md section 4): КАРТА НЕТ
     "blade": "BLADE",
     "casualties": "CASUALTIES",
     "retreat": "RETREAT",
@@ -981,9 +982,18 @@ def _p_support(rest: str, names: NameResolver) -> Support:
     return Support(src, house, _area(battle, names, _what("battle_area")) if battle is not None else None)
 
 
+NO_CARD_WORDS: Final = frozenset(fold(w) for w in ("none", "no card", "žádná", "žádnou", "žádná karta", "нет",
+                                                   "никакой"))
+"""``CARD NONE``: no house card in this battle (2nd-edition data only: the agot2e-ru option
+``optional-house-card``; refused in a game without it, ``submission.py``)."""
+
+
 def _p_card(rest: str, names: NameResolver) -> Card:
     main, battle = _split_word(rest, *IN_WORDS)
-    return Card(_card(main, names), _area(battle, names, _what("battle_area")) if battle is not None else None)
+    battle_area = _area(battle, names, _what("battle_area")) if battle is not None else None
+    if _second_edition(names) and " ".join(fold(main).split()) in NO_CARD_WORDS:
+        return Card(None, battle_area)
+    return Card(_card(main, names), battle_area)
 
 
 def _p_blade(rest: str, names: NameResolver) -> Blade | Redraw:

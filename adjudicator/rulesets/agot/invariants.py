@@ -62,7 +62,7 @@ def violations(state: dict, ctx: Ctx) -> list[str]:
             out.append(f"{area}: routed {units} not among its units")
     fight = state["battle"]
     for area in state["orders"]:
-        if pos.owner(state, area) is None and not (fight and fight["area"] == area and fight["stage"] != "supports"):
+        if pos.order_owner(state, area) is None and not (fight and fight["area"] == area and fight["stage"] != "supports"):
             # (a defender whose last unit an ability killed keeps its order until the battle ends: the
             # conquest names it; 2e questions may come in between, e.g. the Blade's Tides of Battle redraw)
             out.append(f"{area}: an order where no unit stands")
@@ -74,7 +74,7 @@ def violations(state: dict, ctx: Ctx) -> list[str]:
         if sorted(cards) != copies:
             out.append(f"Westeros deck {deck} {cards} is not a permutation of its cards")
     scanned: dict[str, int] = {}  # the victory count's set operations against controller(), castle by castle
-    for area in gd.board.castle_areas:
+    for area in set(gd.board.castle_areas) - pos.uncounted_castles(state, gd):
         if (who := pos.controller(state, gd, area)) is not None:
             scanned[who] = scanned.get(who, 0) + 1
     if pos.castle_counts(state, gd) != scanned:

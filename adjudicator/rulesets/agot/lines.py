@@ -65,6 +65,8 @@ def message(command, names: grammar.GameDataNames) -> Msg | None:
     if isinstance(command, Support):
         return Msg("agot.line.support", src=area(command.src), house=command.house, battle=battle)
     if isinstance(command, Card):
+        if command.card_id is None:  # agot2e-ru: CARD NONE
+            return Msg("agot.line.no_card", battle=battle)
         return Msg("agot.line.card", card=command.card_id, battle=battle)
     if isinstance(command, Blade):
         return Msg("agot.line.blade", mode=command.mode, area=area(command.area) if command.area else None)

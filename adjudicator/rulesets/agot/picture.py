@@ -127,7 +127,7 @@ def model(view: dict, player: str | None, language: str = "en", *, caption: str 
             text, is_planned = planned[area_id], True
         if text is not None:
             ox, oy = xy(spots["order"])
-            owner = pos.owner(view, area_id) or ""
+            owner = pos.order_owner(view, area_id) or ""
             orders.append({"x": ox, "y": oy, "label": _order_label(text, w), "text": text, "area": area_id,
                            "house": owner, "planned": is_planned, **colour(owner)})
         if area_id in view["control"]:

@@ -31,11 +31,14 @@ def _token_id(ctx: Ctx, kind: str, bonus: int, star: bool):
 def check_order(state: dict, ctx: Ctx, house: str, line: OrderLine) -> str | None:
     """What is wrong with placing this one order (ignoring the other orders), or None."""
     where = ctx.area(line.area)
-    held = pos.owner(state, line.area)
+    held = pos.order_owner(state, line.area)
     if held is None:
-        return Msg("agot.error.order_no_units", area=where)
+        return Msg("agot.error.order_no_units_or_token" if ctx.on("orders-in-token-areas") else "agot.error.order_no_units",
+                   area=where)
     if held != house:
         return Msg("agot.error.held_by", area=where, house=held)
+    if line.kind == "raid" and pos.owner(state, line.area) is None:  # agot2e-ru: a token area (RULES.md V25)
+        return Msg("agot.error.token_area_no_raid", area=where)
     if line.kind == "consolidate" and not ctx.gd.board.is_land(line.area) and not ctx.rules.orders.consolidate_on_water:
         return Msg("agot.error.consolidate_at_sea", area=where)
     if _token_id(ctx, line.kind, line.bonus, line.star) is None:
@@ -110,19 +113,19 @@ def check_raven(state: dict, ctx: Ctx, house: str, raven: Raven) -> str | None:
         return Msg("agot.error.raven_looked")
     orders = state["orders"] if state["phase"] == "action" or state["step"] in RAVEN_STEPS else (pos.plan(state, house)["orders"] or {})
     where = ctx.area(raven.area)
-    if raven.area not in orders or pos.owner(state, raven.area) != house:
+    if raven.area not in orders or pos.order_owner(state, raven.area) != house:
         return Msg("agot.error.raven_no_order", area=where)
     line = OrderLine(raven.area, raven.order.kind, raven.order.bonus, raven.order.star)
     problem = check_order(state, ctx, house, line)
     if problem:
         return problem
-    mine = [text for area, text in orders.items() if pos.owner(state, area) == house and area != raven.area]
+    mine = [text for area, text in orders.items() if pos.order_owner(state, area) == house and area != raven.area]
     token = _token_id(ctx, line.kind, line.bonus, line.star)
     if sum(1 for t in mine if t == token.text) + 1 > token.count:
         return Msg("agot.error.tokens_all_placed", token=say.token(token.text))
     # CZ p.7: a starred order "only if stars were left unused in step 1" - the replaced order
     # was placed in step 1, so a starred order it held used its star there.
-    placed_stars = sum(1 for area, t in orders.items() if pos.owner(state, area) == house and t.endswith("*"))
+    placed_stars = sum(1 for area, t in orders.items() if pos.order_owner(state, area) == house and t.endswith("*"))
     if line.star and placed_stars + 1 > pos.star_limit(state, ctx.gd, house):
         return Msg("agot.error.raven_no_star")
     return None
@@ -147,7 +150,7 @@ def reveal(state: dict, ctx: Ctx) -> list[Event]:
             continue
         # Units may have changed since the orders were sent only by a GM repair: keep what still applies.
         for area, text in orders.items():
-            if pos.owner(state, area) == house:
+            if pos.order_owner(state, area) == house:
                 state["orders"][area] = text
         pos.plan(state, house)["orders"] = None
     shown = [Msg("agot.placed", area=ctx.area(a), token=say.token(t))

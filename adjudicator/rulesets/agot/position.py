@@ -49,6 +49,7 @@ from collections import Counter
 from functools import lru_cache
 from typing import Iterable
 
+from .edition import edition_of
 from .gamedata import GameData
 
 UNIT_ORDER = ("footman", "knight", "ship", "siege_engine", "sellsword")  # siege engines: 2nd edition;
@@ -80,6 +81,16 @@ def owner(state: dict, area: str) -> str | None:
             if units:
                 return house
     return None
+
+
+def order_owner(state: dict, area: str) -> str | None:
+    """The house whose order stands, or may stand, in ``area``: the house with units there; with the
+    agot2e-ru option ``orders-in-token-areas`` also the house whose power token holds an area without
+    units (RULES.md V25)."""
+    who = owner(state, area)
+    if who is None and (state.get("options") or {}).get("orders-in-token-areas") == "yes":
+        return state["control"].get(area)
+    return who
 
 
 def units_in(state: dict, area: str, house: str) -> list[str]:
@@ -224,8 +235,25 @@ def port_to_take(state: dict, gd: GameData, house: str, castle: str) -> tuple[st
         return None
     ships = len(units_in(state, port, held))
     room = unit_limit(state, gd, house, "ship") - house_units(state, house)["ship"]
-    most = next((k for k in range(min(ships, room), 0, -1) if supply_after(state, gd, house, {port: ["ship"] * k})), 0)
+    away = attacking_off_board(state, house)
+    most = next((k for k in range(min(ships, room), 0, -1) if supply_after(state, gd, house, {**away, port: ["ship"] * k})), 0)
     return held, ships, most
+
+
+def attacking_off_board(state: dict, house: str) -> dict[str, list[str]]:
+    """``house``'s attackers off the board until their battle, by battle area (another house's: they are
+    all ``house`` has there): the battle's, and the agot2e-ru ``multi-battle-march`` battles still waiting.
+    They count for supply (CZ p.9: the attackers form an army there), so a port taken meanwhile is not
+    refilled beyond it."""
+    out = {}
+    fight = state.get("battle")
+    waiting = [(b["area"], b["attacker"], b["units"]) for b in state.get("march_battles") or ()]
+    if fight:
+        waiting.append((fight["area"], fight["attacker"], fight["units"]))
+    for area, attacker, units in waiting:
+        if attacker == house and units:
+            out[area] = list(units)
+    return out
 
 
 def take_port(state: dict, gd: GameData, house: str, castle: str, want: int | None = None) -> tuple[str, int, int] | None:
@@ -277,12 +305,21 @@ def castles_controlled(state: dict, gd: GameData, house: str) -> int:
     return castle_counts(state, gd).get(house, 0)
 
 
+def uncounted_castles(state: dict, gd: GameData) -> frozenset[str]:
+    """Castle areas that count for no victory: with the agot2e-ru option ``moat-cailin``, Moat Cailin
+    (RULES.md V24; read from the state's options and the variant's numbers, as the victory check has no
+    context)."""
+    if (state.get("options") or {}).get("moat-cailin") != "yes":
+        return frozenset()
+    return frozenset({edition_of(state).variant.load_params(state["data_version"]).moat_cailin})
+
+
 def castle_counts(state: dict, gd: GameData) -> dict[str, int]:
     """Cities and strongholds each house controls: :func:`controller` for every castle area, written as
     set operations on the board's castles (the victory check runs after every step): the castles with
     units, then those with a power token, then the home castles left to their houses."""
     areas, control, houses = state["areas"], state["control"], state["houses"]
-    castles = gd.board.castle_set
+    castles = gd.board.castle_set.difference(uncounted_castles(state, gd))
     counts: dict[str, int] = {}
     held = set()
     for area in castles.intersection(areas):
@@ -296,7 +333,8 @@ def castle_counts(state: dict, gd: GameData) -> dict[str, int]:
         if who is not None:
             counts[who] = counts.get(who, 0) + 1
     for area, home in gd.board.home_castles:
-        if area not in held and area not in control and home in houses and area not in state["neutral"]:
+        if area not in held and area not in control and home in houses and area in castles \
+                and area not in state["neutral"]:
             counts[home] = counts.get(home, 0) + 1
     return counts
 
@@ -419,7 +457,7 @@ def order_areas(state: dict, kind: str) -> list[str]:
 
 def orders_of(state: dict, house: str, kind: str | None = None) -> list[str]:
     """Areas holding ``house``'s orders (of ``kind``), in board order of the state."""
-    return [a for a in state["orders"] if owner(state, a) == house and (kind is None or order_kind(state, a) == kind)]
+    return [a for a in state["orders"] if order_owner(state, a) == house and (kind is None or order_kind(state, a) == kind)]
 
 
 def houses_with_orders(state: dict, kind: str) -> set[str]:
@@ -428,7 +466,7 @@ def houses_with_orders(state: dict, kind: str) -> set[str]:
     out = set()
     for area, text in state["orders"].items():
         if text and _token(text)[0] == kind:
-            who = owner(state, area)
+            who = order_owner(state, area)
             if who is not None:
                 out.add(who)
     return out

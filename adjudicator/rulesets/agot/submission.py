@@ -188,7 +188,7 @@ def _orders_for(state: dict, house: str, mail_orders: dict | None) -> dict:
     raven step on), else this mail, else on file (orders and action lines may be sent during the
     Westeros phase, for the coming planning phase)."""
     if state["phase"] not in ("planning", "westeros") or state["step"] in planning.RAVEN_STEPS:
-        return {a: t for a, t in state["orders"].items() if pos.owner(state, a) == house}
+        return {a: t for a, t in state["orders"].items() if pos.order_owner(state, a) == house}
     return mail_orders if mail_orders is not None else (pos.plan(state, house)["orders"] or {})
 
 
@@ -251,6 +251,9 @@ def _check(state: dict, ctx: Ctx, house: str, stretch: list, index: dict, broken
                 problem = Msg("agot.error.support_not_adjacent", src=ctx.area(command.src), area=ctx.area(battle_area))
             elif battle_area is not None and board.is_sea(battle_area) and board.is_land(command.src):
                 problem = Msg("agot.error.support_land_at_sea", area=ctx.area(battle_area))
+        elif isinstance(command, Card) and command.card_id is None:  # agot2e-ru: CARD NONE (RULES.md V23)
+            if not ctx.on("optional-house-card"):
+                problem = Msg("agot.error.no_optional_card")
         elif isinstance(command, Card):
             owner_ = ctx.gd.card(command.card_id).house
             if owner_ != house:

@@ -20,7 +20,7 @@ def supporters(state: dict, ctx: Ctx, area: str) -> list[str]:
     board = ctx.gd.board
     out = []
     for n in board.neighbours(area):
-        if pos.order_kind(state, n) != "support" or pos.owner(state, n) is None:
+        if pos.order_kind(state, n) != "support" or pos.order_owner(state, n) is None:
             continue
         if not board.supports_into(n, area):
             continue
@@ -50,12 +50,13 @@ def support_value(state: dict, ctx: Ctx, b: dict, src: str) -> tuple[int, list[s
     0 when they belong to and support the opponent of an active Salladhor Saan (CZ p.14
     "protivníkových podpůrných lodí": the opponent's own supporting ships)."""
     side = b["supports"][src]
-    helper = pos.owner(state, src)
+    helper = pos.order_owner(state, src)  # (agot2e-ru orders-in-token-areas: the token's house)
     no_ships = helper == side and ability_active(b, opponent(b, side), ctx.rules.cards.ZERO_OPPOSING_SUPPORT_SHIPS)
     kind = ctx.rules.cards.ATTACK_UNIT_BONUS.get(b["cards"].get(side)) if ctx.rules.cards.ATTACK_BONUS_SUPPORTERS else None
     doubling = kind and side == b["attacker"] and helper == side and ability_active(b, side, {b["cards"][side]})
     no_ships = no_ships or ships_zero(state, ctx, b, helper, kind if doubling else None)
-    value, notes = support_strength(state, ctx, src, area=b["area"], attacking=side == b["attacker"], no_ships=no_ships)
+    value, notes = support_strength(state, ctx, src, area=b["area"], attacking=side == b["attacker"], no_ships=no_ships,
+                                    origin=b["origin"])
     if doubling:
         extra = pos.unrouted(state, src, side).count(kind)
         if extra and "rains" not in notes and (kind != "ship" or "salladhor" not in notes):
@@ -93,14 +94,25 @@ def _only_own_ships(ctx: Ctx, b: dict) -> str | None:
     return None
 
 
-def unit_value(ctx: Ctx, unit: str, area: str, attacking: bool) -> int:
-    """A unit's strength in a combat in ``area``: the data's, except that a siege engine (2e,
-    ``units.strength_only_against_castles``) counts only when attacking, or supporting an attack on,
-    an area with a castle (agot2e RULES.md R2.2, R7.1). The variant's options (agot2e-ru RULES.md V2, V3):
-    ``siege-towers`` count 2 there, ``knights-in-castles`` count 1 less in an area with a castle."""
+def castle_in_combat(ctx: Ctx, area: str, origin: str | None) -> bool:
+    """Whether a combat in ``area`` attacked from ``origin`` (the march's area; None: no attack known) is
+    fought at a castle: the board's castle icon, except that with the variant's ``moat-cailin`` Moat
+    Cailin attacked from the north is an ordinary area (agot2e-ru RULES.md V24; variant-params
+    ``moat_cailin``: the area and the origins that are north of it)."""
+    if ctx.gd.board.area(area).castle == "none":
+        return False
+    return not (ctx.on("moat-cailin") and area == ctx.params.moat_cailin and origin in ctx.params.moat_cailin_north)
+
+
+def unit_value(ctx: Ctx, unit: str, area: str, attacking: bool, origin: str | None = None) -> int:
+    """A unit's strength in a combat in ``area`` (attacked from ``origin``): the data's, except that a siege
+    engine (2e, ``units.strength_only_against_castles``) counts only when attacking, or supporting an attack
+    on, an area with a castle (agot2e RULES.md R2.2, R7.1). The variant's options (agot2e-ru RULES.md V2, V3,
+    V24): ``siege-towers`` count 2 there, ``knights-in-castles`` count 1 less in an area with a castle,
+    ``moat-cailin`` attacked from the north is none (:func:`castle_in_combat`)."""
     if unit == "sellsword":  # agot2e-ru mercenaries (RULES.md V19)
         return ctx.params.mercenaries.strength
-    castle = ctx.gd.board.area(area).castle != "none"
+    castle = castle_in_combat(ctx, area, origin)
     if unit in ctx.gd.setup.castle_only_units:
         if not (attacking and castle):
             return 0
@@ -111,7 +123,7 @@ def unit_value(ctx: Ctx, unit: str, area: str, attacking: bool) -> int:
 
 
 def support_strength(state: dict, ctx: Ctx, src: str, *, area: str, attacking: bool,
-                     no_ships: bool = False) -> tuple[int, list[str]]:
+                     no_ships: bool = False, origin: str | None = None) -> tuple[int, list[str]]:
     """What the support order in ``src`` adds to a combat in ``area`` (CZ p.10): its units + the
     order's bonus; ``attacking``: it supports the attacker. Routed units count 0 (CZ p.11); footmen 0
     under Rains of Autumn (CZ p.13). Also used for a march into a neutral force (action.py), which is
@@ -128,6 +140,6 @@ def support_strength(state: dict, ctx: Ctx, src: str, *, area: str, attacking: b
             if "salladhor" not in notes:
                 notes.append("salladhor")
             continue
-        total += unit_value(ctx, unit, area, attacking)
+        total += unit_value(ctx, unit, area, attacking, origin)
     total += pos.order_bonus(state, src)
     return total, notes  # why parts count 0: "rains" (Rains of Autumn), "salladhor" (Salladhor Saan)

@@ -412,7 +412,7 @@ def _recheck_orders(state: dict, ctx: Ctx) -> list[Event]:
         plan = pos.plan(state, house)
         if not plan["orders"]:
             continue
-        kept = {a: t for a, t in plan["orders"].items() if pos.owner(state, a) == house}
+        kept = {a: t for a, t in plan["orders"].items() if pos.order_owner(state, a) == house}
         for area in sorted(plan["orders"].keys() - kept.keys()):
             events.append(Event("agot.westeros.order_dropped", area=ctx.area(area), to=(house,)))
         lines = [OrderLine(a, (t := parse_order_token(text)).kind, t.bonus, t.star) for a, text in kept.items()]
@@ -488,12 +488,20 @@ def cut_to_supply(state: dict, ctx: Ctx, houses: list[str]) -> list[Event]:
 
 
 def muster_castles(state: dict, ctx: Ctx, house: str) -> list[str]:
-    """Cities and strongholds ``house`` controls (RULES.md A32: a power token is enough); agot2e-ru with
-    gold, its docks too (``economy.muster_areas``)."""
+    """Cities and strongholds ``house`` controls (RULES.md A32: a power token is enough) that give muster
+    points; agot2e-ru with gold, its docks too (``economy.muster_areas``)."""
     if gold.in_play(state):
         return ctx.rules.variant.economy.muster_areas(state, ctx, house)
     board = ctx.gd.board
-    return [a for a in board.land_areas if board.area(a).muster_points and pos.controller(state, ctx.gd, a) == house]
+    return [a for a in board.land_areas if muster_points(ctx, a) and pos.controller(state, ctx.gd, a) == house]
+
+
+def muster_points(ctx: Ctx, area: str) -> int:
+    """The muster points printed on ``area``'s castle; with the agot2e-ru option ``moat-cailin`` Moat Cailin
+    gives none (RULES.md V24)."""
+    if ctx.on("moat-cailin") and area == ctx.params.moat_cailin:
+        return 0
+    return ctx.gd.board.area(area).muster_points
 
 
 def ship_seas(state: dict, ctx: Ctx, house: str, castle: str) -> list[str]:
@@ -518,18 +526,19 @@ def _placed(state: dict, ctx: Ctx, house: str, muster: Muster) -> tuple[dict[str
     """Area -> the house's units there after ``muster``, or the reason it is illegal now."""
     gd = ctx.gd
     area, name = muster.area, ctx.area(muster.area)
-    spec = gd.board.area(area)
+    points = muster_points(ctx, area)  # (agot2e-ru moat-cailin: none in Moat Cailin)
     economy = ctx.rules.variant.economy if gold.in_play(state) else None  # agot2e-ru: docks, gold (V17)
-    if not spec.muster_points and not (economy and economy.is_dock(ctx, area)):
-        return None, Msg("agot.error.muster_no_castle", area=name)
+    if not points and not (economy and economy.is_dock(ctx, area)):
+        return None, Msg("agot.error.moat_no_muster" if gd.board.area(area).muster_points else "agot.error.muster_no_castle",
+                         area=name)
     if pos.controller(state, gd, area) != house:
         return None, Msg("agot.error.muster_not_controlled", area=name)
     if economy:
         problem = economy.muster_problem(state, ctx, house, area, muster.items, lambda items: _cost(ctx, items))
         if problem:
             return None, problem
-    elif (cost := _cost(ctx, muster.items)) > spec.muster_points:
-        return None, Msg("agot.error.muster_points", area=name, points=spec.muster_points, cost=cost)
+    elif (cost := _cost(ctx, muster.items)) > points:
+        return None, Msg("agot.error.muster_points", area=name, points=points, cost=cost)
     counts = pos.house_units(state, house)
     changes = {area: pos.units_in(state, area, house)}
     footmen = changes[area].count("footman")  # "already in that area": not one mustered now

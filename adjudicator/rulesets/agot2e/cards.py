@@ -38,6 +38,7 @@ from ..agot import position as pos
 from ..agot.battlefield import NO_WORDS, YES_WORDS, fighting_units, opponent, upgrade_footman
 from ..agot.board import UnknownName
 from ..agot.context import Ctx
+from ..agot.support import castle_in_combat
 from ..agot.grammar import fold
 
 ATTACK_UNIT_BONUS = {"kevan-lannister": "footman", "victarion-greyjoy": "ship"}  # each counts 2 when attacking
@@ -75,7 +76,7 @@ def bonus(state: dict, ctx: Ctx, b: dict, house: str) -> tuple[int, int, int]:
     if key == "bonus-if-card-discarded":
         return own if params["card"] in state["discards"][house] else (0, 0, 0)
     if key == "bonus-defending-castle":
-        return own if house == b["defender"] and ctx.gd.board.area(b["area"]).castle != "none" else (0, 0, 0)
+        return own if house == b["defender"] and castle_in_combat(ctx, b["area"], b["origin"]) else (0, 0, 0)
     if key == "bonus-if-unsupported":
         return own if house not in (b.get("supports") or {}).values() else (0, 0, 0)
     return (0, 0, 1) if house == b["defender"] else (0, 1, 0)  # fortification-defending-sword-attacking
@@ -170,7 +171,7 @@ def choice_options(state: dict, ctx: Ctx, b: dict, card_id: str) -> list[str]:
         return sorted(state["hands"][house], key=ctx.card) if state["power"][house] >= power else []
     if card_id == "queen-of-thorns":
         return sorted((n for n in ctx.gd.board.neighbours(b["area"])
-                       if n in state["orders"] and pos.owner(state, n) == other), key=ctx.area)
+                       if n in state["orders"] and pos.order_owner(state, n) == other), key=ctx.area)
     if card_id == "doran-martell":
         return list(TRACKS.values())
     if card_id == "robb-stark":

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ...messages import Msg
 from ...ruleset import Event
-from ..agot import gold
+from ..agot import gold, westeros
 from ..agot import position as pos
 from ..agot.context import Ctx
 
@@ -82,7 +82,7 @@ def is_dock(ctx: Ctx, area: str) -> bool:
 def muster_areas(state: dict, ctx: Ctx, house: str) -> list[str]:
     """The house's castle areas and docks, where it may muster."""
     board = ctx.gd.board
-    return [a for a in board.land_areas if (board.area(a).muster_points or is_dock(ctx, a))
+    return [a for a in board.land_areas if (westeros.muster_points(ctx, a) or is_dock(ctx, a))
             and pos.controller(state, ctx.gd, a) == house]
 
 
@@ -104,7 +104,8 @@ def muster_problem(state: dict, ctx: Ctx, house: str, area: str, items, cost_of)
     if cost_of(ships) > int(is_dock(ctx, area)):
         return Msg("agot.error.muster_dock_points", area=name, cost=cost_of(ships))
     castle = board.area(area).castle
-    points = ctx.params.muster_value(area, castle) if castle in ("city", "stronghold") else 0
+    points = ctx.params.muster_value(area, castle) if castle in ("city", "stronghold") \
+        and westeros.muster_points(ctx, area) else 0  # (moat-cailin: Moat Cailin gives none)
     if land and not points:
         return Msg("agot.error.muster_no_castle", area=name)
     if cost_of(land) > points:

@@ -91,7 +91,8 @@ class Agot2eRu(AgotRuleset):
         placed unless the position names its ``neutral`` forces."""
         chosen = read_options(position.get("options") or {}, preview=True)
         state = caseposition.case_state(self.rules, {k: v for k, v in position.items()
-                                                     if k not in ("options", "gold", "debts", "loans", "mercenaries")})
+                                                     if k not in ("options", "gold", "debts", "loans", "mercenaries")},
+                                          chosen)
         state["options"] = chosen
         neutral = state["neutral"]
         state = apply_setup(state, start_units="areas" not in position)

@@ -40,6 +40,11 @@ OPTIONS: dict[str, str] = {
     "multi-battle-march": "one march may start several battles, one per destination, in the order written",
     "variant-units": "10 footmen, 6 knights, 2 siege engines, 6 ships; Greyjoy 14 footmen, no knights, 8 ships",
     "knight-double-move": "knights march two areas through an area their house controlled before the march",
+    "optional-house-card": "a house may fight without a house card if it says so before the cards (CARD NONE),"
+                           " the defender first",
+    "moat-cailin": "Moat Cailin counts for no victory and no muster, and is a castle only when attacked from the south",
+    "orders-in-token-areas": "orders in areas holding only the house's token (no raid): Consolidate Power, Defense,"
+                             " Support, March",
     "gold-economy": "gold dragons (5 at the start): taxes, Trade orders for Consolidate Power, bids and musters in gold,"
                     " house tokens and Free-City supply bought, gold given, the Iron Bank's loans",
     "rebellion": "Last Days of Summer brings a rebellion after the action phase: each house names an area of strength"
@@ -103,6 +108,8 @@ class Params:
     castles_to_win: int
     final_tiebreak: tuple[str, ...]
     muster_points: Mapping[str, int]  # castle level or area id -> muster points
+    moat_cailin: str  # V24: the area that is a castle only against attacks from the south
+    moat_cailin_north: frozenset[str]  # V24: the areas whose marches attack it from the north
     docks: tuple[str, ...]
     units: Mapping[str, Mapping[str, int]]  # house -> unit -> pieces ("default": every other house)
     starting_gold: int
@@ -167,7 +174,7 @@ def _load(version: str) -> Params:
     r = _Reader(SHAPE, GAMES_DIR / "agot2e-ru" / version / "variant-params.yaml")
     top = r.keys(r.data, "variant-params.yaml", {"format", "battle", "neutral_garrisons", "printed_garrisons",
                                                  "victory", "muster_points", "docks", "units", "economy",
-                                                 "iron_bank", "rebellion", "mercenaries", *LATER})
+                                                 "iron_bank", "rebellion", "moat_cailin", "mercenaries", *LATER})
     battle = r.keys(top["battle"], "battle", {"support_divisor", "star_support_before_rounding",
                                               "knight_castle_penalty", "siege_tower_strength"})
     r.need(r.flag(battle["star_support_before_rounding"], "battle.star_support_before_rounding"),
@@ -194,6 +201,10 @@ def _load(version: str) -> Params:
         points[key if key in ("city", "stronghold") else area(key, "muster_points")] = \
             r.integer(n, f"muster_points.{key}", 1, 3)
     docks = tuple(area(a, "docks") for a in r.seq(top["docks"], "docks"))
+    moat = r.keys(top["moat_cailin"], "moat_cailin", {"area", "north"})
+    moat_area = area(moat["area"], "moat_cailin.area")
+    r.need(board.area(moat_area).castle != "none", f"moat_cailin.area: {moat_area} has no castle on the 2nd-edition map")
+    north = frozenset(area(a, "moat_cailin.north") for a in r.seq(moat["north"], "moat_cailin.north"))
     units = {house: MappingProxyType(r.numbers(limits, f"units.{house}", set(gd.setup.unit_limits)))
              for house, limits in r.keys(top["units"], "units", {"default"}, set(gd.setup.houses)).items()}
     rebel = r.keys(top["rebellion"], "rebellion", {"cards", "strength_at_most", "die"})
@@ -226,6 +237,8 @@ def _load(version: str) -> Params:
         castles_to_win=r.integer(victory["castles"], "victory.castles", 1),
         final_tiebreak=tiebreak,
         muster_points=MappingProxyType(points),
+        moat_cailin=moat_area,
+        moat_cailin_north=north,
         docks=docks,
         units=MappingProxyType(units),
         starting_gold=r.integer(economy["starting_gold"], "economy.starting_gold"),

@@ -17,8 +17,9 @@ from ..agot.context import Ctx
 def muster_points(state: dict, ctx: Ctx, house: str) -> int:
     """The muster points of ``house``'s castle areas (variant-params ``muster_points``) and docks (1 each)."""
     board, params = ctx.gd.board, ctx.params
+    none = params.moat_cailin if ctx.on("moat-cailin") else None  # V24: Moat Cailin gives none
     total = sum(params.muster_value(a, board.area(a).castle) for a in board.castle_areas
-                if pos.controller(state, ctx.gd, a) == house)
+                if a != none and pos.controller(state, ctx.gd, a) == house)
     return total + sum(1 for a in params.docks if pos.controller(state, ctx.gd, a) == house)
 
 
