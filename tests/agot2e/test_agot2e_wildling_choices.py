@@ -125,3 +125,19 @@ def test_lines_sent_with_the_bid_that_the_card_does_not_ask_are_dropped_with_a_n
     assert [(e.to, e.text) for e in notes] == [(("lannister",), "A King Beyond the Wall does not ask you for what these lines"
                                                " sent with your bid answer; they are ignored: TRACK FIEFDOMS; PENALTY UNITS.")]
     assert rs.on_file(state, "lannister") == [] and "penalties" not in state["plans"]["lannister"]
+
+
+def test_a_variant_command_word_is_prose_in_an_agot2e_mail_and_a_command_in_an_agot2e_ru_mail():
+    """"Give my regards ..." in an agot2e mail is no GIVE line: the variant's words (grammar.VARIANT_COMMANDS)
+    are known only to agot2e-ru's games, so the line is read as prose, not refused as a broken command."""
+    from adjudicator import mailbody
+    from adjudicator.ruleset import get
+
+    agot2e, variant = get("agot2e"), get("agot2e-ru")
+    assert not {"give", "loan", "hand", "rebel", "buy"} & agot2e.keywords
+    assert {"give", "loan", "hand", "rebel", "buy"} <= variant.keywords
+    mail = "RAVEN PASS\nGive my regards to Lannister"
+    kept, ignored = mailbody.not_orders(mail, agot2e.keywords)
+    assert [r.ignored for r in ignored] == ["prose"] and kept.split("\n")[0] == "RAVEN PASS"
+    kept, ignored = mailbody.not_orders(mail, variant.keywords)
+    assert ignored == [] and kept == mail  # a GIVE line in the variant's game: the grammar reads it

@@ -75,6 +75,8 @@ def test_trade_taxes_and_the_mustering_of_every_round_by_mail(tmp_path):
     while table.state["step"] not in ("mustering",) and table.state["round"] == 1:
         table.deadline()  # the raven, if asked; nothing else is owed before the taxes
     assert table.state["step"] == "mustering"
+    assert "Lannisport: trade; " in table.all_to("baratheon")  # revealed as what it is with gold: a Trade order
+    assert "Lannisport: obchod; " in table.all_to("lannister")  # (Lannister reads Czech)
     # the taxes: 1 gold per crown, x2 where the Trade order stood
     assert table.state["gold"] == {"stark": 7, "lannister": 6, "baratheon": 8}
     assert "Taxes: " in table.all_to("stark") and "(Trade in Winterfell)" in table.all_to("stark")

@@ -111,7 +111,7 @@ def test_judge_new_refuses_mercenaries_without_the_gold_economy():
                                   "WAGES PAY", "WAGES STOP", "WAGES DISMISS"])
 def test_every_mercenary_line_reads_back_from_czech_and_russian_words(text):
     rs = rulesets.get("agot2e-ru")
-    names = GameDataNames(load_gamedata("v1"))
+    names = GameDataNames(load_gamedata("v1"), variant=True)
     command = parse_mail(text, names).commands
     czech = rs.line(text, "cs")
     assert czech.split()[0] in ("NAJMOUT", "ŽOLD") and parse_mail(czech, names).commands == command

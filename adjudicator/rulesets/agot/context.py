@@ -54,7 +54,7 @@ def ctx_for(edition_name: str, data_version: str, houses: tuple[str, ...], optio
     rules = edition(edition_name)
     gd = rules.gamedata(data_version)
     params = rules.variant.load_params(data_version) if rules.variant else None
-    return Ctx(gd, GameDataNames(gd, houses), rules, options, params)
+    return Ctx(gd, GameDataNames(gd, houses, variant=rules.variant is not None), rules, options, params)
 
 
 def ctx_of(state: dict) -> Ctx:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections import Counter
 
 from . import position as pos
+from . import say
 from .context import ctx_of
 
 TRACKS = ("iron_throne", "fiefdoms", "kings_court")
@@ -50,7 +51,7 @@ def board(view: dict, player: str | None) -> dict:
             "house": name(found[0]) if found else None,
             "units": units(found[1]) if found else [],
             "routed": units(view["routed"].get(area, [])),
-            "order": view["orders"].get(area),
+            "order": say.trade_word(view["orders"].get(area), "gold" in view),  # (agot2e-ru: Trade orders)
             "control": name(view["control"][area]) if area in view["control"] else None,
             "neutral": view["neutral"].get(area),
             "held": name(held) if held else None,  # a home area its house still holds without units or token

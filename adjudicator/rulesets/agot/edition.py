@@ -34,7 +34,7 @@ from .gamedata import GameData, Shape, load_gamedata
 FIRST_EDITION = "agot1e"
 """The edition of a state without ``edition``: every AGoT game stored before the editions split."""
 
-EDITIONS = (FIRST_EDITION, "agot2e")
+EDITIONS = (FIRST_EDITION, "agot2e", "agot2e-ru")
 """Every edition, the first first: what a line read without a game may name (``lines.py``)."""
 
 

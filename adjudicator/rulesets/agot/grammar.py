@@ -607,12 +607,21 @@ def _parse_any(body: str, names: NameResolver, in_block: bool) -> Command | Orde
 
 
 SECOND_EDITION_COMMANDS: Final = frozenset({"TRACK", "DISCARD", "CHOOSE", "PROMOTE", "DEMOTE", "PENALTY", "PORT",
-                                             "CONSOLIDATE", "BUY", "GIVE", "LOAN", "REPAY", "REBEL", "HAND", "HIRE",
-                                             "WAGES"})
-"""Commands only the 2nd edition has (its Westeros, wildling and action-phase choices; agot2e-ru's
-transactions, rebellion, Hand and mercenaries, refused by ``submission.py`` without their options): unknown
-to an agot1e mail, whose errors and hints stay as they were. (``BLADE REDRAW | KEEP`` and ``upgrade -> siege
+                                             "CONSOLIDATE"})
+"""Commands only the 2nd edition has (its Westeros, wildling and action-phase choices; the
+variant's own are :data:`VARIANT_COMMANDS`): unknown to an agot1e mail, whose errors and hints stay as they were. (``BLADE REDRAW | KEEP`` and ``upgrade -> siege
 engine`` are 2nd-edition forms of shared commands: :func:`_second_edition`.)"""
+
+
+VARIANT_COMMANDS: Final = frozenset({"BUY", "GIVE", "LOAN", "REPAY", "REBEL", "HAND", "HIRE", "WAGES"})
+"""Commands only a fan variant's game has (agot2e-ru: the transactions at any time, the rebellion, the Hand, the
+mercenaries): unknown words elsewhere, so that a line of prose starting "Give ..." or "Hand ..." in an agot2e mail stays
+prose (``mailbody.not_orders``) instead of becoming a refused command."""
+
+
+def _variant(names: NameResolver) -> bool:
+    """Does ``names`` resolve for a fan variant's game (:class:`GameDataNames` ``variant``)?"""
+    return bool(getattr(names, "variant", False))
 
 
 def _second_edition(names: NameResolver) -> bool:
@@ -620,16 +629,24 @@ def _second_edition(names: NameResolver) -> bool:
     return bool(getattr(getattr(names, "data", None), "wildling_cards", None))
 
 
-def command_words(second_edition: bool) -> dict[str, str]:
-    """:data:`COMMAND_WORDS` of one edition (the 1st has none of :data:`SECOND_EDITION_COMMANDS`)."""
-    if second_edition:
+def command_words(second_edition: bool, variant: bool = False) -> dict[str, str]:
+    """:data:`COMMAND_WORDS` of one edition (the 1st has none of :data:`SECOND_EDITION_COMMANDS`), with a
+    fan variant's (:data:`VARIANT_COMMANDS`) only for a variant's game."""
+    return _command_words(second_edition, variant and second_edition)
+
+
+@functools.cache
+def _command_words(second_edition: bool, variant: bool) -> dict[str, str]:
+    if second_edition and variant:
         return COMMAND_WORDS
-    return {k: v for k, v in COMMAND_WORDS.items() if v not in SECOND_EDITION_COMMANDS}
+    return {k: v for k, v in COMMAND_WORDS.items()
+            if (second_edition or v not in SECOND_EDITION_COMMANDS | VARIANT_COMMANDS)
+            and (variant or v not in VARIANT_COMMANDS)}
 
 
 def _commands_of(names: NameResolver) -> dict[str, str]:
     """:data:`COMMAND_WORDS` of the edition ``names`` resolves for."""
-    return command_words(_second_edition(names))
+    return command_words(_second_edition(names), _variant(names))
 
 
 def command_word(body: str, words: dict[str, str] = COMMAND_WORDS) -> str | None:
@@ -1478,8 +1495,10 @@ class GameDataNames:
     "CARD Tywin" from Stark is refused with the reason instead of being accepted and failing later.
     """
 
-    def __init__(self, data: GameData, houses: tuple[str, ...] | None = None, house: str | None = None):
+    def __init__(self, data: GameData, houses: tuple[str, ...] | None = None, house: str | None = None,
+                 variant: bool = False):
         self._data = data
+        self.variant = variant  # a fan variant's game (agot2e-ru): its own commands are known (VARIANT_COMMANDS)
         self.houses: tuple[str, ...] = tuple(houses) if houses is not None else tuple(self._data.setup.houses)
         self._house = house
 

@@ -37,7 +37,7 @@ def _names() -> list[grammar.GameDataNames]:
 
 @cache
 def _edition_names(rules) -> grammar.GameDataNames:
-    return grammar.GameDataNames(rules.gamedata())
+    return grammar.GameDataNames(rules.gamedata(), variant=rules.variant is not None)
 
 
 _SAMPLES = {"shall we talk?": "agot.sample.talk",

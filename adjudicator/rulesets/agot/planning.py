@@ -12,7 +12,7 @@ from collections import Counter
 from ...messages import Msg
 from ...ruleset import Event, Owed
 from . import position as pos
-from . import say
+from . import gold, say
 from .commands import OrderLine, OrderToken, Raven
 from .context import Ctx
 
@@ -153,7 +153,8 @@ def reveal(state: dict, ctx: Ctx) -> list[Event]:
             if pos.order_owner(state, area) == house:
                 state["orders"][area] = text
         pos.plan(state, house)["orders"] = None
-    shown = [Msg("agot.placed", area=ctx.area(a), token=say.token(t))
+    trade = gold.in_play(state)  # agot2e-ru: the Consolidate Power tokens are Trade orders
+    shown = [Msg("agot.placed", area=ctx.area(a), token=say.token(t, trade))
              for a, t in sorted(state["orders"].items(), key=lambda x: ctx.area(x[0]))]
     events.append(Event("agot.orders_revealed", orders=shown))
     return events

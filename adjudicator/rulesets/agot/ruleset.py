@@ -29,7 +29,7 @@ class AgotRuleset:
     @property
     def keywords(self) -> frozenset[str]:
         """The first words of the edition's command lines (mailbody.not_orders: never prose)."""
-        return frozenset(grammar.command_words(bool(self.rules.shape.wildling_cards)))
+        return frozenset(grammar.command_words(bool(self.rules.shape.wildling_cards), self.rules.variant is not None))
 
     @property
     def data_version(self) -> str:

@@ -12,9 +12,15 @@ from __future__ import annotations
 from ...messages import Msg
 
 
-def token(text: str) -> Msg:
-    """An order token as written canonically ("march +1*", "support", "raid*") -> ``agot.token``."""
+def token(text: str, trade: bool = False) -> Msg:
+    """An order token as written canonically ("march +1*", "support", "raid*") -> ``agot.token``;
+    ``trade``: the game plays with gold (agot2e-ru), where the Consolidate Power token is the Trade order."""
     text = str(text)
     word = text.split(" ", 1)[0]
     kind = word.rstrip("*")
-    return Msg("agot.token", kind=kind, rest=text[len(kind):])
+    return Msg("agot.token", kind="trade" if trade and kind == "consolidate" else kind, rest=text[len(kind):])
+
+
+def trade_word(text: str | None, trade: bool) -> str | None:
+    """A canonical order token as a board shows it: ``consolidate`` is ``trade`` in a game with gold."""
+    return "trade" + text[len("consolidate"):] if trade and text and text.startswith("consolidate") else text
