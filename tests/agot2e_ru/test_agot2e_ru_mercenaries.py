@@ -99,10 +99,9 @@ def test_sealed_bids_by_mail_in_english_and_czech(tmp_path):
 def test_judge_new_refuses_mercenaries_without_the_gold_economy():
     rs = rulesets.get("agot2e-ru")
     with pytest.raises(RulesetError, match="the option mercenaries needs gold-economy .*--option mercenaries=no"):
-        rs.new_game(["stark", "lannister", "baratheon"], {"preview": "yes", "gold-economy": "no"}, 1)
-    state = rs.new_game(["stark", "lannister", "baratheon"],
-                        {"preview": "yes", "gold-economy": "no", "mercenaries": "no"}, 1)
-    assert "mercenaries" not in state and "gold" not in state
+        rs.new_game(["stark", "lannister", "baratheon"], {"preview": "yes", "gold-economy": "no", "mercenaries": "yes"}, 1)
+    state = rs.new_game(["stark", "lannister", "baratheon"], {"preview": "yes", "gold-economy": "no"}, 1)
+    assert "mercenaries" not in state and "gold" not in state and state["options"]["mercenaries"] == "no"
     state = rs.new_game(["stark", "lannister", "baratheon"], {"preview": "yes"}, 1)
     assert state["mercenaries"] == {"golden-company": None, "second-sons": None, "windblown": None}
 

@@ -148,3 +148,16 @@ def test_support_for_a_neutral_force_is_read_in_english_czech_and_russian_and_on
         assert reply.applied != refused
         assert errors == (["no house supports a neutral force in this game (SUPPORT ... -> NEUTRAL is the agot2e-ru"
                            " option neutral-support)"] if refused else [])
+
+
+def test_hostages_need_the_gold_economy():
+    """Ransoms and execution votes are paid in gold: ``judge new`` refuses hostages asked for without
+    gold-economy, saying how to fix it; gold-economy off alone takes the hostages off with it."""
+    ru = get("agot2e-ru")
+    with pytest.raises(RulesetError) as err:
+        ru.new_game(THREE, {"preview": "yes", "gold-economy": "no", "hostages": "yes"}, 1)
+    assert "the option hostages needs gold-economy" in str(err.value)
+    assert "--option gold-economy=no --option hostages=no" in str(err.value)
+    alone = ru.new_game(THREE, {"preview": "yes", "gold-economy": "no"}, 1)
+    assert alone["options"]["hostages"] == "no" and "hostages" not in alone
+    assert ru.new_game(THREE, {"preview": "yes"}, 1)["hostages"] == {"held": [], "executed": []}

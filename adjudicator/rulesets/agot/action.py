@@ -29,17 +29,18 @@ def next_house(state: dict, kind: str, ctx: Ctx | None = None) -> str | None:
     """The next house in turn order, from ``state['turn']``, that still has an order of ``kind``
     (for raids, with ``ctx``: a raid that has a target; the others go without asking; for marches, one
     with units to move: agot2e-ru ``orders-in-token-areas``, :func:`drop_idle_marches`)."""
-    having = pos.houses_with_orders(state, kind)
+    having = pos.orders_by_house(state, kind)
     if not having:
         return None
-    order = pos.turn_order(state)
+    order = state["tracks"]["iron_throne"]
+    areas = state["areas"]
     for i in range(len(order)):
         house = order[(state["turn"] + i) % len(order)]
         if house not in having:
             continue
-        if kind == "march" and not any(pos.units_in(state, a, house) for a in pos.orders_of(state, house, kind)):
+        if kind == "march" and not any((areas.get(a) or {}).get(house) for a in having[house]):
             continue
-        if ctx is None or any(raid_targets(state, ctx, a) for a in pos.orders_of(state, house, kind)):
+        if ctx is None or any(raid_targets(state, ctx, a) for a in having[house]):
             return house
     return None
 

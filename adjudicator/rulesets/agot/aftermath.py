@@ -9,12 +9,12 @@ from collections import Counter
 from ...messages import Msg
 from ...ruleset import Event
 from . import position as pos
-from . import say, takeover
+from . import hostages, say, takeover
 from .battlefield import ability_active, card_icons, choose, consume_instruction, fighting_units, find_instruction, units_list
 from .context import Ctx
 
 CASUALTY_ORDER = ("footman", "sellsword", "ship", "knight")  # PBEM.md default casualties: weakest first (never a
-# siege engine; agot2e-ru's sellswords after the footmen, RULES.md D46)
+# siege engine; agot2e-ru's sellswords after the footmen, RULES.md D55)
 KEEP_ORDER = ("sellsword", "knight", "ship", "footman")  # units kept first when supply forces some out (sellswords
 # first: outside the supply limit, they never take a place)
 
@@ -230,6 +230,9 @@ def resolve_retreat(state: dict, ctx: Ctx, b: dict) -> list[Event]:
             events.append(Event("agot.battle.attacker_retreats", house=attacker, kept=units_list(kept),
                                 lost=units_list(lost), area=ctx.area(area), origin=ctx.area(b["origin"])))
             b["units"] = []
+            hostages.wiped(ctx, b, kept)
+        else:
+            hostages.wiped(ctx, b, [])  # agot2e-ru: the attacking army died in its casualties
     else:
         events += defender_retreats(state, ctx, b)
         events += conquer(state, ctx, b)
@@ -317,7 +320,7 @@ def refill_empty_hand(state: dict, ctx: Ctx, house: str) -> list[Event]:
     (:func:`discard_cards`): no house is ever left without a card."""
     if state["hands"][house]:
         return []
-    state["hands"][house] = [c.id for c in ctx.gd.house_cards[house]]
+    state["hands"][house] = hostages.own_cards(state, ctx, house)
     state["discards"][house] = []
     return [Event("agot.battle.seventh_card", house=house)]
 
@@ -333,6 +336,7 @@ def defender_retreats(state: dict, ctx: Ctx, b: dict) -> list[Event]:
         b["asking"] = b["cards"][b["winner"]]  # asked at the retreat stage, with the loser's own retreat
         robb, _ = choose(state, ctx, b, b["winner"], b["asking"], "retreat")
     pos.set_units(state, area, loser, [])
+    hostages.wiped(ctx, b, [])  # agot2e-ru: until some units retreat
     if routed:
         events.append(Event("agot.battle.routed_destroyed", house=loser, units=units_list(routed), area=ctx.area(area)))
     if not survivors:
@@ -355,6 +359,7 @@ def defender_retreats(state: dict, ctx: Ctx, b: dict) -> list[Event]:
     keep = sorted(survivors, key=KEEP_ORDER.index)
     kept, lost = keep[:fit], keep[fit:]
     pos.add_units(state, dest, loser, kept, routed=True)
+    hostages.wiped(ctx, b, kept)
     events.append(Event("agot.battle.defender_retreats", house=loser, kept=units_list(kept), lost=units_list(lost),
                         area=ctx.area(area), dest=ctx.area(dest)))
     return events
@@ -402,11 +407,11 @@ def discard_cards(state: dict, ctx: Ctx, b: dict) -> list[Event]:
         if card is None:  # 2e: it fought without a card after Tyrion's (its hand holds the returned one)
             continue
         if house in b["seventh"] and ctx.rules.cards.LAST_CARD_DISCARDED:  # 2e R8.11: the last card is discarded
-            state["hands"][house] = [c.id for c in ctx.gd.house_cards[house] if c.id != card]
+            state["hands"][house] = [c for c in hostages.own_cards(state, ctx, house) if c != card]
             state["discards"][house] = [card]
             events.append(Event("agot.battle.last_card", house=house, card=card))
         elif house in b["seventh"] or not state["hands"][house]:
-            state["hands"][house] = [c.id for c in ctx.gd.house_cards[house]]
+            state["hands"][house] = hostages.own_cards(state, ctx, house)
             state["discards"][house] = []
             events.append(Event("agot.battle.seventh_card", house=house))
         else:
@@ -415,4 +420,4 @@ def discard_cards(state: dict, ctx: Ctx, b: dict) -> list[Event]:
             state["hands"][house] += state["discards"][house]  # 2e Roose Bolton: the whole pile, Roose with it
             state["discards"][house] = []
             events.append(Event("agot.ability.reclaims_discards", card=card, house=house))
-    return events
+    return events + hostages.capture(state, ctx, b)  # agot2e-ru: the card of an army wiped out

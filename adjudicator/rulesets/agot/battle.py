@@ -54,7 +54,7 @@ from collections import Counter
 
 from ...messages import Msg
 from ...ruleset import Event, Owed
-from . import aftermath, nocard, say, tides
+from . import aftermath, hostages, nocard, say, tides
 from . import position as pos
 from .board import UnknownName
 from .commands import Ability, Blade, Card, Casualties, Retreat, Support
@@ -457,8 +457,11 @@ def _resolve_cards(state: dict, ctx: Ctx, b: dict) -> list[Event]:
             continue
         hand = state["hands"][house]
         if not hand:  # cannot happen with the seventh-card rule; never leave a house without a card
-            state["hands"][house] = hand = [c.id for c in ctx.gd.house_cards[house]]
+            state["hands"][house] = hand = hostages.own_cards(state, ctx, house)
             state["discards"][house] = []
+        if not hand:  # agot2e-ru hostages: all seven held or executed: it fights without a card (RULES.md D36)
+            b["cards"][house] = None
+            continue
         found = _card_line(state, ctx, b, house)
         if found:
             card = found[1].card_id

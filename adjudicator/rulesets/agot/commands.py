@@ -468,6 +468,56 @@ class Redraw:
         return f"BLADE REDRAW{when}{_in(names, self.battle_area, 'AT')}"
 
 
+# --- agot2e-ru (issue 15, P20): the hostage phase's lines (agot/hostages.py) ---------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Ransom:
+    """``RANSOM <hostage> <gold> [+ <hostage> ...]`` (Czech ``VÝKUPNÉ``, Russian ``ВЫКУП``): an offer for a
+    hostage held by another house, in gold dragons and/or hostages the sender holds (each worth its
+    strength); ``RANSOM NONE`` (``card_id`` None): no offer this phase."""
+
+    card_id: str | None
+    gold: int = 0
+    cards: tuple[str, ...] = ()
+
+    def canonical(self, names: Labels | None = None) -> str:
+        if self.card_id is None:
+            return "RANSOM NONE"
+        return f"RANSOM {_card(names, self.card_id)} {self.gold}" + "".join(f" + {_card(names, c)}" for c in self.cards)
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """The holder's answer for one hostage: ``ACCEPT <hostage> FROM <house>`` (the offer of that house),
+    ``REFUSE <hostage>`` (every offer; the hostage stays), or ``EXECUTE <hostage>`` (every offer refused,
+    the execution attempted). ``choice`` is ``accept``, ``refuse`` or ``execute``."""
+
+    card_id: str
+    choice: str
+    house: str | None = None
+
+    def canonical(self, names: Labels | None = None) -> str:
+        if self.choice == "accept":
+            return f"ACCEPT {_card(names, self.card_id)} FROM {house_name(self.house or '')}"
+        return f"{self.choice.upper()} {_card(names, self.card_id)}"
+
+
+@dataclass(frozen=True, slots=True)
+class ExecutionBid:
+    """``EXECUTE <hostage>: FOR <n> | AGAINST <n> | NONE`` (Czech ``POPRAVA … PRO | PROTI``, Russian
+    ``КАЗНЬ … ЗА | ПРОТИВ``): a house's secret side and gold in an execution's vote (``side`` ``for``,
+    ``against`` or None: no side)."""
+
+    card_id: str
+    side: str | None
+    gold: int = 0
+
+    def canonical(self, names: Labels | None = None) -> str:
+        what = f"{self.side.upper()} {self.gold}" if self.side else "NONE"
+        return f"EXECUTE {_card(names, self.card_id)}: {what}"
+
+
 CHOOSE_WORDS: Final[dict[str, str]] = {
     "supply": "SUPPLY", "mustering": "MUSTERING", "clash-of-kings": "CLASH", "game-of-thrones": "POWER",
     "storm-of-swords": "NO DEFENSE", "rains-of-autumn": "NO MARCH+1", "nothing": "NOTHING"}
@@ -650,5 +700,6 @@ Command: TypeAlias = (
     | BidAll | Tiebreak | Muster | Remove | Reclaim | Track | Discard | Choose | Promote | Penalty | Port | Consolidate
     | Redraw | BuyToken | BuySupply | Give | Loan | Clear | Help | Status | OrdersQuery | Press
     | Rebel | HandLook | Hire | Wages  # agot2e-ru
+    | Ransom | Answer | ExecutionBid  # agot2e-ru: hostages
 )
 """Everything :func:`.grammar.parse_mail` puts in ``ParsedMail.commands``."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from . import hostages
 from . import position as pos
 from . import say
 from .context import ctx_of
@@ -130,7 +131,8 @@ def _battle(view: dict, ctx) -> dict | None:
     hands = {}
     if fight["stage"] == "cards":  # the house-card question: both sides' hands are public knowledge (issue 11)
         for house in (fight["attacker"], fight["defender"]):
-            gone = set(view["discards"].get(house, []))  # a hand is the house's seven cards less its discards
+            gone = set(view["discards"].get(house, []) + hostages.out_of_hand(view, house))  # a hand is the house's
+            # seven cards less its discards (agot2e-ru: and its cards held hostage or executed)
             hands[ctx.house(house)] = [c.name for c in ctx.gd.house_cards[house] if c.id not in gone]
     return {
         "area": ctx.area(fight["area"]),

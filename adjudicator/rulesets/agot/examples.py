@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from . import action, aftermath, bidding, gold, ironbank, westeros
+from . import action, aftermath, bidding, gold, hostages, ironbank, westeros
 from . import position as pos
 from .battlefield import asked_choice, choice_text, fighting_units
 from .commands import house_name, units_text
@@ -257,4 +257,6 @@ _MAKERS = {
         f"REBEL {ctx.area(a)}" for a in sorted(ctx.gd.board.land_areas, key=ctx.area)
         if pos.controller(state, ctx.gd, a) == house),
     "HAND": lambda *_: iter(["HAND LOOK I", "HAND PASS"]),
+    **{k: lambda state, ctx, house, orders, command: hostages.examples(state, ctx, house)  # agot2e-ru
+       for k in ("RANSOM", "ACCEPT", "REFUSE", "EXECUTE")},
 }

@@ -79,6 +79,7 @@ from .commands import (
     Consolidate,
     Port,
     Redraw,
+    Ransom, Answer, ExecutionBid,  # agot2e-ru: hostages
     CHOOSE_WORDS,
     Choose,
     Penalty,
@@ -174,6 +175,11 @@ COMMAND_WORDS: Final[dict[str, str]] = {
     # agot2e-ru (issue 15): the rebellion and the Hand of the King, English, Czech and Russian (RULES.md V18, V21)
     "rebel": "REBEL", "vzpoura": "REBEL", "мятеж": "REBEL",
     "hand": "HAND", "pravice": "HAND", "десница": "HAND",
+    # agot2e-ru (issue 15, P20): the hostage phase (RULES.md section 4), English, Czech, Russian
+    "ransom": "RANSOM", "vykupne": "RANSOM", "выкуп": "RANSOM",
+    "accept": "ACCEPT", "prijmi": "ACCEPT", "принять": "ACCEPT",
+    "refuse": "REFUSE", "odmitni": "REFUSE", "отказать": "REFUSE",
+    "execute": "EXECUTE", "poprava": "EXECUTE", "казнь": "EXECUTE",
     # agot2e-ru, option mercenaries (RULES.md V19): English, Czech and Russian words
     "hire": "HIRE", "najmout": "HIRE", "najmi": "HIRE", "нанять": "HIRE", "найм": "HIRE",
     "wages": "WAGES", "zold": "WAGES", "жалованье": "WAGES", "жалование": "WAGES",
@@ -342,6 +348,10 @@ EXAMPLES: Final[dict[str, str]] = {
     "HIRE": "HIRE golden-company 6",  # agot2e-ru mercenaries
     "WAGES": "WAGES PAY",
     "CLEAR": "CLEAR MARCHES",
+    "RANSOM": "RANSOM Eddard Stark 4",  # agot2e-ru: hostages
+    "ACCEPT": "ACCEPT Eddard Stark FROM Stark",
+    "REFUSE": "REFUSE Eddard Stark",
+    "EXECUTE": "EXECUTE Eddard Stark: AGAINST 2",
     "HELP": "HELP",
     "STATUS": "STATUS",
     "PRESS": "PRESS Lannister: shall we talk?",
@@ -613,9 +623,12 @@ variant's own are :data:`VARIANT_COMMANDS`): unknown to an agot1e mail, whose er
 engine`` are 2nd-edition forms of shared commands: :func:`_second_edition`.)"""
 
 
-VARIANT_COMMANDS: Final = frozenset({"BUY", "GIVE", "LOAN", "REPAY", "REBEL", "HAND", "HIRE", "WAGES"})
+VARIANT_COMMANDS: Final = frozenset({"BUY", "GIVE", "LOAN", "REPAY", "REBEL", "HAND",
+                                      "RANSOM", "ACCEPT", "REFUSE", "EXECUTE",  # hostages
+                                      "HIRE", "WAGES"})  # mercenaries
 """Commands only a fan variant's game has (agot2e-ru: the transactions at any time, the rebellion, the Hand, the
-mercenaries): unknown words elsewhere, so that a line of prose starting "Give ..." or "Hand ..." in an agot2e mail stays
+hostages, the mercenaries): unknown words elsewhere, so that a line of prose starting "Give ..." or "Hand ..."
+in an agot2e mail stays
 prose (``mailbody.not_orders``) instead of becoming a refused command."""
 
 
@@ -1416,6 +1429,76 @@ def _p_clear(rest: str, names: NameResolver) -> Clear:
     return Clear(tuple(k for k in CLEAR_KINDS if k in kinds))
 
 
+# -- agot2e-ru (issue 15, P20): the hostage phase's lines (agot/hostages.py judges them) --------------------------
+
+SIDE_WORDS: Final[dict[str, str]] = {"for": "for", "pro": "for", "за": "for",
+                                     "against": "against", "proti": "against", "против": "against"}
+"""``EXECUTE <hostage>: FOR | AGAINST <n>``: the side's word, English, Czech or Russian (folded)."""
+
+FROM_WORDS: Final = ("from", "od", "от")
+"""``ACCEPT <hostage> FROM <house>`` (Czech ``OD``, Russian ``ОТ``)."""
+
+
+def _hostage_none(text: str) -> bool:
+    return _is_none(text) or fold(text).strip() in ("нет", "ничего")
+
+
+def _any_card(text: str, names: NameResolver) -> str:
+    """A house card of any house (a hostage is another house's card): the sender's own come first."""
+    data = getattr(names, "data", None)
+    if data is None:
+        return _card(text, names)
+    try:
+        return data.resolve_card(text.strip()).id
+    except UnknownName as exc:
+        raise _name_error(exc, text.strip(), "house card", names) from None
+
+
+def _hostage_gold(text: str, example: str) -> int:
+    if not re.fullmatch(r"\d{1,2}", text.strip()):
+        raise LineError(Msg("agot.error.hostage_gold", text=text.strip()), example)
+    return int(text)
+
+
+def _p_ransom(rest: str, names: NameResolver) -> Ransom:
+    """``RANSOM <hostage> <gold> [+ <hostage> ...]`` or ``RANSOM NONE``."""
+    if _hostage_none(rest):
+        return Ransom(None)
+    first, *more = rest.split("+")
+    m = re.fullmatch(r"\s*(.*?)\s+(\S+)\s*", first)
+    if m is None:
+        raise LineError(Msg("agot.error.hostage_gold", text=first.strip()), EXAMPLES["RANSOM"])
+    return Ransom(_any_card(m.group(1), names), _hostage_gold(m.group(2), EXAMPLES["RANSOM"]),
+                  tuple(_any_card(c, names) for c in more))
+
+
+def _p_accept(rest: str, names: NameResolver) -> Answer:
+    card_text, house_text = _split_word(rest, *FROM_WORDS)
+    if house_text is None:
+        raise LineError(Msg("agot.error.accept_from"), EXAMPLES["ACCEPT"])
+    return Answer(_any_card(card_text, names), "accept", _house(house_text, names))
+
+
+def _p_refuse(rest: str, names: NameResolver) -> Answer:
+    return Answer(_any_card(rest, names), "refuse")
+
+
+def _p_execute(rest: str, names: NameResolver) -> Answer | ExecutionBid:
+    """``EXECUTE <hostage>`` (its holder attempts the execution) or ``EXECUTE <hostage>: FOR | AGAINST <n>``
+    / ``NONE`` (a house's bid in the vote)."""
+    if ":" not in rest:
+        return Answer(_any_card(rest, names), "execute")
+    card_text, bid = rest.split(":", 1)
+    card = _any_card(card_text, names)
+    if _hostage_none(bid):
+        return ExecutionBid(card, None)
+    word, _, n = bid.strip().partition(" ")
+    side = SIDE_WORDS.get(fold(word))
+    if side is None:
+        raise LineError(Msg("agot.error.execution_side", text=bid.strip()), EXAMPLES["EXECUTE"])
+    return ExecutionBid(card, side, _hostage_gold(n, EXAMPLES["EXECUTE"]))
+
+
 def _p_help(rest: str, names: NameResolver) -> Help:
     topic = " ".join(rest.split())
     return Help(topic or None)
@@ -1475,6 +1558,10 @@ _PARSERS: Final[dict[str, Callable[[str, NameResolver], Command]]] = {
     "GIVE": _p_give,
     "LOAN": _p_loan,
     "REPAY": _p_repay,
+    "RANSOM": _p_ransom,
+    "ACCEPT": _p_accept,
+    "REFUSE": _p_refuse,
+    "EXECUTE": _p_execute,
     "CLEAR": _p_clear,
     "HELP": _p_help,
     "STATUS": _p_status,

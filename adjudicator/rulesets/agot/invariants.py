@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from . import gold, ironbank, mercenaries
+from . import gold, hostages, ironbank, mercenaries
 from . import position as pos
 from .context import Ctx
 
@@ -46,7 +46,7 @@ def violations(state: dict, ctx: Ctx) -> list[str]:
         total = state["power"][house] + on_board[house]
         if not 0 <= state["power"][house] or total > gd.setup.power_limit:
             out.append(f"{house}: power {state['power'][house]} available + {on_board[house]} on the board")
-        cards = state["hands"][house] + state["discards"][house]
+        cards = state["hands"][house] + state["discards"][house] + hostages.out_of_hand(state, house)  # agot2e-ru
         fight = state["battle"]
         if fight and (fight.get("cards") or {}).get(house) is not None and fight["stage"] != "after":
             cards = cards + [fight["cards"][house]]  # on the table until discarded (2e: before the stage "after")

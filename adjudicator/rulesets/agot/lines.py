@@ -24,6 +24,7 @@ from .commands import (ALL, Ability, Bid, BidAll, Blade, BuySupply, BuyToken, Ca
                        March, Muster, MusterItem, OrderLine, Orders, OrdersQuery, Penalty, Port, Promote, Raid, Raven,
                        Reclaim, Redraw, Remove, Retreat, Status, Support, Tiebreak, Track)
 from .commands import HandLook, Rebel  # agot2e-ru
+from .commands import Answer, ExecutionBid, Ransom  # agot2e-ru: hostages
 from .commands import Hire, Wages  # agot2e-ru mercenaries
 from .edition import every
 
@@ -125,6 +126,12 @@ def message(command, names: grammar.GameDataNames) -> Msg | None:
         return Msg("agot.line.rebel", area=area(command.area))
     if isinstance(command, HandLook):  # agot2e-ru
         return Msg("agot.line.hand", deck=command.deck)
+    if isinstance(command, Ransom):
+        return Msg("agot.line.ransom", card=command.card_id, gold=command.gold, cards=list(command.cards))
+    if isinstance(command, Answer):
+        return Msg("agot.line.hostage_answer", card=command.card_id, choice=command.choice, house=command.house)
+    if isinstance(command, ExecutionBid):
+        return Msg("agot.line.execution_bid", card=command.card_id, side=command.side, gold=command.gold)
     if isinstance(command, Hire):
         return Msg("agot.line.hire", company=command.company, n=command.bid)
     if isinstance(command, Wages):

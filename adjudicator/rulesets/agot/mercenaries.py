@@ -1,5 +1,5 @@
 """Sellsword companies: the Russian fan variant's mercenary module (agot2e-ru, option ``mercenaries``,
-which needs ``gold-economy``; its RULES.md V19 quotes the seed and D40-D50 are our decisions).
+which needs ``gold-economy``; its RULES.md V19 quotes the seed and D49-D59 are our decisions).
 
 The seed's phase 6, "Фаза наемников", is a variant step after the action phase (``variantsteps.py``),
 played from round ``mercenaries.from_round`` (the seed ignores "Sellswords to Hire" before round IV).
@@ -80,7 +80,7 @@ def may_hire(state: dict, ctx: Ctx, house: str) -> list[str]:
 
 
 def landing(state: dict, ctx: Ctx, house: str, areas: list[str]) -> str:
-    """Where a newly hired company lands (ours, D42): the hirer's eligible area holding most of its
+    """Where a newly hired company lands (ours, D51): the hirer's eligible area holding most of its
     units, then the first by name."""
     return min(areas, key=lambda a: (-len(pos.units_in(state, a, house)), ctx.area(a)))
 
@@ -306,7 +306,7 @@ def _garrison(state: dict, ctx: Ctx, area: str, own: list[str]) -> int:
 
 def _fight(state: dict, ctx: Ctx, area: str, former: str, own: list[str], count: int, penalty: int) \
         -> tuple[bool, int, int, int]:
-    """Sellswords against their former holder's units and castle in ``area`` (no house cards, D44):
+    """Sellswords against their former holder's units and castle in ``area`` (no house cards, D53):
     (whether the sellswords win, their strength, the defence, the garrison in it); ties to the defence."""
     mercs = _strength(state, ctx, area, former, [SELLSWORD] * count)
     garrison = _garrison(state, ctx, area, own)
@@ -328,7 +328,7 @@ def _beaten(state: dict, ctx: Ctx, area: str, former: str, own: list[str]) -> li
 def _turn(state: dict, ctx: Ctx, area: str, former: str, house: str, count: int) -> list[Event]:
     """The sellswords of ``former`` in ``area`` go over to ``house``: alone (and no garrison token), the area
     changes banners; beside ``former``'s own units or garrison, they fight them at once, the units at -1
-    (D44)."""
+    (D53)."""
     own = [u for u in pos.units_in(state, area, former) if u != SELLSWORD]
     won, mercs, defence, garrison = _fight(state, ctx, area, former, own, count, ctx.params.mercenaries.ambush_penalty)
     if not own and not garrison:
@@ -357,7 +357,7 @@ def _take_area(state: dict, area: str, former: str) -> None:
 def _rout(state: dict, ctx: Ctx, area: str, loser: str, units: list[str]) -> list[Event]:
     """``loser``'s units beaten in ``area`` by sellswords retreat, routed, as a beaten defender's (the 2nd
     edition's retreat rules and the variant's options; siege engines die with a beaten army, 2e R7.1; the
-    default area, no line asked: D45)."""
+    default area, no line asked: D54)."""
     siege = [u for u in units if u in ctx.gd.setup.castle_only_units]
     units = [u for u in units if u not in siege]
     b = {"area": area, "origin": None, "defender": loser}
@@ -382,7 +382,7 @@ def _revolt(state: dict, ctx: Ctx, cid: str) -> list[Event]:
     """An unpaid company nobody hired revolts in every area where it stands (seed: "бросьте кубик и добавьте к
     нему число, равное деленное на 2 итоговая сила наемников ... (максимум = 9)"): alone, the area becomes a
     neutral force of the die + half its strength; beside its former holder's units (or garrison token), it
-    fights them first, and is destroyed unless it wins (D44)."""
+    fights them first, and is destroyed unless it wins (D53)."""
     former = state["mercenaries"][cid]
     state["mercenaries"][cid] = "gone"
     events = [Event("agot.mercs.revolt", house=former, company=cid)]

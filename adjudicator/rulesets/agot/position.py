@@ -319,7 +319,8 @@ def castle_counts(state: dict, gd: GameData) -> dict[str, int]:
     set operations on the board's castles (the victory check runs after every step): the castles with
     units, then those with a power token, then the home castles left to their houses."""
     areas, control, houses = state["areas"], state["control"], state["houses"]
-    castles = gd.board.castle_set.difference(uncounted_castles(state, gd))
+    uncounted = uncounted_castles(state, gd)
+    castles = gd.board.castle_set.difference(uncounted) if uncounted else gd.board.castle_set
     counts: dict[str, int] = {}
     held = set()
     for area in castles.intersection(areas):
@@ -460,15 +461,18 @@ def orders_of(state: dict, house: str, kind: str | None = None) -> list[str]:
     return [a for a in state["orders"] if order_owner(state, a) == house and (kind is None or order_kind(state, a) == kind)]
 
 
-def houses_with_orders(state: dict, kind: str) -> set[str]:
-    """The houses with an order of ``kind`` on the board, in one pass over the orders (whose turn is
-    next asks it for every house)."""
-    out = set()
+def orders_by_house(state: dict, kind: str) -> dict[str, list[str]]:
+    """house -> the areas holding its orders of ``kind`` (as :func:`orders_of` lists them), for every house
+    with one, in one pass over the orders (whose turn is next asks it after every step)."""
+    out: dict[str, list[str]] = {}
     for area, text in state["orders"].items():
         if text and _token(text)[0] == kind:
             who = order_owner(state, area)
             if who is not None:
-                out.add(who)
+                if who in out:
+                    out[who].append(area)
+                else:
+                    out[who] = [area]
     return out
 
 

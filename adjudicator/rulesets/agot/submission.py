@@ -13,7 +13,7 @@ import copy
 from ... import mailcommands
 from ...messages import Msg
 from ...ruleset import LineResult, Parsed, Submission
-from . import action, battle, consolidate, examples, mercenaries, planning, takeover, tides, transactions, westeros
+from . import action, battle, consolidate, examples, hostages, mercenaries, planning, takeover, tides, transactions, westeros
 from . import position as pos
 from .commands import (CLEAR_KINDS, Ability, Bid, BidAll, Blade, Card, Casualties, Choose, Clear, Consolidate,
                        Discard, March, Muster, Orders, Penalty, Port, Promote, Raid, Raven, Reclaim, Redraw, Remove,
@@ -22,6 +22,7 @@ from .commands import NEUTRAL  # agot2e-ru: SUPPORT ... -> NEUTRAL
 from .commands import TRANSACTIONS  # agot2e-ru: BUY, GIVE, LOAN, REPAY at any time
 from .commands import HandLook, Rebel  # agot2e-ru: the rebellion and the Hand of the King
 from . import hand, rebellion  # agot2e-ru
+from .commands import Answer, ExecutionBid, Ransom  # agot2e-ru: the hostage phase (hostages.py)
 from .commands import Hire, Wages  # agot2e-ru: mercenaries
 from .context import Ctx
 from . import grammar
@@ -276,6 +277,8 @@ def _check(state: dict, ctx: Ctx, house: str, stretch: list, index: dict, broken
             problem = rebellion.check(state, ctx, house, command)
         elif isinstance(command, HandLook):  # agot2e-ru (hand.py)
             problem = hand.check(state, ctx, house, command)
+        elif isinstance(command, (Ransom, Answer, ExecutionBid)):  # agot2e-ru (hostages.py)
+            problem, example = hostages.check(state, ctx, house, command)
         elif isinstance(command, (Hire, Wages)):  # agot2e-ru (mercenaries.py)
             problem, example = mercenaries.check(state, ctx, house, command)
         elif isinstance(command, Ability) and ctx.rules.cards.BY_TIMING and state["step"] != "battle":
@@ -348,15 +351,19 @@ def _apply(state: dict, ctx: Ctx, house: str, commands) -> None:
             tides.store(state, ctx, house, command)
         elif isinstance(command, (Rebel, HandLook)):  # agot2e-ru: one line on file, the last sent
             plan[rebellion.PLAN_KEY if isinstance(command, Rebel) else hand.PLAN_KEY] = [command.canonical(ctx.names)]
+        elif isinstance(command, (Ransom, Answer, ExecutionBid)):
+            hostages.store(state, ctx, house, command)
         elif isinstance(command, (Hire, Wages)):
             mercenaries.store(state, ctx, house, command)
         elif type(command) in PLAN_KEY:
             plan[PLAN_KEY[type(command)]].append(command.canonical(ctx.names))
 
 
-SECOND_EDITION_LINES = ("ports", "consolidations", "redraws") + (rebellion.PLAN_KEY, hand.PLAN_KEY, "hire", "wages")
-"""The plan's keys of the 2nd edition's action-phase lines (PORT, CONSOLIDATE, BLADE REDRAW/KEEP; agot2e-ru's
-REBEL, HAND, HIRE and WAGES), in the order ``on_file`` lists them; a plan has them only once such a line was sent."""
+SECOND_EDITION_LINES = ("ports", "consolidations", "redraws") + (rebellion.PLAN_KEY, hand.PLAN_KEY, "hostages", "hire",
+                                                                    "wages")  # agot2e-ru
+"""The plan's keys of the 2nd edition's action-phase lines (PORT, CONSOLIDATE, BLADE REDRAW/KEEP) and of
+agot2e-ru's rebellion, Hand, hostage phase and mercenaries (HIRE, WAGES), in the order ``on_file`` lists them; a
+plan has them only once such a line was sent."""
 
 
 def clear(state: dict, house: str, kinds: tuple[str, ...] = ()) -> None:

@@ -14,6 +14,7 @@ def board(view: dict, player: str | None) -> dict:
     options = view.get("options") or {}
     out["variant"] = {"on": [o for o in OPTIONS if options.get(o) == "yes"],
                       "off": [o for o in OPTIONS if options.get(o) == "no"]}
+    out["hostages"] = _hostages(view)
     out["mercenaries"] = _companies(view)
     return out
 
@@ -32,3 +33,15 @@ def _companies(view: dict) -> list[dict] | None:
                     "sellswords": sum(mercenaries.sellswords(view, holder).values()) if held else company.sellswords,
                     "minimum": company.minimum, "wages": company.wages})
     return out
+
+
+def _hostages(view: dict) -> dict | None:
+    """The hostages held (card, its house, its holder, rounds held of the most) and those executed: public."""
+    if "hostages" not in view:
+        return None
+    ctx = ctx_of(view)
+    rounds = ctx.params.hostage_rounds
+    held = [{"card": ctx.card(e["card"]), "house": ctx.house(e["house"]), "holder": ctx.house(e["holder"]),
+             "rounds": view["round"] - e["since"], "most": rounds} for e in view["hostages"]["held"]]
+    executed = [{"card": ctx.card(e["card"]), "house": ctx.house(e["house"])} for e in view["hostages"]["executed"]]
+    return {"held": held, "executed": executed}

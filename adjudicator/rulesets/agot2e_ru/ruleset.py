@@ -11,7 +11,8 @@ need no preview; a case's ``options`` switch options off (``options: {half-suppo
 from __future__ import annotations
 
 from ...ruleset import RulesetError, register
-from ..agot import caseposition, ironbank, ledger, mercenaries
+from ..agot import caseposition, hostages, ironbank, ledger, mercenaries
+from ..agot.board import UnknownName
 from ..agot import position as pos
 from ..agot.context import ctx_of
 from ..agot.newgame import initial_state
@@ -37,18 +38,17 @@ def read_options(given: dict[str, str], *, preview: bool) -> dict[str, str]:
         problem = f"unknown option {', '.join(unknown)}" if unknown else f"{', '.join(wrong)} takes yes or no"
         raise RulesetError(f"agot2e-ru: {problem}; its options (yes or no, every one yes unless set):"
                            f" {', '.join(OPTIONS)}, tides-of-battle (no unless set); example: {example}")
+    chosen = {name: given.get(name, "yes") for name in OPTIONS}
+    for option, needed in NEEDS.items():  # e.g. hostages are ransomed in gold: no hostages without gold-economy
+        if option not in given and chosen[needed] == "no":
+            chosen[option] = "no"  # (not asked for: it goes with what it needs)
+        if chosen[option] == "yes" and chosen[needed] == "no":
+            raise RulesetError(f"agot2e-ru: the option {option} needs {needed} (its payments are in gold dragons);"
+                               f" switch both on, or {option} off too: --option {needed}=no --option {option}=no")
     if not preview and given.get("preview") != "yes":
         raise RulesetError("agot2e-ru is not complete yet: the variant's economy (gold, TRADE, the Iron Bank) and"
                            " its modules are still to come (adjudicator/rulesets/agot2e_ru/RULES.md, section 0);"
                            f" to play the preview by the rules done so far: {example}")
-    chosen = {name: given.get(name, "yes") for name in OPTIONS}
-    for option, needed in NEEDS.items():
-        if chosen[option] == "yes" and chosen[needed] == "no":
-            if preview and option not in given:
-                chosen[option] = "no"
-                continue
-            raise RulesetError(f"agot2e-ru: the option {option} needs {needed} (switched off here): switch both off"
-                               f" (--option {needed}=no --option {option}=no) or keep {needed}")
     return chosen
 
 
@@ -62,6 +62,8 @@ def apply_setup(state: dict, *, start_units: bool = True) -> dict:
         state["gold"] = {house: ctx.params.starting_gold for house in state["houses"]}
         ironbank.open_accounts(state)  # no loans (P16)
         ledger.start(state)  # the history of the transactions (P13-P16)
+    if ctx.on("hostages"):  # the cards taken hostage and those executed (agot/hostages.py)
+        state["hostages"] = {"held": [], "executed": []}
     if ctx.on("mercenaries"):  # every company for hire (agot/mercenaries.py)
         state["mercenaries"] = {company: None for company in ctx.params.mercenaries.companies}
     if ctx.on("neutral-garrisons"):
@@ -90,9 +92,12 @@ class Agot2eRu(AgotRuleset):
         """A rules case's position: every option on unless its ``options`` says no; the neutral garrisons
         placed unless the position names its ``neutral`` forces."""
         chosen = read_options(position.get("options") or {}, preview=True)
+        hostage_step = position.get("step") == "hostages"  # a case that starts in the hostage phase
         state = caseposition.case_state(self.rules, {k: v for k, v in position.items()
-                                                     if k not in ("options", "gold", "debts", "loans", "mercenaries")},
-                                          chosen)
+                                                     if k not in ("options", "gold", "debts", "loans", "hostages", "step",
+                                                                  "mercenaries")}
+                                        | ({"step": position["step"]} if "step" in position and not hostage_step else {}),
+                                        chosen)
         state["options"] = chosen
         neutral = state["neutral"]
         state = apply_setup(state, start_units="areas" not in position)
@@ -103,6 +108,7 @@ class Agot2eRu(AgotRuleset):
                 if key not in state or str(house).lower() not in state[key]:
                     raise RulesetError(f"{key} for {house}: only with gold-economy, for a house in play")
                 state[key][str(house).lower()] = int(n)
+        _case_hostages(state, position)
         for company, house in (position.get("mercenaries") or {}).items():  # mercenaries: who holds which company
             held = state.get("mercenaries")
             if held is None or company not in held or (house is not None and str(house).lower() not in
@@ -113,12 +119,42 @@ class Agot2eRu(AgotRuleset):
         wrong = mercenaries.violations(state, ctx_of(state))  # sellswords only of a company's holder
         if wrong:
             raise RulesetError(f"mercenaries: {'; '.join(wrong)}")
+        if hostage_step:
+            state.update(phase="hostages", step="hostages")
+            hostages.start(state, ctx_of(state))
         for house in state["houses"]:  # a case's own units within the variant's pieces (sellswords: the company's)
             over = {u: n for u, n in pos.house_units(state, house).items()
                     if u != "sellsword" and n > pos.unit_limit(state, ctx_of(state).gd, house, u)}
             if over:
                 raise RulesetError(f"{house} has more units than it owns: {over}")
         return state
+
+
+def _case_hostages(state: dict, position: dict) -> None:
+    """A case's hostages: ``hostages: [{card: Eddard Stark, holder: lannister, since: 2}, ...]`` (held
+    since that round, default the case's), each out of its owner's hand and discards; ``executed: [card]``."""
+    given = position.get("hostages")
+    if not given:
+        return
+    if "hostages" not in state:
+        raise RulesetError("hostages: only with the option hostages")
+    gd = ctx_of(state).gd
+    for item in given:
+        try:
+            card = gd.resolve_card(str(item["card"]))
+        except (KeyError, TypeError, UnknownName) as exc:
+            raise RulesetError(f"hostages: {item!r}: name a house card ({exc})") from None
+        holder = str(item.get("holder", "")).lower()
+        if card.house not in state["houses"] or holder not in state["houses"] or holder == card.house:
+            raise RulesetError(f"hostages: {card.name} held by {holder or '?'}: both houses in play, not the same")
+        for key in ("hands", "discards"):
+            if card.id in state[key][card.house]:
+                state[key][card.house].remove(card.id)
+        entry = {"card": card.id, "house": card.house, "holder": holder}
+        if item.get("executed"):
+            state["hostages"]["executed"].append(entry)
+        else:
+            state["hostages"]["held"].append({**entry, "since": int(item.get("since", state["round"]))})
 
 
 AGOT2E_RU = register(Agot2eRu())

@@ -18,13 +18,13 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from ...paths import GAMES_DIR
-from ..agot import hand, ironbank, mercenaries, rebellion
+from ..agot import hand, hostages, ironbank, mercenaries, rebellion
 from ..agot.gamedata import _Reader
 from ..agot2e.edition import SHAPE, load_gamedata
 from . import economy, mustering, recount, taxes
 from .victory import end_game, held_castles  # the shared engine's hooks: ctx.rules.variant.held_castles ...
 
-__all__ = ["OPTIONS", "STEPS", "Params", "load_params", "economy", "end_game", "held_castles"]
+__all__ = ["OPTIONS", "NEEDS", "STEPS", "Params", "load_params", "economy", "end_game", "held_castles"]
 
 OPTIONS: dict[str, str] = {
     "half-support": "a support adds half its strength, rounded down (the starred +1 before rounding)",
@@ -51,10 +51,18 @@ OPTIONS: dict[str, str] = {
                  " 5 or less, a die above it takes the area for a neutral force",
     "hand-of-the-king": "the house second on the Iron Throne track may look at the top card of one Westeros deck"
                         " after each Westeros phase",
+    "hostages": "a card whose army is wiped out is taken hostage: ransoms and execution votes in gold (needs"
+                " gold-economy)",
     "mercenaries": "sellsword companies hired by sealed bids of gold from round 4, paid wages, else they revolt"
                    " (needs gold-economy)",
 }
 """Every option this judge plays, by name -> what it does (RULES.md section 2 quotes the seed for each)."""
+
+NEEDS: dict[str, str] = {
+    "hostages": "gold-economy",  # ransoms and execution votes are paid in gold dragons (RULES.md V20)
+    "mercenaries": "gold-economy",  # the companies are hired and paid in gold dragons (RULES.md V19)
+}
+"""An option -> the option it cannot be played without (``judge new`` refuses the one without the other)."""
 
 STEPS: dict[str, tuple] = {
     # the seed's round (II): 1 Westeros, 2 hostages, 3 planning, 4 action, 5 taxes, 6 mercenaries,
@@ -62,7 +70,7 @@ STEPS: dict[str, tuple] = {
     # (name, module) as agot/variantsteps.py describes; a step whose option is off is passed over.
     # the Hand looks "after the Westeros phase": first, before the hostages; the rebellion ends the action phase
     # (RULES.md D30): first, before the taxes.
-    "before_planning": (("hand", hand),),   # 2 hostages
+    "before_planning": (("hand", hand), ("hostages", hostages)),   # the Hand's look, then 2 hostages
     "after_action": (        # rebellion, 5 taxes, 6 mercenaries, 7 supply, 8 muster, 9 debts
         ("rebellion", rebellion),
         ("taxes", taxes),
@@ -73,9 +81,6 @@ STEPS: dict[str, tuple] = {
     ),
 }
 
-NEEDS: dict[str, str] = {"mercenaries": "gold-economy"}
-"""Options that cannot be played without another: option -> the option it needs (``judge new`` refuses the
-combination; the companies are paid in gold)."""
 
 @dataclass(frozen=True)
 class Economy:
@@ -118,6 +123,8 @@ class Params:
     rebellion_cards: tuple[str, ...]  # the Westeros cards that bring a rebellion (ours)
     rebellion_strength_at_most: int
     rebellion_die: int
+    hostage_rounds: int  # hostages: the rounds a hostage is held at most (summed over its holders)
+    iron_throne_bid_factor: int  # hostages: the Iron Throne holder's gold counts this many times in a vote
     mercenaries: "Mercenaries"
     later: Mapping[str, Any]
 
@@ -133,7 +140,7 @@ class Params:
 
 
 TIEBREAKS = ("castles", "muster_points")
-LATER = ("hostages",)
+LATER: tuple[str, ...] = ()  # every section is played now
 
 
 
@@ -174,7 +181,8 @@ def _load(version: str) -> Params:
     r = _Reader(SHAPE, GAMES_DIR / "agot2e-ru" / version / "variant-params.yaml")
     top = r.keys(r.data, "variant-params.yaml", {"format", "battle", "neutral_garrisons", "printed_garrisons",
                                                  "victory", "muster_points", "docks", "units", "economy",
-                                                 "iron_bank", "rebellion", "moat_cailin", "mercenaries", *LATER})
+                                                 "iron_bank", "rebellion", "moat_cailin", "hostages", "mercenaries",
+                                                 *LATER})
     battle = r.keys(top["battle"], "battle", {"support_divisor", "star_support_before_rounding",
                                               "knight_castle_penalty", "siege_tower_strength"})
     r.need(r.flag(battle["star_support_before_rounding"], "battle.star_support_before_rounding"),
@@ -211,6 +219,7 @@ def _load(version: str) -> Params:
     rebel_cards = tuple(r.texts(rebel["cards"], "rebellion.cards"))
     for card in rebel_cards:
         r.need(card in gd.westeros_cards, f"rebellion.cards: {card!r} is no Westeros card of the 2nd edition")
+    hostage = r.keys(top["hostages"], "hostages", {"rounds_at_most", "iron_throne_bid_factor"})
     m = r.keys(top["mercenaries"], "mercenaries", {"from_round", "revolt_strength_at_most", "die",
                                                    "sellsword_strength", "ambush_penalty", "companies"})
     companies = {}
@@ -256,6 +265,8 @@ def _load(version: str) -> Params:
         rebellion_cards=rebel_cards,
         rebellion_strength_at_most=r.integer(rebel["strength_at_most"], "rebellion.strength_at_most", 0),
         rebellion_die=r.integer(rebel["die"], "rebellion.die", 2),
+        hostage_rounds=r.integer(hostage["rounds_at_most"], "hostages.rounds_at_most", 1),
+        iron_throne_bid_factor=r.integer(hostage["iron_throne_bid_factor"], "hostages.iron_throne_bid_factor", 1),
         mercenaries=mercs,
         later=MappingProxyType({key: r.mapping(top[key], key) for key in LATER}),
     )
