@@ -30,11 +30,11 @@ from __future__ import annotations
 import logging
 from collections import OrderedDict
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Callable
 
-from . import absences, clock, durability, gameindex, messages, passwords, yamlio
+from . import absences, clock, deadlineindex, durability, gameindex, messages, passwords, yamlio
 from .crashpoints import crashpoint
 from .messages import Msg
 from .plaindata import clone
@@ -73,6 +73,7 @@ class Present:
     events: list[Event]  # events of the latest version
     problems: list[str] = field(default_factory=list)  # unreadable newer files that were skipped
     synced_seq: int = 0  # journal entries up to this one are durable for sure (a version on disk follows them)
+    _owed: tuple | None = field(default=None, repr=False, compare=False)  # (the state asked about, its owed decisions)
 
     @property
     def game_id(self) -> str:
@@ -84,7 +85,11 @@ class Present:
                        clone(self.state), dict(self.clock), list(self.events), list(self.problems), self.synced_seq)
 
     def owed(self) -> list[Owed]:
-        return [] if self.ruleset.result(self.state) is not None else self.ruleset.pending(self.state)
+        """(Asked several times of one state per mail or tick: kept until the state is replaced;
+        states are never changed in place, an input makes a new one.)"""
+        if self._owed is None or self._owed[0] is not self.state:
+            self._owed = (self.state, [] if self.ruleset.result(self.state) is not None else self.ruleset.pending(self.state))
+        return list(self._owed[1])
 
     def missing(self) -> list[Owed]:
         return [o for o in self.owed() if not o.done]
@@ -111,9 +116,25 @@ class Present:
     def grace(self) -> timedelta:
         return clock.parse_duration(self.config["deadlines"]["grace"])
 
-    def due(self, now: datetime) -> bool:
+    def due_at(self) -> datetime | None:
+        """When the game falls due: the deadline plus grace while a decision is owed and the game
+        is not paused; None when nothing will fall due."""
         deadline = self.deadline()
-        return bool(self.owed()) and not self.paused() and deadline is not None and now >= deadline + self.grace()
+        if deadline is None or self.paused() or not self.owed():
+            return None
+        return deadline + self.grace()
+
+    def due(self, now: datetime) -> bool:
+        due_at = self.due_at()
+        return due_at is not None and now >= due_at
+
+    def index_due(self) -> str:
+        """:meth:`due_at` as the deadline index writes it; ``*`` (look at every tick) when the
+        game's settings cannot say."""
+        try:
+            return clock.to_text(self.due_at()) or deadlineindex.NONE
+        except (KeyError, TypeError, ValueError):
+            return deadlineindex.ALWAYS
 
 
 FIXABLE_GAME = (JudgeError, StoreError, YamlFileError, RulesetError)
@@ -127,6 +148,11 @@ def glance_due(glance: dict, now: datetime) -> bool:
         return True
     due_at = clock.from_text(glance.get("due_at"))
     return due_at is not None and now >= due_at
+
+
+def _earlier(due: str, than: str) -> bool:
+    """Does the deadline index entry ``due`` come before ``than`` (``-``: never)?"""
+    return due != deadlineindex.NONE and (than == deadlineindex.NONE or due < than)
 
 
 def _plain_flag(flag: dict | None) -> dict | None:
@@ -305,6 +331,9 @@ class Judge:
         # process adds a version or journal entry or rewrites game.yaml, so a stale entry never serves.
         self._cache: OrderedDict[str, tuple[tuple, Present]] = OrderedDict()
         self._overview = gameindex.StampedCache(store.root, "gameindex.json", OVERVIEW_FILES)
+        self.deadlines = deadlineindex.DeadlineIndex(store.root, fsync=store.fsync)
+        self._swept: set[str] = set()  # games whose killed writers' temp files this process removed
+        self._later_due: list[tuple[GameFiles, int, str]] = []  # index entries made later, to write once durable
         self._grouped = False  # inside grouped(): journal entries are not synced one by one
         self._later: list[tuple] | None = None  # inside tick: versions to write after the group's sync
         self._unsynced = False  # a grouped entry was written since the tick's last sync
@@ -333,8 +362,10 @@ class Judge:
 
     def _settle(self, files: GameFiles) -> Present:
         """Under the lock: fold, write the owed versions, and clear what a killed writer left."""
-        for directory in (files.path, files.path / "states", files.path / "journal"):
-            yamlio.remove_stale_temp(directory)
+        if files.id not in self._swept:  # once per game and process: a killed writer's leftovers
+            for directory in (files.path, files.path / "states", files.path / "journal"):
+                yamlio.remove_stale_temp(directory)
+            self._swept.add(files.id)
         present, owed = self._fold(files)
         if files.follows(present.version, present.journal_seq):  # files past what the fold read: an unwritten tail?
             files.drop_unwritten_tail()
@@ -458,7 +489,12 @@ class Judge:
         }
         at = self.now()
         clock_ = _step_clock(ruleset, state, deadlines, at, False)
-        self.store.create(game_id, config, _body(ruleset, state, 0, clock_, [Event("judge.begins", {"game": game_id})], at))
+        self.deadlines.set(game_id, deadlineindex.ALWAYS, sync=True)  # looked at until its entry below is in
+        files = self.store.create(game_id, config, _body(ruleset, state, 0, clock_, [Event("judge.begins", {"game": game_id})], at))
+        self.deadlines.renew_stamp()
+        with files.lock(self.lock_timeout):
+            if not files.journal_after(0):  # nobody changed the game yet (else their line is newer)
+                self.deadlines.set(game_id, self.present(game_id, shared=True).index_due())
         return secrets_
 
     # -- changing ---------------------------------------------------------------------------
@@ -475,7 +511,14 @@ class Judge:
         with files.lock(self.lock_timeout):
             present = self._settle(files)
             entry = {**entry, "seq": present.journal_seq + 1, "at": clock.to_text(self.now())}
+            state_before, clock_before = present.state, present.clock  # (apply_entry replaces them, never changes them)
             outcome, versions = apply_entry(present, entry, files.read_version)
+            due = due_before = None  # no new version and the same clock: the same due moment, or a later one
+            if versions or present.clock != clock_before:
+                due_before = replace(present, state=state_before, clock=clock_before).index_due()
+                due = present.index_due()
+            if due is not None and _earlier(due, due_before):  # the index must never be late: earlier first, durably
+                self.deadlines.set(game_id, due, sync=True)
             if not self._grouped and present.synced_seq < entry["seq"] - 1:
                 files.sync_journal(present.synced_seq + 1, entry["seq"] - 1)  # a group's, before a synced one
             outcome.entry = files.append_journal(entry, sync=not self._grouped)
@@ -492,9 +535,29 @@ class Judge:
                     present.version = outcome.versions[-1]
                 if not present.problems:
                     self._remember(files, present, owned=True)
+            if due is not None and due != due_before and not _earlier(due, due_before):  # later: once durable
+                # (a submission that ends the game without a step would make it later too; left early)
+                if self._grouped:
+                    self._later_due.append((files, entry["seq"], due))
+                else:
+                    self.deadlines.set(game_id, due)
             if entry["kind"] != "submit" and entry.get("reason") != "deadline":
                 files.clear_flag()  # the GM acted on the game (adjudicate, rollback, pause, ...)
         return outcome
+
+    def index_later_deadlines(self) -> None:
+        """Write the deadline index entries that a group's entries made later, once the group is
+        durable (the caller has synced it). Each under its game's lock, and only while the entry
+        is still the game's latest (else the newer one's line is the truth); a game whose lock is
+        busy keeps its earlier entry, and a tick opens it once needlessly."""
+        later, self._later_due = self._later_due, []
+        for files, seq, due in later:
+            try:
+                with files.lock(0):
+                    if not (files.path / "journal" / f"{seq + 1:06d}.yaml").exists():
+                        self.deadlines.set(files.id, due)
+            except (StoreError, OSError):
+                continue
 
     def _write_versions(self, files: GameFiles, present: Present, bodies: list[dict], *, sync: bool = True) -> list[int]:
         """Write ``bodies`` as the next versions, after making durable every journal entry they
@@ -561,17 +624,30 @@ class Judge:
         finally:
             self._later = None
         self._write_later(later)
+        self.index_later_deadlines()
         return result
+
+    def due_games(self, now: datetime) -> list[str]:
+        """The games a tick opens: those whose deadline index entry has come. An index that cannot
+        be trusted (``deadlineindex``: missing, torn, older than a day, or a game folder added or
+        removed by hand) is first checked against every game (:meth:`overview`); should it then
+        not be writable, the games' own glances say which are due."""
+        now_text = clock.to_text(now)
+        due = self.deadlines.due(now_text)
+        if due is not None:
+            return due
+        glances = self.overview()
+        return sorted(set(self.deadlines.due(now_text, check=False))
+                      | {game_id for game_id, glance in glances.items() if glance_due(glance, now)})
 
     def _tick(self, now: datetime, result: Tick) -> None:
         """The due games' entries, journaled in a group; their versions are left in ``self._later``."""
-        for game_id, glance in self.overview().items():
-            if not glance_due(glance, now):
-                continue
+        for game_id in self.due_games(now):
             try:
                 if absences.extend(self, game_id) is not None:  # the deadline fell in an owing player's absence
                     continue
                 if not self.present(game_id).due(now):
+                    self._index_anew(game_id)  # the index was early: say when the game is due
                     continue
                 result.done.append((game_id, self.record(game_id, {"kind": "adjudicate", "force": True,
                                                                    "reason": "deadline"})))
@@ -620,9 +696,30 @@ class Judge:
             durability.sync(self.store.root)
 
     def overview(self) -> dict[str, dict]:
-        """Every game at a glance (:meth:`_glance`), for ``tick`` and ``judge list``: a quiet
-        game costs four ``stat`` calls, not a read of its state (see ``gameindex``)."""
-        return self._overview.refresh(self.store.game_ids(), self._glance, lambda glance: "broken" not in glance)
+        """Every game at a glance (:meth:`_glance`), for ``judge list``, the mail service's report
+        sweep and a tick whose deadline index needs checking: a quiet game costs four ``stat``
+        calls, not a read of its state (see ``gameindex``). Checks the deadline index against
+        the glances as it goes (``DeadlineIndex.merge``)."""
+        stamp = deadlineindex.data_stamp(self.store.root)  # before the listing: a game added after it renews the stamp
+        glances = self._overview.refresh(self.store.game_ids(), self._glance, lambda glance: "broken" not in glance)
+        self.deadlines.merge({game_id: deadlineindex.ALWAYS if "broken" in glance else glance.get("due_at")
+                              for game_id, glance in glances.items()}, stamp)
+        return glances
+
+    def _index_anew(self, game_id: str) -> None:
+        """Write the deadline index entry of ``game_id`` from the game itself (under its lock: no
+        other line about it can come between the reading and the writing)."""
+        try:
+            files = self.store.open(game_id)
+        except StoreError:
+            if not self.store.root.joinpath(game_id).exists():
+                self.deadlines.set(game_id, None)  # gone
+            return
+        try:
+            with files.lock(0):
+                self.deadlines.set(game_id, self.present(game_id, shared=True).index_due())
+        except (StoreError, OSError):
+            pass  # busy: its holder writes the line, or the next tick looks again
 
     def _glance(self, game_id: str) -> dict:
         """What ``judge list`` shows of a game and when its deadline falls due (``due_at``: the
@@ -634,7 +731,7 @@ class Judge:
             p = self.present(game_id, shared=True)
             result = p.ruleset.result(p.state)
             deadline = p.deadline()
-            due_at = deadline + p.grace() if deadline is not None and p.owed() and not p.paused() else None
+            due_at = p.due_at()
             return {"ruleset": p.ruleset.name, "version": p.version, "summary": str(p.ruleset.summary(p.state)),
                     "result": None if result is None else str(result), "paused": p.paused(),
                     "deadline": clock.to_text(deadline), "due_at": clock.to_text(due_at),

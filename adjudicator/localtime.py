@@ -11,6 +11,7 @@ around the duration come from the language's catalogue (``templates/<lang>/messa
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
+from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from . import messages
@@ -61,6 +62,12 @@ def moment(when: datetime | None, zone_: ZoneInfo, language: str) -> str:
     """``Tue 24 Nov 2026 18:00 CET`` / ``út 24. 11. 2026 18:00 SEČ`` (the catalogue's format)."""
     if when is None:
         return ""
+    return _moment(when, zone_, language)
+
+
+@lru_cache(maxsize=4096)
+def _moment(when: datetime, zone_: ZoneInfo, language: str) -> str:
+    """(Kept per moment, zone and language: every reply in a game shows the same deadline.)"""
     local = when.astimezone(zone_)
     weekday = messages.render(Msg(f"mail.weekday.{local.isoweekday()}"), language)
     return messages.render(Msg("mail.time.moment", weekday=weekday, day=local.day, month=local.month,
@@ -78,17 +85,25 @@ def left(delta: timedelta, language: str) -> str:
     minute, ``in less than a minute``; a past moment, ``passed``."""
     seconds = int(delta.total_seconds())
     if seconds <= 0:
-        return messages.render(Msg("mail.time.passed"), language)
+        return _left_text("passed", (), language)
     if seconds < 60:
-        return messages.render(Msg("mail.time.soon"), language)
+        return _left_text("soon", (), language)
     parts = []
     for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
         if seconds >= size and len(parts) < 2:
-            parts.append({"unit": unit, "n": seconds // size})
+            parts.append((unit, seconds // size))
             seconds %= size
         elif parts:
             break
-    return messages.render(Msg("mail.time.in", parts=parts), language)
+    return _left_text("in", tuple(parts), language)
+
+
+@lru_cache(maxsize=4096)
+def _left_text(key: str, parts: tuple, language: str) -> str:
+    """(Kept per wording: the replies of one minute all say the same.)"""
+    if not parts:
+        return messages.render(Msg(f"mail.time.{key}"), language)
+    return messages.render(Msg("mail.time.in", parts=[{"unit": unit, "n": n} for unit, n in parts]), language)
 
 
 def deadline_text(deadline: datetime | None, now: datetime | None, zone_: ZoneInfo, language: str) -> str:

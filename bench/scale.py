@@ -9,7 +9,11 @@ Then, each a fresh process as cron runs them (times include starting Python and 
 
 1. ``judge list`` the first time (no ``cache/gameindex.json`` yet: every game is read once);
 2. ``judge list`` again (the glance cache: a few ``stat`` calls per game);
-3. ``judge tick`` with ``--due`` games due: adjudicates those, opens no other;
+3. ``judge tick`` with ``--due`` games due: adjudicates those, opens no other (the deadline
+   index, ``adjudicator/deadlineindex.py``); once compiling the judge's modules from source
+   (``PYTHONDONTWRITEBYTECODE=1``, as this sandbox runs every process) and once an hour later,
+   with as many other games due, with the bytecode cached (``PYTHONPYCACHEPREFIX``), as an
+   installed judge has it; then with nothing due, both ways;
 4. ``judge deliver`` (the report sweep over every game, then delivery), once with the reports
    of the ticked games to send and once with nothing new;
 5. ``judge serve`` started on the directory: its peak memory (VmHWM) after its first tick,
@@ -39,34 +43,40 @@ from adjudicator.judge import Judge  # noqa: E402
 from adjudicator.store import Store  # noqa: E402
 
 NOW = datetime(2030, 1, 10, 12, 0, tzinfo=timezone.utc)
+LATER = NOW + timedelta(hours=1)
 HOUSES = {"oriflamme": ("alice", "bob", "carol"), "agot1e": ("stark", "lannister", "baratheon")}
 
 
 def build(data: Path, games: int, due: int, ruleset: str) -> None:
+    """``due`` games past their deadline at NOW, ``due`` more past it an hour later (``later``:
+    the second tick's, run with cached bytecode), the others quiet."""
     players = {p: {"address": f"{p}@bench.example"} for p in HOUSES[ruleset]}
     Judge(Store(data, fsync=False), now=lambda: NOW - timedelta(days=5)).new_game("due0", ruleset, players, seed=1)
+    Judge(Store(data, fsync=False), now=lambda: LATER - timedelta(hours=49, minutes=30)).new_game("later0", ruleset,
+                                                                                                   players, seed=1)
     Judge(Store(data, fsync=False), now=lambda: NOW).new_game("quiet0", ruleset, players, seed=1)
     hour_ago = time.time() - 3600
-    for template in ("due0", "quiet0"):
+    for template in ("due0", "later0", "quiet0"):
         for root, dirs, files in os.walk(data / template):
             for name in dirs + files + [""]:
                 os.utime(Path(root) / name, (hour_ago, hour_ago))
-    for n in range(1, games - 1):
-        template, name = ("due0", f"due{n}") if n < due else ("quiet0", f"quiet{n}")
+    for n in range(1, games - 2):
+        template, name = ("due0", f"due{n}") if n < due else ("later0", f"later{n}") if n < 2 * due - 1 \
+            else ("quiet0", f"quiet{n}")
         shutil.copytree(data / template, data / name, copy_function=shutil.copy2)
 
 
-def judge_cmd(data: Path, *args: str) -> list[str]:
-    return [sys.executable, "-m", "adjudicator", "--data", str(data), "--now", NOW.strftime("%Y-%m-%dT%H:%M:%SZ"), *args]
+def judge_cmd(data: Path, *args: str, now: datetime = NOW) -> list[str]:
+    return [sys.executable, "-m", "adjudicator", "--data", str(data), "--now", now.strftime("%Y-%m-%dT%H:%M:%SZ"), *args]
 
 
-def timed(data: Path, *args: str) -> tuple[float, str]:
+def timed(data: Path, *args: str, now: datetime = NOW, env: dict | None = None) -> tuple[float, str]:
     """Wall time of one ``judge`` process, and its output; the CPU time it used (user + system)
     is kept in ``LAST_CPU``: on a shared machine the wall time waits for the other jobs too."""
     global LAST_CPU
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run(judge_cmd(data, *args), capture_output=True, text=True, cwd=ROOT)
+    done = subprocess.run(judge_cmd(data, *args, now=now), capture_output=True, text=True, cwd=ROOT, env=env)
     took = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     LAST_CPU = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -145,12 +155,24 @@ def main() -> None:
         print(f"judge list, again (glance cache):       {took:7.2f} s")
         took, _ = timed(data, "--help")
         print(f"judge --help (start and imports only):  {took:7.2f} s  (CPU {LAST_CPU:.2f} s)")
-        took, out = timed(data, "tick")
-        print(f"judge tick, {args.due} due:                   {took:7.2f} s  (CPU {LAST_CPU:.2f} s; "
-              f"{out.strip().splitlines()[-1][:80] if out.strip() else ''})")
-        time.sleep(2.5)  # the games just ticked are no longer "racy" (gameindex.RACY_NS): a quiet tick
-        took, _ = timed(data, "tick")
-        print(f"judge tick, nothing due:                {took:7.2f} s  (CPU {LAST_CPU:.2f} s)")
+        no_bytecode = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+        took, out = timed(data, "tick", env=no_bytecode)
+        print(f"judge tick, {args.due} due, no bytecode:     {took:7.2f} s  (CPU {LAST_CPU:.2f} s; "
+              f"{out.count(': new version')} games adjudicated)")
+        with tempfile.TemporaryDirectory(prefix="judge-pycache-") as cache:  # bytecode cached, as an installed judge has
+            bytecode = {**os.environ, "PYTHONPYCACHEPREFIX": cache}
+            bytecode.pop("PYTHONDONTWRITEBYTECODE", None)
+            subprocess.run([sys.executable, "-c", "import adjudicator.cli, adjudicator.mail.process; "
+                            f"from adjudicator import ruleset; ruleset.get({args.ruleset!r})"],  # what a tick imports
+                           env=bytecode, cwd=ROOT, capture_output=True, check=True)
+            took, out = timed(data, "tick", now=LATER, env=bytecode)
+            print(f"judge tick, {args.due} due, bytecode cached: {took:7.2f} s  (CPU {LAST_CPU:.2f} s; "
+                  f"{out.count(': new version')} games adjudicated)")
+            time.sleep(2.5)  # the games just ticked are no longer "racy" (gameindex.RACY_NS): a quiet tick
+            took, _ = timed(data, "tick", now=LATER, env=bytecode)
+            print(f"judge tick, nothing due, bytecode cached: {took:5.2f} s  (CPU {LAST_CPU:.2f} s)")
+        took, _ = timed(data, "tick", now=LATER, env=no_bytecode)
+        print(f"judge tick, nothing due, no bytecode:   {took:7.2f} s  (CPU {LAST_CPU:.2f} s)")
         took, _ = timed(data, "deliver")
         print(f"judge deliver, reports of the ticks:    {took:7.2f} s  ({len(os.listdir(data / 'maildir' / 'new'))} mails)")
         for game in os.listdir(data):  # what the deliver run wrote is old now, as in a quiet hour

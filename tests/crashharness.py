@@ -11,7 +11,8 @@ submission, a rollback, a mail through the MTA pipe, a delivery run). For each s
 3. the *recovery* that follows such a crash in real life: cron runs ``judge tick`` again, the
    GM looks at ``judge status`` and repeats a command that did not reach the journal, the MTA
    delivers the same message again until ``judge ingest`` exits 0, ``judge deliver`` runs;
-4. the checks: the game's versions and journal equal the reference (nothing lost, nothing applied
+4. the checks: the deadline index, as the kill left it, is not later than the game (a game
+   may be looked at needlessly, never passed over); the game's versions and journal equal the reference (nothing lost, nothing applied
    twice; the clock is fixed, so they are equal byte for byte but for the inbox's random id),
    the mails delivered are the reference's, each once, no mail is left in the inbox, no temp
    file is left, and ``judge replay`` finds no difference.
@@ -236,6 +237,19 @@ def problems_after(data: Path, reference: dict, with_mail: bool) -> list[str]:
     return found
 
 
+def deadline_index_late(data: Path) -> list[str]:
+    """The deadline index may be early, never late (``adjudicator/deadlineindex.py``): its entry
+    for the game, read as it is (trusted or not), is not after the moment the game falls due
+    (its files folded in memory, writing nothing)."""
+    judge = Judge(Store(data))
+    entries = judge.deadlines.read()[0]
+    truth = judge._fold(judge.store.open(GAME))[0].index_due()
+    held = entries.get(GAME, "-")
+    if truth != "-" and (held == "-" or held > truth):
+        return [f"the deadline index says {held} for a game due at {truth}"]
+    return []
+
+
 def _difference(seen, expected) -> str:
     if isinstance(seen, list) and isinstance(expected, list):
         if len(seen) != len(expected):
@@ -292,8 +306,9 @@ def run_scenario(scenario: Scenario, work: Path, *, sample: int | None = None, s
             report.failures.append(f"{where}: not killed (exit {killed.code}): {killed.out[-300:]}")
             continue
         try:
+            late = deadline_index_late(data)  # as the kill left it: a tick right now would trust it
             scenario.recover(Judging(data), context)
-            found = problems_after(data, reference, scenario.mail)
+            found = late + problems_after(data, reference, scenario.mail)
         except Exception as exc:  # noqa: BLE001  a recovery that raises is a failure to report
             found = [f"recovery raised {exc.__class__.__name__}: {exc}"]
         report.failures += [f"{where}: {p}" for p in found]

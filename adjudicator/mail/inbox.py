@@ -398,9 +398,28 @@ class Inbox:
         return count
 
     def is_pending(self, number: int) -> bool:
+        known = self._known(number)
+        if known is not None:
+            return number not in known.done
         return any(number in s.records and number not in s.done for s in self._live())
 
+    def _known(self, number: int) -> _Segment | None:
+        """The segment this process already read ``number`` in, if it is still where it was read
+        (a record never leaves its segment, but a segment may be archived by another process),
+        with the done marks appended since: a ``stat`` or two instead of listing and scanning
+        the log for each question about a message."""
+        for segment in self._segments.values():
+            if number in segment.records:
+                if not segment.path.exists():
+                    return None
+                segment.scan_done()
+                return segment
+        return None
+
     def _find(self, number: int) -> _Segment | None:
+        known = self._known(number)
+        if known is not None:
+            return known
         for segment in self._live():
             if number in segment.records:
                 return segment

@@ -271,6 +271,7 @@ class Postmaster:
         crashpoint("before the batch's sync")
         if self.judge.store.fsync:
             durability.sync(self.judge.store.root)
+        self.judge.index_later_deadlines()  # the deadlines the batch's entries made later
         for number, handled in self._done:
             self.inbox.mark_done(number, handled.as_dict())
             log.info("inbox %06d: %s %s", number, handled.status, handled.detail)

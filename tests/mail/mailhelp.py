@@ -129,7 +129,7 @@ def wait_for(predicate, timeout: float = 15.0, what: str = "condition"):
 
 
 def maildir_messages(path: Path) -> list:
-    if not (path / "new").is_dir():
+    if not all((path / sub).is_dir() for sub in ("tmp", "new", "cur")):  # the judge may be making it right now
         return []
     box = mailbox.Maildir(path, factory=None, create=False)
     return [email.message_from_bytes(box.get_bytes(key), policy=email.policy.default) for key in box.keys()]

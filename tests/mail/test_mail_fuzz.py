@@ -18,13 +18,20 @@ from adjudicator.mail import envelope
 OWN = "judge@example.net"
 
 HEADER_NAMES = st.sampled_from(["From", "To", "Subject", "Message-ID", "Content-Type", "Content-Transfer-Encoding",
-                                "Auto-Submitted", "Precedence", "References", "In-Reply-To", "Return-Path", "X-Autoreply"])
+                                "Auto-Submitted", "Precedence", "References", "In-Reply-To", "Return-Path", "X-Autoreply",
+                                "Content-Disposition"])
 HEADER_VALUES = st.one_of(
     st.text(max_size=60),
     st.binary(max_size=60).map(lambda b: b.decode("latin-1")),
     st.sampled_from(["<@", "F:;\x01  ", "F.mo:n@[", "multipart/mixed; boundary=x", "text/plain; charset=nonesuch",
                      "text/html; charset=windows-1250", "base64", "quoted-printable", "=?utf-8?q?=C5=99?=",
-                     "Jiří <jiri@example.cz>", "<>", "auto-replied", "bulk"]),
+                     "Jiří <jiri@example.cz>", "<>", "auto-replied", "bulk",
+                     # plain enough for envelope.py's short cuts, and near misses of them
+                     "Jon Snow <Jon.Snow@Example.org>", "jon@example.org", "<jon@example.org>", "Jon Snow jon@example.org",
+                     "Jon <jon@example.org> (night watch)", "jon@example.org, ann@example.org", "a..b@example.org",
+                     "\"Snow, Jon\" <jon@example.org>", "J. Snow <jon@example.org>", "text/plain; charset=utf-8",
+                     "text/plain;charset=UTF-8", "text/plain; format=flowed; delsp=yes", "TEXT/HTML", "text/plain; charset=\"utf-8\"",
+                     "attachment; filename=orders.txt", "inline", "orders for  round 2 ", "=?utf-8?q?x?= y"]),
 )
 
 
