@@ -32,7 +32,7 @@ class Table:
         self.judge = Judge(Store(tmp_path / "data", fsync=False), now=self.clock)
         self.passwords = self.judge.new_game("h", "agot2e-ru", {
             h: {"address": f"{h}@example.org", **({"language": "cs"} if h == CZECH else {})} for h in HOUSES},
-            seed=seed, options={"preview": "yes"})
+            seed=seed, options={"preview": "yes", "mercenaries": "no"})  # (the seeded game as it was before the mercenaries)
         self.postmaster = Postmaster(self.judge, MailSettings(JUDGE))
         self.sent = 0
 

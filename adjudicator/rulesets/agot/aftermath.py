@@ -13,8 +13,10 @@ from . import hostages, say, takeover
 from .battlefield import ability_active, card_icons, choose, consume_instruction, fighting_units, find_instruction, units_list
 from .context import Ctx
 
-CASUALTY_ORDER = ("footman", "ship", "knight")  # PBEM.md default casualties: weakest first (never a siege engine)
-KEEP_ORDER = ("knight", "ship", "footman")  # units kept first when supply forces some out
+CASUALTY_ORDER = ("footman", "sellsword", "ship", "knight")  # PBEM.md default casualties: weakest first (never a
+# siege engine; agot2e-ru's sellswords after the footmen, RULES.md D55)
+KEEP_ORDER = ("sellsword", "knight", "ship", "footman")  # units kept first when supply forces some out (sellswords
+# first: outside the supply limit, they never take a place)
 
 
 # -- sub-step: casualties ----------------------------------------------------------------------------------------------

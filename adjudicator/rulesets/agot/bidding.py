@@ -38,7 +38,7 @@ WILDLINGS = "wildlings"
 SLOT_NAME = {  # only for the comments of BID lines on file ("BID 3  # Fiefdoms"); messages name slots by id
 "iron_throne": "Iron Throne", "fiefdoms": "Fiefdoms", "kings_court": "King's Court",
              WILDLINGS: "Night's Watch"}
-WEAKEST_FIRST = ("footman", "ship", "siege_engine", "knight")  # PBEM.md default removals: weakest unit first (2e siege engines: B30)
+WEAKEST_FIRST = ("footman", "sellsword", "ship", "siege_engine", "knight")  # PBEM.md default removals: weakest unit first (2e siege engines: B30)
 
 
 def _w(state: dict) -> dict:

@@ -100,7 +100,8 @@ def case_state(rules: Edition, position: dict, options: dict[str, str] | None = 
                     raise RulesetError(f"{gd.board.name(area)}: ships only at sea, footmen and knights only on land")
                 state["areas"][area] = {house: pos.sort_units(units)}
     for house in state["houses"]:
-        over = {u: n for u, n in pos.house_units(state, house).items() if n > pos.unit_limit(state, gd, house, u)}
+        over = {u: n for u, n in pos.house_units(state, house).items()
+                if u in gd.setup.unit_limits and n > pos.unit_limit(state, gd, house, u)}  # (sellswords: agot2e-ru's)
         if over:
             raise RulesetError(f"{house} has more units than it owns: {over}")
     if "control" in position:

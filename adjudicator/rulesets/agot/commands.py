@@ -22,7 +22,7 @@ from ...mailcommands import Help, OrdersQuery, Press, Status  # noqa: F401  (re-
 
 # --- vocabulary shared by the grammar and the commands ------------------------------------------
 
-UNIT_TYPES: Final = ("footman", "knight", "ship", "siege_engine")
+UNIT_TYPES: Final = ("footman", "knight", "ship", "siege_engine", "sellsword")  # sellsword: agot2e-ru mercenaries
 """Unit types in their canonical order (weakest land unit first, as the rulebook lists them; siege
 engines: the 2nd edition's only)."""
 
@@ -30,8 +30,10 @@ BASIC_UNITS: Final = ("footman", "knight", "ship")
 """The units of both editions: what an error about an unknown unit word lists (the grammar reads
 mail without knowing the game's edition)."""
 
-UNIT_SINGULARS: Final = {"footman": "footman", "knight": "knight", "ship": "ship", "siege_engine": "siege engine"}
-UNIT_PLURALS: Final = {"footman": "footmen", "knight": "knights", "ship": "ships", "siege_engine": "siege engines"}
+UNIT_SINGULARS: Final = {"footman": "footman", "knight": "knight", "ship": "ship", "siege_engine": "siege engine",
+                         "sellsword": "sellsword"}
+UNIT_PLURALS: Final = {"footman": "footmen", "knight": "knights", "ship": "ships", "siege_engine": "siege engines",
+                       "sellsword": "sellswords"}
 
 ALL: Final = "all"
 """``MARCH ...: ALL`` (every unit in the source area) and ``PRESS ALL:`` (every player)."""
@@ -599,6 +601,33 @@ class HandLook:
         return f"HAND LOOK {self.deck}" if self.deck else "HAND PASS"
 
 
+# -- agot2e-ru, option mercenaries (its RULES.md V19; agot/mercenaries.py) ---------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Hire:
+    """``HIRE <company> <n>``: a sealed bid of ``n`` gold for a sellsword company in the mercenary phase;
+    ``HIRE NONE`` (``company is None``): no bid. The company is the text as written, folded to an id
+    (``golden-company``); the submission checks it against the game's companies."""
+
+    company: str | None
+    bid: int = 0
+
+    def canonical(self, names: Labels | None = None) -> str:
+        return "HIRE NONE" if self.company is None else f"HIRE {self.company} {self.bid}"
+
+
+@dataclass(frozen=True, slots=True)
+class Wages:
+    """``WAGES PAY | STOP | DISMISS``: the holder of a company pays its wages (keeps it), stops paying (it
+    is auctioned again, else it revolts), or pays a last wage and sends it home."""
+
+    choice: str
+
+    def canonical(self, names: Labels | None = None) -> str:
+        return f"WAGES {self.choice.upper()}"
+
+
 CLEAR_KINDS: Final = ("orders", "raven", "marches", "raids", "supports", "cards", "casualties", "retreats",
                       "abilities", "blade", "bids", "musters", "removes", "tiebreaks", "reclaims")
 """What ``CLEAR <kind>`` may name: each a part of a house's plan (``position.empty_plan``)."""
@@ -670,7 +699,7 @@ Command: TypeAlias = (
     Orders | Raid | March | Support | Card | Blade | Casualties | Retreat | Ability | Raven | Bid
     | BidAll | Tiebreak | Muster | Remove | Reclaim | Track | Discard | Choose | Promote | Penalty | Port | Consolidate
     | Redraw | BuyToken | BuySupply | Give | Loan | Clear | Help | Status | OrdersQuery | Press
-    | Rebel | HandLook  # agot2e-ru
+    | Rebel | HandLook | Hire | Wages  # agot2e-ru
     | Ransom | Answer | ExecutionBid  # agot2e-ru: hostages
 )
 """Everything :func:`.grammar.parse_mail` puts in ``ParsedMail.commands``."""

@@ -22,8 +22,8 @@ Why it looks the way it does:
 
 from __future__ import annotations
 
-import functools
 import difflib
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -33,6 +33,7 @@ from .board import UnknownName
 from ...mailbody import logical_lines, strip_accents, text_problem
 from ...mailcommands import ALL as PRESS_ALL
 from ...mailcommands import MAIL_WORDS
+from ... import messages
 from ...messages import Msg
 from ...ruleset import LineError
 from . import say
@@ -91,6 +92,7 @@ from .commands import (
     house_name,
     sort_units,
 )
+from .commands import Hire, Wages  # agot2e-ru mercenaries
 
 if TYPE_CHECKING:
     from .gamedata import GameData
@@ -178,6 +180,9 @@ COMMAND_WORDS: Final[dict[str, str]] = {
     "accept": "ACCEPT", "prijmi": "ACCEPT", "принять": "ACCEPT",
     "refuse": "REFUSE", "odmitni": "REFUSE", "отказать": "REFUSE",
     "execute": "EXECUTE", "poprava": "EXECUTE", "казнь": "EXECUTE",
+    # agot2e-ru, option mercenaries (RULES.md V19): English, Czech and Russian words
+    "hire": "HIRE", "najmout": "HIRE", "najmi": "HIRE", "нанять": "HIRE", "найм": "HIRE",
+    "wages": "WAGES", "zold": "WAGES", "жалованье": "WAGES", "жалование": "WAGES",
     **MAIL_WORDS,
 }
 """First word of a line -> the command it starts. A line starting with one of these also ends an
@@ -204,6 +209,10 @@ UNIT_WORDS: Final[dict[str, str]] = {
     # 2nd edition; two words joined by _counted: "siege engine", "obléhací stroj"
     "siege": "siege_engine", "siegeengine": "siege_engine", "siegeengines": "siege_engine",
     "oblehacistroj": "siege_engine", "oblehacistroje": "siege_engine", "oblehacichstroju": "siege_engine",
+    # agot2e-ru mercenaries: a hired company's units
+    "sellsword": "sellsword", "sellswords": "sellsword", "zoldner": "sellsword", "zoldneri": "sellsword",
+    "zoldnere": "sellsword", "zoldneru": "sellsword", "наемник": "sellsword", "наемники": "sellsword",
+    "наемника": "sellsword", "наемников": "sellsword",
 }
 """Unit word, English or Czech, singular or plural -> unit type."""
 
@@ -336,6 +345,8 @@ EXAMPLES: Final[dict[str, str]] = {
     "REPAY": "REPAY 1",
     "REBEL": "REBEL Winterfell",  # agot2e-ru
     "HAND": "HAND LOOK II",  # agot2e-ru
+    "HIRE": "HIRE golden-company 6",  # agot2e-ru mercenaries
+    "WAGES": "WAGES PAY",
     "CLEAR": "CLEAR MARCHES",
     "RANSOM": "RANSOM Eddard Stark 4",  # agot2e-ru: hostages
     "ACCEPT": "ACCEPT Eddard Stark FROM Stark",
@@ -613,9 +624,11 @@ engine`` are 2nd-edition forms of shared commands: :func:`_second_edition`.)"""
 
 
 VARIANT_COMMANDS: Final = frozenset({"BUY", "GIVE", "LOAN", "REPAY", "REBEL", "HAND",
-                                      "RANSOM", "ACCEPT", "REFUSE", "EXECUTE"})  # hostages
-"""Commands only a fan variant's game has (agot2e-ru: the transactions at any time, the rebellion, the Hand):
-unknown words elsewhere, so that a line of prose starting "Give ..." or "Hand ..." in an agot2e mail stays
+                                      "RANSOM", "ACCEPT", "REFUSE", "EXECUTE",  # hostages
+                                      "HIRE", "WAGES"})  # mercenaries
+"""Commands only a fan variant's game has (agot2e-ru: the transactions at any time, the rebellion, the Hand, the
+hostages, the mercenaries): unknown words elsewhere, so that a line of prose starting "Give ..." or "Hand ..."
+in an agot2e mail stays
 prose (``mailbody.not_orders``) instead of becoming a refused command."""
 
 
@@ -1154,6 +1167,8 @@ def _muster_items(items_text: str, names: NameResolver) -> tuple[MusterItem, ...
             continue
         unit_text, _, sea_text = part.partition("->")
         n, unit = _counted(unit_text)
+        if unit == "sellsword":  # agot2e-ru: sellswords are hired (HIRE), never mustered
+            raise LineError(Msg("agot.error.muster_sellsword"), EXAMPLES["MUSTER"])
         sea = None
         if sea_text.strip():
             if unit != "ship":
@@ -1348,6 +1363,54 @@ def _p_hand(rest: str, names: NameResolver) -> HandLook:
     raise LineError(Msg("agot.error.hand_form", text=rest.strip(), decks=list(WESTEROS_DECKS)), EXAMPLES["HAND"])
 
 
+WAGES_WORDS: Final[dict[str, str]] = {
+    "pay": "pay", "zaplat": "pay", "platit": "pay", "plat": "pay", "платить": "pay", "заплатить": "pay",
+    "stop": "stop", "neplatit": "stop", "nezaplat": "stop", "стоп": "stop", "прекратить": "stop",
+    "dismiss": "dismiss", "propustit": "dismiss", "propust": "dismiss", "распустить": "dismiss",
+}
+"""``WAGES`` choices (agot2e-ru mercenaries), English, Czech and Russian, folded."""
+
+NONE_WORDS_RU: Final = frozenset({"нет", "никого", "ничего"})
+
+
+def _p_hire(rest: str, names: NameResolver) -> Hire:
+    """``HIRE <company> <n>`` or ``HIRE NONE``: the company as written, folded to an id (``The Golden
+    Company`` -> ``golden-company``); which companies exist is the game's (checked on submission)."""
+    text = rest.strip()
+    if _is_none(text) or fold(text) in NONE_WORDS_RU:
+        return Hire(None)
+    m = re.fullmatch(r"(.*\S)\s+(\S+)", text, flags=re.S)
+    if m is None:
+        raise LineError(Msg("agot.error.hire_form", text=text), EXAMPLES["HIRE"])
+    key = _company_key(m.group(1))
+    names = _company_names()
+    starts = {c for name, c in names.items() if len(key) >= 4 and name.startswith(key)}
+    return Hire(names.get(key) or (starts.pop() if len(starts) == 1 else key), _number(m.group(2)))
+
+
+def _company_key(text: str) -> str:
+    """A company's name folded for comparison: ``The Golden Company`` -> ``golden-company``."""
+    return "-".join(w for w in re.split(r"[\s\-_]+", fold(text)) if w and w != "the")
+
+
+@functools.cache
+def _company_names() -> dict[str, str]:
+    """Folded company name (its id, its English and Czech names) -> id: the catalogues name the companies
+    (``names.company``) as they name areas; which exist in a game is the game's (checked on submission)."""
+    out = {}
+    for language in ("en", "cs"):
+        for company, shown in messages.catalogue(language, "agot").names.get("company", {}).items():
+            out[_company_key(shown)] = out[company] = company
+    return out
+
+
+def _p_wages(rest: str, names: NameResolver) -> Wages:
+    choice = WAGES_WORDS.get(re.sub(r"[\s.!]", "", fold(rest)))
+    if choice is None:
+        raise LineError(Msg("agot.error.wages_word", text=rest.strip()), EXAMPLES["WAGES"])
+    return Wages(choice)
+
+
 def _p_clear(rest: str, names: NameResolver) -> Clear:
     """``CLEAR``, ``CLEAR ALL``, ``CLEAR MARCHES, RAIDS``, ``ZRUŠ pochody a nájezdy``."""
     words = [fold(w) for w in re.split(r"[,;\s]+|\s+(?:and|a)\s+", rest.strip()) if w and fold(w) not in ("and", "a")]
@@ -1486,6 +1549,8 @@ _PARSERS: Final[dict[str, Callable[[str, NameResolver], Command]]] = {
     "PENALTY": _p_penalty,
     "REBEL": _p_rebel,  # agot2e-ru
     "HAND": _p_hand,  # agot2e-ru
+    "HIRE": _p_hire,
+    "WAGES": _p_wages,
     "DISCARD": _p_discard,
     "PORT": _p_port,
     "CONSOLIDATE": _p_consolidate,

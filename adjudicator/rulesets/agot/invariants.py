@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from . import gold, hostages, ironbank
+from . import gold, hostages, ironbank, mercenaries
 from . import position as pos
 from .context import Ctx
 
@@ -40,7 +40,7 @@ def violations(state: dict, ctx: Ctx) -> list[str]:
                 out.append(f"{house}: {count[unit]} {unit}s, the limit is {limit}")
         cutting = (state["phase"] == "westeros" and state["step"] == "supply" and house in (state.get("westeros") or {}).get("over", [])
                    ) or state["step"] == "supply_recount"  # agot2e-ru: the cut of every round's recount, owed
-        sizes = sorted((len(units) for units in mine.values() if len(units) >= 2), reverse=True)
+        sizes = pos.armies({a: {house: u} for a, u in mine.items()}, house)  # (agot2e-ru: sellswords not counted)
         if not pos.armies_fit(state, gd, house, sizes) and not cutting:  # a Supply card's cut still to come
             out.append(f"{house}: armies {sizes} break supply {state['supply'][house]}")
         total = state["power"][house] + on_board[house]
@@ -84,7 +84,7 @@ def violations(state: dict, ctx: Ctx) -> list[str]:
     for house in houses:
         if house in state["tracks"]["iron_throne"] and not 0 <= state["supply"][house] <= max(gd.setup.supply_armies):
             out.append(f"{house}: supply {state['supply'][house]} off the track")
-    return out + gold.violations(state) + ironbank.violations(state, ctx)
+    return out + gold.violations(state) + ironbank.violations(state, ctx) + mercenaries.violations(state, ctx)
 
 
 def leaks(view: dict, state: dict, viewer: str) -> list[str]:

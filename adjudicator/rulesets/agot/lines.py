@@ -25,6 +25,7 @@ from .commands import (ALL, Ability, Bid, BidAll, Blade, BuySupply, BuyToken, Ca
                        Reclaim, Redraw, Remove, Retreat, Status, Support, Tiebreak, Track)
 from .commands import HandLook, Rebel  # agot2e-ru
 from .commands import Answer, ExecutionBid, Ransom  # agot2e-ru: hostages
+from .commands import Hire, Wages  # agot2e-ru mercenaries
 from .edition import every
 
 
@@ -131,6 +132,10 @@ def message(command, names: grammar.GameDataNames) -> Msg | None:
         return Msg("agot.line.hostage_answer", card=command.card_id, choice=command.choice, house=command.house)
     if isinstance(command, ExecutionBid):
         return Msg("agot.line.execution_bid", card=command.card_id, side=command.side, gold=command.gold)
+    if isinstance(command, Hire):
+        return Msg("agot.line.hire", company=command.company, n=command.bid)
+    if isinstance(command, Wages):
+        return Msg("agot.line.wages", choice=command.choice)
     if isinstance(command, Clear):
         return Msg("agot.line.clear", kinds=list(command.kinds))
     if isinstance(command, Help):

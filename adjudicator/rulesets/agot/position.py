@@ -52,7 +52,8 @@ from typing import Iterable
 from .edition import edition_of
 from .gamedata import GameData
 
-UNIT_ORDER = ("footman", "knight", "ship", "siege_engine")  # siege engines: 2nd edition
+UNIT_ORDER = ("footman", "knight", "ship", "siege_engine", "sellsword")  # siege engines: 2nd edition;
+# sellswords: agot2e-ru's mercenaries, a hired company's units (agot/mercenaries.py), outside the supply limit
 
 
 def sort_units(units: Iterable[str]) -> list[str]:
@@ -221,7 +222,7 @@ def occupier(state: dict, gd: GameData, area: str) -> str | None:
 def unit_limit(state: dict, gd: GameData, house: str, unit: str) -> int:
     """How many ``unit`` pieces ``house`` has: the data's, or (agot2e-ru ``variant-units``) the per-house
     limits recorded at creation in ``state["unit_limits"]``."""
-    return (state.get("unit_limits") or {}).get(house, gd.setup.unit_limits)[unit]
+    return (state.get("unit_limits") or {}).get(house, gd.setup.unit_limits).get(unit, 0)  # (no sellsword is a house's own)
 
 
 def port_to_take(state: dict, gd: GameData, house: str, castle: str) -> tuple[str, int, int] | None:
@@ -294,7 +295,7 @@ def controller(state: dict, gd: GameData, area: str) -> str | None:
     if area in state["control"]:
         return state["control"][area]
     home = gd.board.area(area).home_of
-    if home and home in state["houses"] and area not in state["neutral"]:  # agot2e-ru: rebels hold it (rebellion.py)
+    if home and home in state["houses"] and area not in state["neutral"]:  # agot2e-ru: rebels (rebellion.py), revolting sellswords (mercenaries.py)
         return home
     return None
 
@@ -381,9 +382,14 @@ def star_limit(state: dict, gd: GameData, house: str) -> int:
 # -- supply ----------------------------------------------------------------------------------------
 
 
+def army_size(units: list[str]) -> int:
+    """The units of an army that count for supply: all but sellswords (agot2e-ru, paid in gold instead)."""
+    return len(units) - units.count("sellsword")
+
+
 def armies(areas: dict, house: str) -> list[int]:
     """Sizes of ``house``'s armies (2+ units in one area), largest first."""
-    return sorted((len(h[house]) for h in areas.values() if len(h.get(house, [])) >= 2), reverse=True)
+    return sorted((n for h in areas.values() if (n := army_size(h.get(house, []))) >= 2), reverse=True)
 
 
 def within_supply(state: dict, gd: GameData, house: str, areas: dict | None = None) -> bool:
@@ -413,9 +419,9 @@ def areas_after(state: dict, house: str, changes: dict[str, list[str]]) -> dict:
 def supply_after(state: dict, gd: GameData, house: str, changes: dict[str, list[str]]) -> bool:
     """Would ``house`` be within supply if the areas in ``changes`` held these units of it? (The armies of
     :func:`areas_after`, counted without copying the board: marches and musters ask it for every option.)"""
-    sizes = [len(holders[house]) for area, holders in state["areas"].items()
-             if area not in changes and len(holders.get(house, ())) >= 2]
-    sizes += [len(units) for units in changes.values() if len(units) >= 2]
+    sizes = [n for area, holders in state["areas"].items()
+             if area not in changes and (n := army_size(holders.get(house, []))) >= 2]
+    sizes += [n for units in changes.values() if (n := army_size(units)) >= 2]
     return armies_fit(state, gd, house, sorted(sizes, reverse=True))
 
 

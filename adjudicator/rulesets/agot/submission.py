@@ -13,7 +13,7 @@ import copy
 from ... import mailcommands
 from ...messages import Msg
 from ...ruleset import LineResult, Parsed, Submission
-from . import action, battle, consolidate, examples, hostages, planning, takeover, tides, transactions, westeros
+from . import action, battle, consolidate, examples, hostages, mercenaries, planning, takeover, tides, transactions, westeros
 from . import position as pos
 from .commands import (CLEAR_KINDS, Ability, Bid, BidAll, Blade, Card, Casualties, Choose, Clear, Consolidate,
                        Discard, March, Muster, Orders, Penalty, Port, Promote, Raid, Raven, Reclaim, Redraw, Remove,
@@ -23,6 +23,7 @@ from .commands import TRANSACTIONS  # agot2e-ru: BUY, GIVE, LOAN, REPAY at any t
 from .commands import HandLook, Rebel  # agot2e-ru: the rebellion and the Hand of the King
 from . import hand, rebellion  # agot2e-ru
 from .commands import Answer, ExecutionBid, Ransom  # agot2e-ru: the hostage phase (hostages.py)
+from .commands import Hire, Wages  # agot2e-ru: mercenaries
 from .context import Ctx
 from . import grammar
 from .grammar import parse_mail
@@ -278,6 +279,8 @@ def _check(state: dict, ctx: Ctx, house: str, stretch: list, index: dict, broken
             problem = hand.check(state, ctx, house, command)
         elif isinstance(command, (Ransom, Answer, ExecutionBid)):  # agot2e-ru (hostages.py)
             problem, example = hostages.check(state, ctx, house, command)
+        elif isinstance(command, (Hire, Wages)):  # agot2e-ru (mercenaries.py)
+            problem, example = mercenaries.check(state, ctx, house, command)
         elif isinstance(command, Ability) and ctx.rules.cards.BY_TIMING and state["step"] != "battle":
             problem = battle.ability_form(ctx, house, command)  # 2e: checked when sent ahead, not only in battle
         if problem is None and state["step"] == "battle" and isinstance(command, (Support, Card, Ability, Casualties, Retreat)):
@@ -350,14 +353,17 @@ def _apply(state: dict, ctx: Ctx, house: str, commands) -> None:
             plan[rebellion.PLAN_KEY if isinstance(command, Rebel) else hand.PLAN_KEY] = [command.canonical(ctx.names)]
         elif isinstance(command, (Ransom, Answer, ExecutionBid)):
             hostages.store(state, ctx, house, command)
+        elif isinstance(command, (Hire, Wages)):
+            mercenaries.store(state, ctx, house, command)
         elif type(command) in PLAN_KEY:
             plan[PLAN_KEY[type(command)]].append(command.canonical(ctx.names))
 
 
-SECOND_EDITION_LINES = ("ports", "consolidations", "redraws") + (rebellion.PLAN_KEY, hand.PLAN_KEY, "hostages")  # agot2e-ru
+SECOND_EDITION_LINES = ("ports", "consolidations", "redraws") + (rebellion.PLAN_KEY, hand.PLAN_KEY, "hostages", "hire",
+                                                                    "wages")  # agot2e-ru
 """The plan's keys of the 2nd edition's action-phase lines (PORT, CONSOLIDATE, BLADE REDRAW/KEEP) and of
-agot2e-ru's rebellion, Hand and hostage phase, in the order ``on_file`` lists them; a plan has them only
-once such a line was sent."""
+agot2e-ru's rebellion, Hand, hostage phase and mercenaries (HIRE, WAGES), in the order ``on_file`` lists them; a
+plan has them only once such a line was sent."""
 
 
 def clear(state: dict, house: str, kinds: tuple[str, ...] = ()) -> None:

@@ -110,6 +110,8 @@ def unit_value(ctx: Ctx, unit: str, area: str, attacking: bool, origin: str | No
     on, an area with a castle (agot2e RULES.md R2.2, R7.1). The variant's options (agot2e-ru RULES.md V2, V3,
     V24): ``siege-towers`` count 2 there, ``knights-in-castles`` count 1 less in an area with a castle,
     ``moat-cailin`` attacked from the north is none (:func:`castle_in_combat`)."""
+    if unit == "sellsword":  # agot2e-ru mercenaries (RULES.md V19)
+        return ctx.params.mercenaries.strength
     castle = castle_in_combat(ctx, area, origin)
     if unit in ctx.gd.setup.castle_only_units:
         if not (attacking and castle):

@@ -11,7 +11,7 @@ need no preview; a case's ``options`` switch options off (``options: {half-suppo
 from __future__ import annotations
 
 from ...ruleset import RulesetError, register
-from ..agot import caseposition, hostages, ironbank, ledger
+from ..agot import caseposition, hostages, ironbank, ledger, mercenaries
 from ..agot.board import UnknownName
 from ..agot import position as pos
 from ..agot.context import ctx_of
@@ -26,7 +26,9 @@ YES_NO = ("yes", "no")
 def read_options(given: dict[str, str], *, preview: bool) -> dict[str, str]:
     """Every variant option -> yes or no (yes unless ``given`` says no); ``preview`` is the GM's
     ``preview=yes``, which the variant needs until it is complete. A wrong name or value is refused
-    with the list and an example."""
+    with the list and an example; so is an option on without the option it needs (``NEEDS``: the
+    mercenaries are paid in gold). A rules case (``preview``) that switches the needed option off switches
+    the option needing it off too, unless it names it."""
     given = {str(k): {True: "yes", False: "no"}.get(v, str(v).lower()) if isinstance(v, bool) else str(v).lower()
              for k, v in given.items()}  # a case's YAML reads yes/no as booleans
     unknown = sorted(set(given) - set(OPTIONS) - {"preview", "tides-of-battle"})
@@ -62,6 +64,8 @@ def apply_setup(state: dict, *, start_units: bool = True) -> dict:
         ledger.start(state)  # the history of the transactions (P13-P16)
     if ctx.on("hostages"):  # the cards taken hostage and those executed (agot/hostages.py)
         state["hostages"] = {"held": [], "executed": []}
+    if ctx.on("mercenaries"):  # every company for hire (agot/mercenaries.py)
+        state["mercenaries"] = {company: None for company in ctx.params.mercenaries.companies}
     if ctx.on("neutral-garrisons"):
         state["neutral"].update({a: n for a, n in ctx.params.neutral_garrisons.items() if not state["areas"].get(a)})
     if ctx.on("variant-units"):
@@ -90,7 +94,8 @@ class Agot2eRu(AgotRuleset):
         chosen = read_options(position.get("options") or {}, preview=True)
         hostage_step = position.get("step") == "hostages"  # a case that starts in the hostage phase
         state = caseposition.case_state(self.rules, {k: v for k, v in position.items()
-                                                     if k not in ("options", "gold", "debts", "loans", "hostages", "step")}
+                                                     if k not in ("options", "gold", "debts", "loans", "hostages", "step",
+                                                                  "mercenaries")}
                                         | ({"step": position["step"]} if "step" in position and not hostage_step else {}),
                                         chosen)
         state["options"] = chosen
@@ -104,12 +109,22 @@ class Agot2eRu(AgotRuleset):
                     raise RulesetError(f"{key} for {house}: only with gold-economy, for a house in play")
                 state[key][str(house).lower()] = int(n)
         _case_hostages(state, position)
+        for company, house in (position.get("mercenaries") or {}).items():  # mercenaries: who holds which company
+            held = state.get("mercenaries")
+            if held is None or company not in held or (house is not None and str(house).lower() not in
+                                                       (*state["houses"], "gone")):
+                raise RulesetError(f"mercenaries: {company}: {house}: only with the option mercenaries, a company of"
+                                   f" variant-params and a house in play, gone or null")
+            held[company] = None if house is None else str(house).lower()
+        wrong = mercenaries.violations(state, ctx_of(state))  # sellswords only of a company's holder
+        if wrong:
+            raise RulesetError(f"mercenaries: {'; '.join(wrong)}")
         if hostage_step:
             state.update(phase="hostages", step="hostages")
             hostages.start(state, ctx_of(state))
-        for house in state["houses"]:  # a case's own units within the variant's pieces
+        for house in state["houses"]:  # a case's own units within the variant's pieces (sellswords: the company's)
             over = {u: n for u, n in pos.house_units(state, house).items()
-                    if n > pos.unit_limit(state, ctx_of(state).gd, house, u)}
+                    if u != "sellsword" and n > pos.unit_limit(state, ctx_of(state).gd, house, u)}
             if over:
                 raise RulesetError(f"{house} has more units than it owns: {over}")
         return state

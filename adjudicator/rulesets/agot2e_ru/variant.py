@@ -18,7 +18,7 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from ...paths import GAMES_DIR
-from ..agot import hand, hostages, ironbank, rebellion
+from ..agot import hand, hostages, ironbank, mercenaries, rebellion
 from ..agot.gamedata import _Reader
 from ..agot2e.edition import SHAPE, load_gamedata
 from . import economy, mustering, recount, taxes
@@ -53,11 +53,14 @@ OPTIONS: dict[str, str] = {
                         " after each Westeros phase",
     "hostages": "a card whose army is wiped out is taken hostage: ransoms and execution votes in gold (needs"
                 " gold-economy)",
+    "mercenaries": "sellsword companies hired by sealed bids of gold from round 4, paid wages, else they revolt"
+                   " (needs gold-economy)",
 }
 """Every option this judge plays, by name -> what it does (RULES.md section 2 quotes the seed for each)."""
 
 NEEDS: dict[str, str] = {
     "hostages": "gold-economy",  # ransoms and execution votes are paid in gold dragons (RULES.md V20)
+    "mercenaries": "gold-economy",  # the companies are hired and paid in gold dragons (RULES.md V19)
 }
 """An option -> the option it cannot be played without (``judge new`` refuses the one without the other)."""
 
@@ -71,11 +74,13 @@ STEPS: dict[str, tuple] = {
     "after_action": (        # rebellion, 5 taxes, 6 mercenaries, 7 supply, 8 muster, 9 debts
         ("rebellion", rebellion),
         ("taxes", taxes),
+        ("mercenaries", mercenaries),  # 6 (agot/mercenaries.py)
         ("supply_recount", recount),
         ("mustering", mustering),
         ("debts", ironbank),
     ),
 }
+
 
 @dataclass(frozen=True)
 class Economy:
@@ -120,6 +125,7 @@ class Params:
     rebellion_die: int
     hostage_rounds: int  # hostages: the rounds a hostage is held at most (summed over its holders)
     iron_throne_bid_factor: int  # hostages: the Iron Throne holder's gold counts this many times in a vote
+    mercenaries: "Mercenaries"
     later: Mapping[str, Any]
 
     def unit_limits(self, house: str) -> dict[str, int]:
@@ -134,7 +140,33 @@ class Params:
 
 
 TIEBREAKS = ("castles", "muster_points")
-LATER = ("mercenaries",)
+LATER: tuple[str, ...] = ()  # every section is played now
+
+
+
+
+@dataclass(frozen=True)
+class Company:
+    """A sellsword company (ours: the seed's company cards are missing): its sellswords, the auction's
+    minimum bid and the wages each mercenary phase."""
+
+    id: str
+    sellswords: int
+    minimum: int
+    wages: int
+
+
+@dataclass(frozen=True)
+class Mercenaries:
+    """The ``mercenaries`` section: when the phase starts, the revolt's die and cap, the sellswords'
+    strength, the ambush penalty and the companies in auction order."""
+
+    from_round: int
+    revolt_at_most: int
+    die: int
+    strength: int
+    ambush_penalty: int
+    companies: Mapping[str, Company]
 
 
 def load_params(version: str) -> Params:
@@ -149,7 +181,8 @@ def _load(version: str) -> Params:
     r = _Reader(SHAPE, GAMES_DIR / "agot2e-ru" / version / "variant-params.yaml")
     top = r.keys(r.data, "variant-params.yaml", {"format", "battle", "neutral_garrisons", "printed_garrisons",
                                                  "victory", "muster_points", "docks", "units", "economy",
-                                                 "iron_bank", "rebellion", "moat_cailin", "hostages", *LATER})
+                                                 "iron_bank", "rebellion", "moat_cailin", "hostages", "mercenaries",
+                                                 *LATER})
     battle = r.keys(top["battle"], "battle", {"support_divisor", "star_support_before_rounding",
                                               "knight_castle_penalty", "siege_tower_strength"})
     r.need(r.flag(battle["star_support_before_rounding"], "battle.star_support_before_rounding"),
@@ -187,6 +220,21 @@ def _load(version: str) -> Params:
     for card in rebel_cards:
         r.need(card in gd.westeros_cards, f"rebellion.cards: {card!r} is no Westeros card of the 2nd edition")
     hostage = r.keys(top["hostages"], "hostages", {"rounds_at_most", "iron_throne_bid_factor"})
+    m = r.keys(top["mercenaries"], "mercenaries", {"from_round", "revolt_strength_at_most", "die",
+                                                   "sellsword_strength", "ambush_penalty", "companies"})
+    companies = {}
+    for cid, c in r.mapping(m["companies"], "mercenaries.companies").items():
+        c = r.keys(c, f"mercenaries.companies.{cid}", {"sellswords", "minimum", "wages"})
+        companies[str(cid)] = Company(str(cid), r.integer(c["sellswords"], f"mercenaries.companies.{cid}.sellswords", 1),
+                                      r.integer(c["minimum"], f"mercenaries.companies.{cid}.minimum", 0),
+                                      r.integer(c["wages"], f"mercenaries.companies.{cid}.wages", 0))
+    mercs = Mercenaries(
+        from_round=r.integer(m["from_round"], "mercenaries.from_round", 1),
+        revolt_at_most=r.integer(m["revolt_strength_at_most"], "mercenaries.revolt_strength_at_most", 1),
+        die=r.integer(m["die"], "mercenaries.die", 1),
+        strength=r.integer(m["sellsword_strength"], "mercenaries.sellsword_strength", 0),
+        ambush_penalty=r.integer(m["ambush_penalty"], "mercenaries.ambush_penalty", 0),
+        companies=MappingProxyType(companies))
     return Params(
         version=version,
         support_divisor=r.integer(battle["support_divisor"], "battle.support_divisor", 1),
@@ -219,6 +267,7 @@ def _load(version: str) -> Params:
         rebellion_die=r.integer(rebel["die"], "rebellion.die", 2),
         hostage_rounds=r.integer(hostage["rounds_at_most"], "hostages.rounds_at_most", 1),
         iron_throne_bid_factor=r.integer(hostage["iron_throne_bid_factor"], "hostages.iron_throne_bid_factor", 1),
+        mercenaries=mercs,
         later=MappingProxyType({key: r.mapping(top[key], key) for key in LATER}),
     )
 
