@@ -1,4 +1,4 @@
-"""A whole 4-house agot2e-ru game (the preview, every option on) played by mail through the judge and the
+"""A whole 4-house agot2e-ru game (every option on) played by mail through the judge and the
 mail layer: seeded bots write every house's mail, the deadlines pass on a fake clock for what they leave
 out, and the game runs to its end by the variant's victory (7 castles held to a round's end, or the final
 ranking by castles and muster points). Stark reads Czech: none of its mail may show a message key."""

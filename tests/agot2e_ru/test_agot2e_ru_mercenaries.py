@@ -118,3 +118,25 @@ def test_every_mercenary_line_reads_back_from_czech_and_russian_words(text):
                "DISMISS": "РАСПУСТИТЬ"}
     assert parse_mail(" ".join(russian.get(w, w) for w in text.split()), names).commands == command
     assert rs.line(text, "en") == text
+
+
+def test_sellswords_crushed_by_the_garrison_alone_take_their_order_off_the_board():
+    """Found by the campaign (3 houses, Tides of Battle, seed 3069): the revolt crushed in Lannisport by its
+    garrison left Lannister's Defense order on an empty area."""
+    from adjudicator.ruleset import get
+
+    ru = get("agot2e-ru")
+    state = ru.case_state({"players": ["stark", "lannister", "baratheon"], "round": 5, "step": "action",
+                           "mercenaries": {"windblown": "lannister"},
+                           "areas": {"Lannisport": {"lannister": ["sellsword", "sellsword"]},
+                                     "Stoney Sept": {"lannister": ["footman"]}},
+                           "orders": {"Lannisport": "defense +2*", "Stoney Sept": "defense +1"}})
+    while state["step"] != "mercenaries" or state["hiring"]["stage"] == "wages":
+        if state["step"] == "mercenaries":
+            state = ru.submit(state, "lannister", "WAGES STOP").state
+        state, _ = ru.advance(state, force=True)
+        assert ru.violations(state) == []
+    state, events = ru.advance(state, force=True)
+    assert any("crushes the revolt" in e.text for e in events)
+    assert "lannisport" not in state["orders"] and state["orders"]["stoney-sept"] == "defense +1"
+    assert ru.violations(state) == []

@@ -1,4 +1,4 @@
-"""agot2e-ru's game options and data: what ``judge new`` accepts and records, the preview gate, the
+"""agot2e-ru's game options and data: what ``judge new`` accepts and records, the old preview option, the
 variant-params file's checks, and that a game with every option off plays as agot2e."""
 
 from __future__ import annotations
@@ -19,13 +19,12 @@ from adjudicator.yamlio import YamlFileError
 THREE = ["stark", "lannister", "baratheon"]
 
 
-def test_no_game_is_created_before_the_variant_is_complete_unless_the_gm_asks_for_the_preview():
+def test_a_game_without_options_is_the_variant_as_written_and_the_old_preview_option_changes_nothing():
     ru = get("agot2e-ru")
-    with pytest.raises(RulesetError, match="agot2e-ru is not complete yet.*--option preview=yes"):
-        ru.new_game(THREE, {}, 1)
-    state = ru.new_game(THREE, {"preview": "yes"}, 1)
+    state = ru.new_game(THREE, {}, 1)
     assert state["edition"] == "agot2e-ru" and state["options"] == {name: "yes" for name in OPTIONS}
     assert "tides_of_battle" not in state
+    assert ru.new_game(THREE, {"preview": "yes"}, 1) == state  # (the gate of the variant's preview, gone)
 
 
 def test_options_are_switched_off_one_by_one_and_recorded():

@@ -342,8 +342,16 @@ def _turn(state: dict, ctx: Ctx, area: str, former: str, house: str, count: int)
         pos.set_units(state, area, house, [SELLSWORD] * count)
         return events
     pos.set_units(state, area, former, own)
+    _order_without_units(state, area)
     return [Event("agot.mercs.ambush_lost", house=house, former=former, area=ctx.area(area), mercs=mercs,
                   defence=defence, garrison=garrison, n=count)]
+
+
+def _order_without_units(state: dict, area: str) -> None:
+    """The sellswords destroyed were the area's last units (its garrison beat them): their order leaves the
+    board, unless the house's power token holds the area and orders stand there (orders-in-token-areas)."""
+    if pos.order_owner(state, area) is None:
+        state["orders"].pop(area, None)
 
 
 def _take_area(state: dict, area: str, former: str) -> None:
@@ -393,6 +401,7 @@ def _revolt(state: dict, ctx: Ctx, cid: str) -> list[Event]:
         if own or garrison:
             if not won:
                 pos.set_units(state, area, former, own)
+                _order_without_units(state, area)
                 events.append(Event("agot.mercs.revolt_crushed", house=former, area=ctx.area(area), mercs=mercs,
                                     defence=defence, garrison=garrison, n=count))
                 continue

@@ -2,10 +2,8 @@
 2nd edition's data and rules (:mod:`.edition`) and the variant's rules as game options (:mod:`.variant`).
 
 Every option is on unless the GM switches it off (``--option half-support=no``); the options are fixed
-at creation and recorded in the game (``state["options"]``). Not complete yet (RULES.md section 0): the
-economy, the Iron Bank and the modules are not played, so ``new_game`` refuses unless the GM asks for the
-preview (``--option preview=yes``), like agot2e's. Rules cases (``judge case tests/cases/agot2e-ru``)
-need no preview; a case's ``options`` switch options off (``options: {half-support: no}``).
+at creation and recorded in the game (``state["options"]``); RULES.md section 0 says what is played and
+what the seed leaves out. A rules case's ``options`` switch options off (``options: {half-support: no}``).
 """
 
 from __future__ import annotations
@@ -23,17 +21,17 @@ from .variant import NEEDS, OPTIONS
 YES_NO = ("yes", "no")
 
 
-def read_options(given: dict[str, str], *, preview: bool) -> dict[str, str]:
-    """Every variant option -> yes or no (yes unless ``given`` says no); ``preview`` is the GM's
-    ``preview=yes``, which the variant needs until it is complete. A wrong name or value is refused
+def read_options(given: dict[str, str]) -> dict[str, str]:
+    """Every variant option -> yes or no (yes unless ``given`` says no). A wrong name or value is refused
     with the list and an example; so is an option on without the option it needs (``NEEDS``: the
-    mercenaries are paid in gold). A rules case (``preview``) that switches the needed option off switches
-    the option needing it off too, unless it names it."""
+    mercenaries are paid in gold). Switching the needed option off switches the option needing it off
+    too, unless it is named. ``preview=yes``, which the variant needed while it was being built, is
+    still accepted and changes nothing (older scripts and games keep working)."""
     given = {str(k): {True: "yes", False: "no"}.get(v, str(v).lower()) if isinstance(v, bool) else str(v).lower()
              for k, v in given.items()}  # a case's YAML reads yes/no as booleans
     unknown = sorted(set(given) - set(OPTIONS) - {"preview", "tides-of-battle"})
     wrong = sorted(k for k, v in given.items() if k not in ("preview",) and k not in unknown and v not in YES_NO)
-    example = "--option preview=yes --option half-support=no"
+    example = "--option half-support=no --option tides-of-battle=yes"
     if unknown or wrong:
         problem = f"unknown option {', '.join(unknown)}" if unknown else f"{', '.join(wrong)} takes yes or no"
         raise RulesetError(f"agot2e-ru: {problem}; its options (yes or no, every one yes unless set):"
@@ -45,10 +43,6 @@ def read_options(given: dict[str, str], *, preview: bool) -> dict[str, str]:
         if chosen[option] == "yes" and chosen[needed] == "no":
             raise RulesetError(f"agot2e-ru: the option {option} needs {needed} (its payments are in gold dragons);"
                                f" switch both on, or {option} off too: --option {needed}=no --option {option}=no")
-    if not preview and given.get("preview") != "yes":
-        raise RulesetError("agot2e-ru is not complete yet: the variant's economy (gold, TRADE, the Iron Bank) and"
-                           " its modules are still to come (adjudicator/rulesets/agot2e_ru/RULES.md, section 0);"
-                           f" to play the preview by the rules done so far: {example}")
     return chosen
 
 
@@ -81,7 +75,7 @@ class Agot2eRu(AgotRuleset):
     rules = EDITION
 
     def new_game(self, players: list[str], options: dict[str, str], seed: int) -> dict:
-        chosen = read_options(options, preview=False)
+        chosen = read_options(options)
         state = initial_state(self.rules, players, seed)
         state["options"] = chosen
         if options.get("tides-of-battle", "no") == "yes":  # agot2e's option, as agot2e reads it (B27)
@@ -91,7 +85,7 @@ class Agot2eRu(AgotRuleset):
     def case_state(self, position: dict) -> dict:
         """A rules case's position: every option on unless its ``options`` says no; the neutral garrisons
         placed unless the position names its ``neutral`` forces."""
-        chosen = read_options(position.get("options") or {}, preview=True)
+        chosen = read_options(position.get("options") or {})
         hostage_step = position.get("step") == "hostages"  # a case that starts in the hostage phase
         state = caseposition.case_state(self.rules, {k: v for k, v in position.items()
                                                      if k not in ("options", "gold", "debts", "loans", "hostages", "step",
