@@ -6,77 +6,27 @@ Messenger Raven sees reaches its holder's mail and nobody else's."""
 
 from __future__ import annotations
 
-import copy
-import email
-import email.policy
 import re
-import sys
 from pathlib import Path
 
 import pytest
 
-from adjudicator.judge import Judge
-from adjudicator.mail.process import Postmaster
-from adjudicator.mail.settings import MailSettings
 from adjudicator.rulesets.agot2e.ruleset import AGOT2E
-from adjudicator.store import Store
-from conftest import FakeClock
 from i18nhelp import untranslated
+from positiontable import PositionTable
 from test_agot2e_mail_game import _frame_words
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "mail"))  # the mail tests' helpers
-from mailhelp import JUDGE, raw_mail, text_of  # noqa: E402
 
 HOUSES = ("stark", "lannister", "baratheon", "greyjoy", "tyrell", "martell")
 WILDLING_ATTACK = {"round": 4, "step": "westeros", "wildlings": 2,
                    "westeros_cards": {"I": "Last Days of Summer", "II": "Last Days of Summer", "III": "Wildlings Attack"}}
 
 
-class Table:
+class Table(PositionTable):
     """A game of the six houses by mail, from ``position``; ``czech`` reads Czech."""
 
     def __init__(self, tmp_path: Path, monkeypatch, position: dict, czech: str):
-        state = AGOT2E.case_state({"players": list(HOUSES), **position})
-        while not AGOT2E.pending(state):  # to the first decision anybody owes, as the judge runs steps
-            state, _ = AGOT2E.advance(state, force=False)
-        monkeypatch.setattr(AGOT2E, "new_game", lambda players, options, seed: copy.deepcopy(state))
-        self.judge = Judge(Store(tmp_path / "data", fsync=False), now=FakeClock())
-        self.passwords = self.judge.new_game("g", "agot2e", {
-            h: {"address": f"{h}@example.org", **({"language": "cs"} if h == czech else {})} for h in HOUSES},
-            options={"preview": "yes"})
-        self.postmaster = Postmaster(self.judge, MailSettings(JUDGE))
-        self.czech, self.sent, self.read = czech, 0, set()
-        self.postmaster.sweep_reports()
-
-    @property
-    def state(self) -> dict:
-        return self.judge.present("g").state
-
-    def mail(self, house: str, body: str) -> None:
-        self.sent += 1
-        sender = f"{house}@example.org"
-        raw = raw_mail(f"JUDGE g {house} {self.passwords[house]}\n{body}", sender=sender,
-                       message_id=f"<{house}-{self.sent}@example.org>")
-        self.postmaster.process(self.postmaster.receive(raw, mail_from=sender))
-        self.postmaster.sweep_reports()
-
-    def deadline(self) -> None:
-        self.judge.adjudicate("g", force=True, reason="deadline")
-        self.postmaster.sweep_reports()
-
-    def new_mail(self) -> dict[str, str]:
-        """House -> the text of every mail queued for it since the last call."""
-        outbox = self.postmaster.outbox
-        out = {h: "" for h in HOUSES}
-        for path in sorted([*outbox.root.glob("*.eml"), *outbox.sent_dir.glob("*.eml")]):
-            if path.name in self.read:
-                continue
-            self.read.add(path.name)
-            message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
-            for house in HOUSES:
-                if message["To"] and f"{house}@example.org" in message["To"]:
-                    out[house] += re.sub(r"(?m)^X-Judge: .*$", "", text_of(message)) + "\n"
-        return out
+        super().__init__(tmp_path, monkeypatch, AGOT2E, HOUSES, position, czech)
 
     def czech_clean(self, text: str) -> list[str]:
         """The Czech reader's text: keys and English catalogue words, outside quoted mail lines and the
