@@ -213,6 +213,20 @@ def retreat_error(state: dict, ctx: Ctx, b: dict, dest: str, legal: list[str], u
     return Msg("agot.error.retreat", dest=ctx.area(dest), problem=problem, legal=[ctx.area(a) for a in legal])
 
 
+def retreat_destination(state: dict, ctx: Ctx, b: dict, house: str, legal: list[str]) -> tuple[str, list[Event]]:
+    """Where ``house``'s beaten units go among ``legal`` areas: its RETREAT line on file (used up), the only
+    area, else the default (the area with most of its units, then by name), said in an event. Shared by a
+    battle's loser and agot2e-ru's rebellion."""
+    found = retreat_line(state, ctx, b, legal)
+    if found:
+        consume_instruction(state, house, "retreats", found[0])
+        return found[1].area, []
+    if len(legal) == 1:
+        return legal[0], []
+    dest = min(legal, key=lambda a: (-len(pos.units_in(state, a, house)), ctx.area(a)))
+    return dest, [Event("agot.default.retreat", house=house, area=ctx.area(dest))]
+
+
 def retreat_line(state: dict, ctx: Ctx, b: dict, legal: list[str]):
     return find_instruction(state, ctx, b["defender"], "retreats", b["area"], lambda c: c.area in legal)
 
@@ -345,17 +359,11 @@ def defender_retreats(state: dict, ctx: Ctx, b: dict) -> list[Event]:
         events.append(Event("agot.battle.no_retreat", house=loser, area=ctx.area(area), units=units_list(survivors)))
         return events
     events += robb
-    found = None if b.get("retreat_to") else retreat_line(state, ctx, b, legal)
     if b.get("retreat_to"):
         dest = b["retreat_to"]
-    elif found:
-        dest = found[1].area
-        consume_instruction(state, loser, "retreats", found[0])
-    elif len(legal) == 1:
-        dest = legal[0]
     else:
-        dest = min(legal, key=lambda a: (-len(pos.units_in(state, a, loser)), ctx.area(a)))
-        events.append(Event("agot.default.retreat", house=loser, area=ctx.area(dest)))
+        dest, said = retreat_destination(state, ctx, b, loser, legal)
+        events += said
     keep = sorted(survivors, key=KEEP_ORDER.index)
     kept, lost = keep[:fit], keep[fit:]
     pos.add_units(state, dest, loser, kept, routed=True)

@@ -29,7 +29,7 @@ from ...ruleset import Event, Owed
 from . import aftermath, say
 from . import position as pos
 from .battle import garrison_of
-from .battlefield import consume_instruction, units_list
+from .battlefield import units_list
 from .commands import Rebel
 from .context import Ctx
 from .support import unit_value
@@ -142,15 +142,8 @@ def _retreat(state: dict, ctx: Ctx, house: str, area: str) -> list[Event]:
     pos.set_units(state, area, house, [])
     if not legal:
         return events + [Event("agot.battle.no_retreat", house=house, area=ctx.area(area), units=units_list(units))]
-    found = aftermath.retreat_line(state, ctx, b, legal)
-    if found:
-        dest = found[1].area
-        consume_instruction(state, house, "retreats", found[0])
-    elif len(legal) == 1:
-        dest = legal[0]
-    else:
-        dest = min(legal, key=lambda a: (-len(pos.units_in(state, a, house)), ctx.area(a)))
-        events.append(Event("agot.default.retreat", house=house, area=ctx.area(dest)))
+    dest, said = aftermath.retreat_destination(state, ctx, b, house, legal)
+    events += said
     keep = sorted(units, key=aftermath.KEEP_ORDER.index)
     kept, lost = keep[:fit], keep[fit:]
     pos.add_units(state, dest, house, kept, routed=True)
