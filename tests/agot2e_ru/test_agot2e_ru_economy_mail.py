@@ -11,6 +11,8 @@ import re
 import sys
 from pathlib import Path
 
+import pytest
+
 from adjudicator.judge import Judge
 from adjudicator.mail.process import Postmaster
 from adjudicator.mail.settings import MailSettings
@@ -118,3 +120,21 @@ def test_help_tells_the_economy_in_english_and_czech(tmp_path):
     assert "<area>: trade | trade*" in english and "mustering at the end of every round, paid in gold" in english
     czech = reports.render_help(present, "stark", "cs")
     assert "<oblast>: obchod | obchod*" in czech and "shromažďování na konci každého kola za zlato" in czech
+
+
+@pytest.mark.parametrize("russian, canonical", [
+    ("СТАВКА 3", "BID 3"),
+    ("СБОР Lannisport: рыцарь, 2 пехотинца", "MUSTER Lannisport: knight, footman, footman"),
+    ("СБОР Lannisport: осадная башня", "MUSTER Lannisport: siege engine"),
+    ("СБОР НЕТ", "MUSTER NONE"),
+    ("УБРАТЬ Lannisport: пехотинец", "REMOVE Lannisport: 1 footman"),
+    ("MARCH Lannisport -> Stoney Sept: 1 рыцарь, 2 пехотинца", "MARCH Lannisport -> Stoney Sept: 2 footmen, 1 knight"),
+    ("Pyke: корабль", None),  # a unit word is no order token: refused as any unknown order
+])
+def test_the_second_editions_bid_muster_and_remove_read_russian_words(russian, canonical):
+    """A Russian player answers the economy's bids, musters and supply cuts in Russian too (RULES.md section 4)."""
+    from adjudicator.rulesets.agot.grammar import GameDataNames, parse_mail
+    from adjudicator.rulesets.agot2e_ru.ruleset import AGOT2E_RU
+
+    parsed = parse_mail(russian, GameDataNames(AGOT2E_RU.rules.gamedata(), variant=True))
+    assert [line.canonical for line in parsed.lines] == [canonical]

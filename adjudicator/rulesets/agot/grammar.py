@@ -172,6 +172,8 @@ COMMAND_WORDS: Final[dict[str, str]] = {
         ("LOAN", ("loan", "borrow", "pujcka", "pujcit", "заём", "займ", "заем")),
         ("REPAY", ("repay", "splatit", "splat", "погасить", "вернуть")),
     ) for fold_word in (strip_accents(w.lower()) for w in words)},
+    # Russian words of the 2nd edition's own commands an agot2e-ru player answers (RULES.md section 4)
+    "ставка": "BID", "сбор": "MUSTER", "убрать": "REMOVE",
     # agot2e-ru (issue 15): the rebellion and the Hand of the King, English, Czech and Russian (RULES.md V18, V21)
     "rebel": "REBEL", "vzpoura": "REBEL", "мятеж": "REBEL",
     "hand": "HAND", "pravice": "HAND", "десница": "HAND",
@@ -213,8 +215,15 @@ UNIT_WORDS: Final[dict[str, str]] = {
     "sellsword": "sellsword", "sellswords": "sellsword", "zoldner": "sellsword", "zoldneri": "sellsword",
     "zoldnere": "sellsword", "zoldneru": "sellsword", "наемник": "sellsword", "наемники": "sellsword",
     "наемника": "sellsword", "наемников": "sellsword",
+    # Russian (agot2e-ru's players; folded as fold() folds them: й -> и, ё -> е)
+    **{strip_accents(w): unit for unit, words in (
+        ("footman", ("пехотинец", "пехотинца", "пехотинцы", "пехотинцев", "пехота")),
+        ("knight", ("рыцарь", "рыцаря", "рыцари", "рыцарей")),
+        ("ship", ("корабль", "корабля", "корабли", "кораблей")),
+        ("siege_engine", ("осаднаябашня", "осадныебашни", "осадныхбашен", "осадноеорудие", "осадныеорудия")),
+    ) for w in words},
 }
-"""Unit word, English or Czech, singular or plural -> unit type."""
+"""Unit word, English, Czech or Russian, singular or plural -> unit type."""
 
 COUNT_WORDS: Final[dict[str, int]] = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
 
@@ -844,7 +853,7 @@ article "a knight" starts an item, so it never has whitespace before it)."""
 def _counted(item: str) -> tuple[int, str]:
     """``"2 footmen"``, ``"2x knight"``, ``"a ship"``, ``"loď"`` -> (count, unit type)."""
     f = re.sub(r"^([+-]?\d+)\s*x\s*", r"\1 ", fold(item).strip())
-    f = re.sub(r"\b(siege|oblehac\w*)\s+(engines?|stroj\w*)$", r"\1\2", f)  # the two-word unit (2e)
+    f = re.sub(r"\b(siege|oblehac\w*|осадн\w*)\s+(engines?|stroj\w*|башн\w*|башен|оруди\w*)$", r"\1\2", f)  # 2e
     m = re.fullmatch(r"([+-]?\d+)\s*([^\W\d_]+)", f) or re.fullmatch(r"(\S+)\s+(\S+)", f)
     if m:
         count_text, unit_text = m.groups()
@@ -908,7 +917,7 @@ def _split_colon(rest: str, what: str) -> tuple[str, str]:
 
 
 def _is_none(text: str) -> bool:
-    return fold(text).strip() in ("none", "nic", "nikoho", "nobody")
+    return fold(text).strip() in ("none", "nic", "nikoho", "nobody", "нет", "ничего", "никого")
 
 
 # =================================================================================================
