@@ -72,3 +72,20 @@ def test_help_and_board_tell_the_hostages_in_english_and_czech(judge):
     deska = reports.render_view(present, "baratheon", present.ruleset.view(present.state, "baratheon"), "cs")
     assert "Rukojmí: Eddard Stark (rod Stark) drží rod Lannister, 0 z 3 kol." in deska
     assert untranslated(deska, "cs", ("agot", "agot2e")) == []
+
+
+def test_cards_returning_to_an_emptied_hand_are_counted_when_some_are_hostages():
+    """A hand emptied with two of its cards held hostage takes back the other five, and the report says
+    five, not "all seven" (agot1e's and agot2e's wording stays for a whole hand)."""
+    from adjudicator.rulesets.agot import aftermath
+    from adjudicator.rulesets.agot.context import ctx_of
+    from adjudicator.rulesets.agot2e_ru.ruleset import AGOT2E_RU
+
+    state = AGOT2E_RU.case_state({"players": ["stark", "lannister", "baratheon"], "hostages": [
+        {"card": "Eddard Stark", "holder": "lannister", "since": 1},
+        {"card": "Robb Stark", "holder": "baratheon", "since": 1}]})
+    state["discards"]["stark"] = list(state["hands"]["stark"])
+    state["hands"]["stark"] = []
+    [event] = aftermath.refill_empty_hand(state, ctx_of(state), "stark")
+    assert len(state["hands"]["stark"]) == 5 and state["discards"]["stark"] == []
+    assert event.text == "Stark has played its last house card: the 5 not held hostage return to its hand."

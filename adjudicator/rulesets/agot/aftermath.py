@@ -336,7 +336,15 @@ def refill_empty_hand(state: dict, ctx: Ctx, house: str) -> list[Event]:
         return []
     state["hands"][house] = hostages.own_cards(state, ctx, house)
     state["discards"][house] = []
-    return [Event("agot.battle.seventh_card", house=house)]
+    return [_all_back(state, house)]
+
+
+def _all_back(state: dict, house: str) -> Event:
+    """The last card played: the house's cards return (agot2e-ru: only those not held hostage, and the
+    event says how many)."""
+    if "hostages" in state and len(state["hands"][house]) != 7:
+        return Event("agot.battle.seventh_card", house=house, back=len(state["hands"][house]))
+    return Event("agot.battle.seventh_card", house=house)
 
 
 def defender_retreats(state: dict, ctx: Ctx, b: dict) -> list[Event]:
@@ -421,7 +429,7 @@ def discard_cards(state: dict, ctx: Ctx, b: dict) -> list[Event]:
         elif house in b["seventh"] or not state["hands"][house]:
             state["hands"][house] = hostages.own_cards(state, ctx, house)
             state["discards"][house] = []
-            events.append(Event("agot.battle.seventh_card", house=house))
+            events.append(_all_back(state, house))
         else:
             state["discards"][house].append(card)
         if house == b["loser"] and ability_active(b, house, ctx.rules.cards.RECLAIM_ON_LOSS) and state["discards"][house]:
