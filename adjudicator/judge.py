@@ -337,6 +337,7 @@ class Judge:
         self._grouped = False  # inside grouped(): journal entries are not synced one by one
         self._later: list[tuple] | None = None  # inside tick: versions to write after the group's sync
         self._unsynced = False  # a grouped entry was written since the tick's last sync
+        self._trusted: dict[str, int] | None = None  # inside trusting(): game id -> Store.writes when checked
 
     # -- reading --------------------------------------------------------------------------
     def present(self, game_id: str, *, shared: bool = False) -> Present:
@@ -349,7 +350,12 @@ class Judge:
 
         ``shared``: the cached present itself rather than a copy, for a caller that only reads
         it (the mail layer renders a game several times per mail); it must not be changed.
+        Inside :meth:`trusting`, a present already checked there is served without a new check.
         """
+        if self._trusted is not None and game_id in self._cache and \
+                self._trusted.get(game_id) == self.store.writes(game_id):
+            present = self._cache[game_id][1]
+            return present if shared else present.copy()
         files = self.store.open(game_id)
         present, owed = self._fold(files, shared=shared)
         if not owed:
@@ -360,16 +366,17 @@ class Judge:
         except (StoreError, OSError):
             return present
 
-    def _settle(self, files: GameFiles) -> Present:
-        """Under the lock: fold, write the owed versions, and clear what a killed writer left."""
+    def _settle(self, files: GameFiles, *, shared: bool = False) -> Present:
+        """Under the lock: fold, write the owed versions, and clear what a killed writer left.
+        ``shared``: as for :meth:`present` (the cached present itself when it is current)."""
         if files.id not in self._swept:  # once per game and process: a killed writer's leftovers
             for directory in (files.path, files.path / "states", files.path / "journal"):
                 yamlio.remove_stale_temp(directory)
             self._swept.add(files.id)
-        present, owed = self._fold(files)
+        present, owed = self._fold(files, shared=shared)
         if files.follows(present.version, present.journal_seq):  # files past what the fold read: an unwritten tail?
             files.drop_unwritten_tail()
-            present, owed = self._fold(files)
+            present, owed = self._fold(files, shared=shared)
         if owed:
             present.version = self._write_versions(files, present, owed)[-1]
         if owed and present.problems:  # say once that the versions above were made again
@@ -388,6 +395,7 @@ class Judge:
         hit = self._cache.get(files.id)
         if hit and hit[0] == files.stamp(hit[1].version, hit[1].journal_seq):
             self._cache.move_to_end(files.id)
+            self._trust(files.id)
             return (hit[1] if shared else hit[1].copy()), []
         config = files.config()
         ruleset = rulesets.get(config["ruleset"])
@@ -415,8 +423,30 @@ class Judge:
             return  # another process added a version or an entry while this one read: already stale
         self._cache[files.id] = (stamp, present if owned else present.copy())
         self._cache.move_to_end(files.id)
+        self._trust(files.id)
         while len(self._cache) > CACHE_GAMES:
             self._cache.popitem(last=False)
+
+    def _trust(self, game_id: str) -> None:
+        """Inside :meth:`trusting`: the cached present of ``game_id`` was just checked against
+        its files' stamp (or made from them); served again until this process changes them."""
+        if self._trusted is not None:
+            self._trusted[game_id] = self.store.writes(game_id)
+
+    @contextmanager
+    def trusting(self):
+        """Within (the postmaster: one mail): a game's cached present, once checked against the
+        stamp of its files (:meth:`_fold`), is served by :meth:`present` again without taking the
+        stamp anew, until this process changes the game's files (``Store.writes``: a journal
+        entry, a version, game.yaml), whoever does it. What another process writes meanwhile is
+        seen by the next check: :meth:`record` and every change fold under the game's lock with
+        the stamp taken there, so a trusted present only ever answers reads (a mail's sign-on,
+        duplicate check, reply and reports), never decides what is written."""
+        before, self._trusted = self._trusted, {}
+        try:
+            yield
+        finally:
+            self._trusted = before
 
     def outcome_of(self, game_id: str, seq: int) -> Outcome:
         """What journal entry ``seq`` did, worked out again from the version before it (engines
@@ -509,7 +539,11 @@ class Judge:
         """
         files = self.store.open(game_id)
         with files.lock(self.lock_timeout):
-            present = self._settle(files)
+            # a new Present sharing the cached one's config and state (apply_entry replaces the
+            # state, the clock and the events, never changes them in place): the cache stays as
+            # it was if the entry fails, and no copy of the whole state is made for every mail
+            present = self._settle(files, shared=True)
+            present = replace(present, events=list(present.events), problems=list(present.problems))
             entry = {**entry, "seq": present.journal_seq + 1, "at": clock.to_text(self.now())}
             state_before, clock_before = present.state, present.clock  # (apply_entry replaces them, never changes them)
             outcome, versions = apply_entry(present, entry, files.read_version)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Callable, Iterable
 
 from .ruleset import LineError, LineResult
@@ -98,6 +99,12 @@ _GREETING = re.compile(r"^(" + "|".join(re.escape(s) for s in sorted(_GREETINGS,
 _ORDERLIKE = re.compile(r"[\d:>]|->|=")
 
 
+@lru_cache(maxsize=64)
+def _folded_words(keywords: frozenset[str]) -> frozenset[str]:
+    """A grammar's command words folded (:func:`strip_accents`): the same few sets, every mail."""
+    return frozenset(strip_accents(k) for k in keywords)
+
+
 def _fold_line(line: str) -> str:
     return " ".join(strip_accents(line).split())
 
@@ -120,7 +127,7 @@ def not_orders(text: str, keywords: Iterable[str] = ()) -> tuple[str, list[LineR
       command. Prose between commands is left to the grammar, which rejects it: it may be a
       mistyped order.
     """
-    words = {strip_accents(k) for k in keywords}
+    words = _folded_words(frozenset(keywords))
     logical = [(n, raw) for n, raw in logical_lines(text) if raw.split("#", 1)[0].strip()]
     ignored: dict[int, str] = {}
     kept = logical
@@ -150,7 +157,7 @@ def not_orders(text: str, keywords: Iterable[str] = ()) -> tuple[str, list[LineR
     return blank_lines(text, set(ignored), cut), results
 
 
-def _ending(folded: str, words: set[str], opened: bool) -> str | None:
+def _ending(folded: str, words: frozenset[str], opened: bool) -> str | None:
     """Why a (folded) line ends what the judge reads, or None; ``opened``: a command came before."""
     if folded in END_WORDS or folded == "konec rozkazu":
         return "end"
@@ -163,7 +170,7 @@ def _ending(folded: str, words: set[str], opened: bool) -> str | None:
     return None
 
 
-def _prose(raw: str, words: set[str]) -> bool:
+def _prose(raw: str, words: frozenset[str]) -> bool:
     """A short line of words that is no command: no digits, colons, arrows; first word no keyword."""
     body = raw.split("#", 1)[0].strip()
     if not body or body.startswith("#"):

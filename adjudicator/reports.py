@@ -35,6 +35,7 @@ Every mail about a game starts with one machine-readable line (:func:`header`)::
 from __future__ import annotations
 
 import importlib
+import re
 from datetime import datetime
 from functools import cache
 from typing import Any, Iterable
@@ -52,6 +53,7 @@ from .ruleset import OBSERVER, Event, LineResult, Ruleset
 LANGUAGES = messages.LANGUAGES
 DEFAULT_LANGUAGE = "en"
 MAX_EVENTS = 300  # a report after a long silence shows the last ones
+_SPACE = re.compile(r"\s")
 
 
 @cache
@@ -217,7 +219,15 @@ def header_fields(present: Present, player: str | None, kind: str, view: dict | 
         "player": player or "-",
         "kind": kind,
     }
-    return {k: "".join(c if c.isprintable() and not c.isspace() else "_" for c in v) or "-" for k, v in fields.items()}
+    return {k: _header_word(v) for k, v in fields.items()}
+
+
+def _header_word(value: str) -> str:
+    """``value`` as one word of the ``X-Judge`` line: space and unprintable characters become ``_``
+    (the search a fast path for the usual word that has none: ``\\s`` is ``str.isspace``)."""
+    if value and value.isprintable() and not _SPACE.search(value):
+        return value
+    return "".join(c if c.isprintable() and not c.isspace() else "_" for c in value) or "-"
 
 
 def header(present: Present, player: str | None, kind: str, view: dict | None = None) -> str:

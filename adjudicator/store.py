@@ -67,11 +67,16 @@ def _numbered(directory: Path) -> list[int]:
 class GameFiles:
     """The files of one game. Mutating methods expect the caller to hold :meth:`lock`."""
 
-    def __init__(self, path: Path, *, fsync: bool = True, index_cache: dict | None = None):
+    def __init__(self, path: Path, *, fsync: bool = True, index_cache: dict | None = None, writes: dict | None = None):
         self.path = path
         self.id = path.name
         self.fsync = fsync
         self._index_cache = {} if index_cache is None else index_cache  # the Store's: see _index_rows
+        self._writes = {} if writes is None else writes  # the Store's: see Store.writes
+
+    def _wrote(self) -> None:
+        """Count a change of this game's files by this process (:meth:`Store.writes`)."""
+        self._writes[self.id] = self._writes.get(self.id, 0) + 1
 
     # -- lock ---------------------------------------------------------------------------
     def lock(self, timeout: float = 30.0):
@@ -110,6 +115,7 @@ class GameFiles:
         return yamlio.load_mapping(self.path / "game.yaml", format_version=FORMAT)
 
     def write_config(self, config: dict) -> None:
+        self._wrote()
         yamlio.dump(self.path / "game.yaml", {"format": FORMAT, **{k: v for k, v in config.items() if k != "format"}}, fsync=self.fsync)
 
     # -- the GM's flag --------------------------------------------------------------------
@@ -168,6 +174,7 @@ class GameFiles:
         """Write the next version (one above the highest file, readable or not); return its number.
         ``sync=False``: the caller syncs (``Judge.tick``'s group)."""
         number = (self.version_numbers() or [0])[-1] + 1
+        self._wrote()
         body = {"format": FORMAT, "version": number, **{k: v for k, v in data.items() if k not in ("format", "version")}}
         yamlio.dump(self.version_path(number), body, fsync=self.fsync and sync)
         return number
@@ -204,12 +211,13 @@ class GameFiles:
     def follows(self, version: int, journal_seq: int) -> bool:
         """Is there a version after ``version`` or a journal entry after ``journal_seq`` (two ``stat``
         calls)? After a fold that read up to them, only an unwritten tail or a broken version."""
-        return os.path.exists(self.version_path(version + 1)) or \
-            os.path.exists(self.path / "journal" / f"{journal_seq + 1:06d}.yaml")
+        return os.path.exists(f"{self.path}/states/{version + 1:06d}.yaml") or \
+            os.path.exists(f"{self.path}/journal/{journal_seq + 1:06d}.yaml")
 
     def drop_unwritten_tail(self) -> list[int]:
         """Under the lock: remove the :meth:`unwritten_tail` and :meth:`unwritten_versions`, so that
         the next entry and version take their numbers; the journal entries removed."""
+        self._wrote()
         tail = self.unwritten_tail()
         for n in tail:
             (self.path / "journal" / f"{n:06d}.yaml").unlink()
@@ -257,10 +265,12 @@ class GameFiles:
             if sync and self.fsync:  # entries a group wrote before this one must not end up empty behind it
                 durability.sync(self.path)
         seq = entry.get("seq") or self.next_journal_seq()
-        path = self.path / "journal" / f"{seq:06d}.yaml"
-        if path.exists() or (seq > 1 and not (self.path / "journal" / f"{seq - 1:06d}.yaml").exists()):
+        journal = f"{self.path}/journal"
+        path = f"{journal}/{seq:06d}.yaml"
+        if os.path.exists(path) or (seq > 1 and not os.path.exists(f"{journal}/{seq - 1:06d}.yaml")):
             raise StoreError(f"journal of {self.id}: entry {seq} is not the next one ({self.next_journal_seq()})")
         body = {"format": FORMAT, "seq": seq, **{k: v for k, v in entry.items() if k not in ("format", "seq")}}
+        self._wrote()
         yamlio.dump(path, body, fsync=self.fsync and sync)
         self._index_append([body])
         return body
@@ -316,6 +326,14 @@ class GameFiles:
         """The index's rows; a process keeps them (``index_cache``, by file) and reads only what
         was appended since, so that a mail costs the new lines, not the whole journal's."""
         path = str(self.path / self.INDEX)
+        hit = self._index_cache.get(path)
+        if hit:  # nothing appended since (asked twice a mail): a stat, not an open and a read
+            try:
+                st = os.stat(path)
+            except FileNotFoundError:
+                st = None
+            if st is not None and (st.st_ino, st.st_size) == hit[:2]:
+                return list(hit[2])
         try:
             with open(path, "rb") as fh:
                 st = os.fstat(fh.fileno())
@@ -351,6 +369,14 @@ class Store:
         self.fsync = fsync
         self._secret: bytes | None = None
         self._index_cache: dict[str, tuple] = {}  # journal index file -> (inode, bytes read, rows)
+        self._writes: dict[str, int] = {}  # game id -> changes of its files by this process: writes()
+        self._root = str(self.root)
+
+    def writes(self, game_id: str) -> int:
+        """How many times this process changed ``game_id``'s files (a version, a journal entry,
+        game.yaml, an unwritten tail removed) through any :class:`GameFiles` of this store: the
+        judge trusts a present it checked only while this number stays (``Judge.trusting``)."""
+        return self._writes.get(game_id, 0)
 
     def secret(self) -> bytes:
         """The key that passwords are checked with (``passwords.key``: ``secret.key``, mode 0600)."""
@@ -369,14 +395,14 @@ class Store:
         return sorted(name for name in names if _GAME_ID.match(name) and os.path.isfile(f"{root}/{name}/game.yaml"))
 
     def exists(self, game_id: str) -> bool:
-        return (self.root / game_id / "game.yaml").is_file()
+        return os.path.isfile(f"{self._root}/{game_id}/game.yaml")
 
     def open(self, game_id: str) -> GameFiles:
         check_game_id(game_id)
         if not self.exists(game_id):
             known = ", ".join(self.game_ids()) or "none"
             raise StoreError(f"no game {game_id!r} in {self.root} (games: {known})")
-        return GameFiles(self.root / game_id, fsync=self.fsync, index_cache=self._index_cache)
+        return GameFiles(self.root / game_id, fsync=self.fsync, index_cache=self._index_cache, writes=self._writes)
 
     def create(self, game_id: str, config: dict, first_version: dict) -> GameFiles:
         """Lay out a new game: directories, version 1, then game.yaml last (it marks the game as existing)."""
@@ -386,7 +412,7 @@ class Store:
         path = self.root / game_id
         for sub in ("states", "journal"):
             (path / sub).mkdir(parents=True, exist_ok=True)
-        files = GameFiles(path, fsync=self.fsync, index_cache=self._index_cache)
+        files = GameFiles(path, fsync=self.fsync, index_cache=self._index_cache, writes=self._writes)
         with files.lock():
             if files.version_numbers():
                 raise StoreError(f"{path} holds leftovers of another game; remove it first")

@@ -99,6 +99,8 @@ class _Segment:
 
     def __init__(self, path: Path):
         self.path = path
+        self.done_path = path.with_suffix(".done")
+        self._strings = (str(path), str(self.done_path))  # asked after at every mail: no pathlib there
         self.records: dict[int, tuple[int, int]] = {}
         self.headers: dict[int, dict] = {}
         self.end = 0  # bytes of the file scanned (the end of its last whole record)
@@ -111,7 +113,7 @@ class _Segment:
         record at the end is left unread (``torn``): it is a writer's at work, or a dead one's,
         which only the next appender, holding the append lock, may cut off."""
         try:
-            size = self.path.stat().st_size
+            size = os.stat(self._strings[0]).st_size
         except FileNotFoundError:
             return
         if size == self.end:
@@ -133,10 +135,13 @@ class _Segment:
                 self.headers[header["number"]] = header
                 self.end = data.tell()
 
+    def exists(self) -> bool:
+        return os.path.exists(self._strings[0])
+
     def scan_done(self) -> None:
-        path = self.path.with_suffix(".done")
+        path = self._strings[1]
         try:
-            size = path.stat().st_size
+            size = os.stat(path).st_size
         except FileNotFoundError:
             return
         if size == self.done_end:
@@ -410,7 +415,7 @@ class Inbox:
         the log for each question about a message."""
         for segment in self._segments.values():
             if number in segment.records:
-                if not segment.path.exists():
+                if not segment.exists():
                     return None
                 segment.scan_done()
                 return segment
@@ -492,7 +497,7 @@ class Inbox:
         if segment is None or number in segment.done:
             return
         line = json.dumps({"number": number, "result": result}, ensure_ascii=False).encode("utf-8") + b"\n"
-        fd = os.open(segment.path.with_suffix(".done"), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        fd = os.open(segment.done_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         try:
             os.write(fd, line)
         finally:
@@ -510,7 +515,7 @@ class Inbox:
         live = self._live()
         for segment in live[:-1]:  # never the last: it is appended to
             if segment.path.parent == self.log_dir and set(segment.records) <= set(segment.done):
-                done_marks = segment.path.with_suffix(".done")
+                done_marks = segment.done_path
                 os.replace(done_marks, self.done_dir / done_marks.name)
                 os.replace(segment.path, self.done_dir / segment.path.name)
                 self._segments.pop(str(segment.path), None)

@@ -180,6 +180,8 @@ class Outbox:
         self.fsync = fsync
 
     def ensure(self) -> "Outbox":
+        if os.path.isdir(f"{self.sent_dir}") and not os.path.exists(f"{self.root}/game.yaml"):
+            return self  # (once for every mail queued: plain strings)
         if (self.root / "game.yaml").exists():
             raise OSError(f"{self.root} holds a game named 'outbox'; the mail layer needs that folder")
         self.sent_dir.mkdir(parents=True, exist_ok=True)
@@ -213,8 +215,8 @@ class Outbox:
         return base.with_name(base.name + ".eml"), base.with_name(base.name + ".yaml")
 
     def has(self, name: str) -> bool:
-        """Queued or already sent."""
-        return self._paths(name)[0].exists() or self._paths(name, sent=True)[0].exists()
+        """Queued or already sent (two ``stat`` calls on plain strings: once for every mail queued)."""
+        return os.path.exists(f"{self.root}/{name}.eml") or os.path.exists(f"{self.sent_dir}/{name}.eml")
 
     def queue(self, name: str, message: OutgoingMail) -> bool:
         """Queue ``message`` under ``name``; False (and nothing written) if that name exists."""
