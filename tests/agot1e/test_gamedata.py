@@ -10,7 +10,7 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-from adjudicator.rulesets.agot.board import Board, UnknownName
+from adjudicator.rulesets.agot.board import Area, Board, UnknownName
 from adjudicator.rulesets.agot.gamedata import GameData
 from adjudicator.rulesets.agot.gamedata import load_gamedata_from as load_with_shape
 from adjudicator.rulesets.agot1e.edition import DATA_VERSION, SHAPE, load_gamedata
@@ -61,6 +61,38 @@ def test_adjacency_is_symmetric_and_sane(board: Board) -> None:
             assert a in board.neighbours(b) and board.adjacent(a, b) and board.adjacent(b, a)
     assert nx.is_connected(board.graph)
     assert nx.is_connected(board.graph.subgraph(board.sea_areas))
+
+
+def test_the_graph_is_the_board(board: Board) -> None:
+    """The networkx graph (built on demand) and the engine's own adjacency agree, edge for edge."""
+    assert {frozenset(e) for e in board.graph.edges} == {frozenset((a, b)) for a in board for b in board.neighbours(a)}
+    assert list(board.graph.nodes) == list(board)
+
+
+def _areas(*specs: str) -> list[Area]:
+    """Areas from ``id:kind`` (an island when the id says so)."""
+    return [Area(id, id.title(), kind, island="island" in id) for id, kind in (spec.split(":") for spec in specs)]
+
+
+@pytest.mark.parametrize("areas, borders, problem", [
+    (_areas("a:land", "b:land", "c:land", "d:land"), [("a", "b"), ("c", "d")],
+     "the map falls apart into pieces that share no border"),
+    (_areas("a:land", "b:land", "s:sea", "t:sea"), [("a", "b"), ("a", "s"), ("b", "t")],
+     "the sea areas do not form one connected sea"),
+    (_areas("a:land", "b:land", "island:land", "s:sea"), [("a", "b"), ("a", "s")], "the map falls apart"),
+    (_areas("a:land", "b:land", "a:sea"), [("a", "b")], "area a is listed twice"),
+    (_areas("a:land", "b:land"), [("a", "b"), ("b", "a")], "border [b, a] is listed twice"),
+])
+def test_board_shape_is_checked(areas: list[Area], borders: list[tuple[str, str]], problem: str) -> None:
+    with pytest.raises(ValueError) as caught:
+        Board(areas, borders)
+    assert problem in str(caught.value)
+
+
+def test_a_small_sound_board() -> None:
+    board = Board(_areas("a:land", "b:land", "s:sea", "t:sea", "island:land"),
+                  [("a", "b"), ("a", "s"), ("s", "t"), ("t", "b"), ("t", "island")])
+    assert board.neighbours("t") == ("b", "island", "s") and board.reach_by_march("a", ["s", "t"]) == {"b", "island"}
 
 
 def test_structure(board: Board) -> None:

@@ -1,10 +1,17 @@
 """The AGoT board (either edition) as an immutable graph, and lenient resolution of the names players write.
 
-Why a graph: adjacency, ship transport and retreats are graph questions, so the board is a
-``networkx.Graph`` whose nodes are area ids carrying the printed facts (kind, castle, barrels,
-crowns, home shield, island, neutral force). Its shape comes from the data (``games/agot1e/vN/map.yaml``,
-read by :mod:`.gamedata`), never from code; this module only checks that the shape is sane and
-answers questions about it. The graph is frozen: one Board per data version is shared by all games.
+Why a graph: adjacency, ship transport and retreats are graph questions, so the board is a graph
+whose nodes are area ids carrying the printed facts (kind, castle, barrels, crowns, home shield,
+island, neutral force). Its shape comes from the data (``games/agot1e/vN/map.yaml``, read by
+:mod:`.gamedata`), never from code; this module only checks that the shape is sane and answers
+questions about it. One Board per data version is shared by all games.
+
+Why plain adjacency sets rather than networkx on the engine's path: the engine asks only
+"which areas border this one" and walks chains of seas, and the load-time checks need only
+"is it connected" (a breadth-first search of a few lines). Importing networkx costs about a tenth
+of a second, a third of the start of a process that adjudicates (``judge tick`` from cron,
+``judge ingest``). ``Board.graph`` still gives the frozen ``networkx.Graph`` (networkx imported
+then) to whoever wants graph algorithms on the map.
 
 Why a name index: players type area and card names by hand in mail. :class:`NameIndex` is lenient but
 never guesses: an exact name, alias or id wins; otherwise a *unique* prefix of 3+ letters; otherwise
@@ -19,11 +26,12 @@ import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from functools import cached_property, lru_cache
-from typing import Literal
-
-import networkx as nx
+from typing import TYPE_CHECKING, Literal
 
 from ...messages import Msg, render
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 AreaKind = Literal["land", "sea", "port"]
 Castle = Literal["none", "city", "stronghold"]
@@ -191,29 +199,30 @@ class Board:
 
     def __init__(self, areas: Iterable[Area], borders: Iterable[tuple[str, str]]):
         areas = tuple(areas)
-        graph = nx.Graph()
+        adj: dict[str, dict[str, None]] = {}  # area -> its neighbours, in the order the borders list them
         for area in areas:
             _check_area(area)
-            if area.id in graph:
+            if area.id in adj:
                 raise ValueError(f"area {area.id} is listed twice")
-            graph.add_node(area.id, **{k: v for k, v in asdict(area).items() if k != "id"})
+            adj[area.id] = {}
+        self._borders: list[tuple[str, str]] = []  # as listed: what ``graph`` is built from
         for a, b in borders:
             for end in (a, b):
-                if end not in graph:
+                if end not in adj:
                     raise ValueError(f"border [{a}, {b}]: unknown area {end!r}")
             if a == b:
                 raise ValueError(f"border [{a}, {b}]: an area cannot border itself")
-            if graph.has_edge(a, b):
+            if b in adj[a]:
                 raise ValueError(f"border [{a}, {b}] is listed twice")
-            graph.add_edge(a, b)
-        _check_shape(graph)
-        self._graph = nx.freeze(graph)
+            adj[a][b] = adj[b][a] = None
+            self._borders.append((a, b))
         self._areas = {area.id: area for area in areas}
+        _check_shape(self._areas, adj)
         # The questions the engine asks in its inner loops, answered once per board (one Board per
         # data version): plain dicts and tuples are several times faster than walking the graph.
         self._display = {area.id: area.name for area in areas}
-        self._neighbours = {a: tuple(sorted(graph.adj[a])) for a in graph}
-        self._adjacent = {a: frozenset(graph.adj[a]) for a in graph}
+        self._neighbours = {a: tuple(sorted(ns)) for a, ns in adj.items()}
+        self._adjacent = {a: frozenset(ns) for a, ns in adj.items()}
         self._ports = {area.port_of: area.id for area in reversed(areas) if area.port_of is not None}
         self._homes = {area.home_of: area.id for area in reversed(areas) if area.home_of is not None}
         self._names = NameIndex(
@@ -222,10 +231,17 @@ class Board:
 
     # --- lookups -------------------------------------------------------------------------------
 
-    @property
+    @cached_property
     def graph(self) -> nx.Graph:
-        """The frozen graph (nodes: area ids with the :class:`Area` fields as attributes)."""
-        return self._graph
+        """The frozen ``networkx.Graph`` (nodes: area ids with the :class:`Area` fields as
+        attributes), built when first asked for: the engine itself never needs it."""
+        import networkx as nx
+
+        graph = nx.Graph()
+        for area in self._areas.values():
+            graph.add_node(area.id, **{k: v for k, v in asdict(area).items() if k != "id"})
+        graph.add_edges_from(self._borders)
+        return nx.freeze(graph)
 
     def __contains__(self, area_id: object) -> bool:
         return area_id in self._areas
@@ -349,7 +365,7 @@ class Board:
 def _march_reach(board: Board, area_id: str, seas: frozenset[str]) -> frozenset[str]:
     """The graph walk of :meth:`Board.reach_by_march`, kept per (board, area, ship seas): a board never
     changes (one per data version), and marches, retreats and bots ask the same questions again and again."""
-    adj = board._graph.adj
+    adj = board._adjacent
     reach = {n for n in adj[area_id] if board._areas[n].kind == "land"}
     stack = [n for n in adj[area_id] if n in seas]
     seen = set(stack)
@@ -378,22 +394,38 @@ def _check_area(area: Area) -> None:
                              f" neutral force or garrison")
 
 
-def _check_shape(graph: nx.Graph) -> None:
-    kind = nx.get_node_attributes(graph, "kind")
-    for node, data in graph.nodes(data=True):
-        if data["kind"] == "port":
-            if set(graph.adj[node]) != {data["port_of"], data["sea"]} or kind.get(data["sea"]) != "sea" \
-                    or kind.get(data["port_of"]) != "land":
+def _check_shape(areas: dict[str, Area], adj: dict[str, dict[str, None]]) -> None:
+    for node, area in areas.items():
+        if area.kind == "port":
+            if set(adj[node]) != {area.port_of, area.sea} or _kind(areas, area.sea) != "sea" \
+                    or _kind(areas, area.port_of) != "land":
                 raise ValueError(f"port {node} must border exactly its land area port_of and its sea")
-        if data["kind"] != "land":
+        if area.kind != "land":
             continue
-        land_neighbours = sorted(n for n in graph.adj[node] if kind[n] == "land")
-        if data["island"] and land_neighbours:
+        land_neighbours = sorted(n for n in adj[node] if areas[n].kind == "land")
+        if area.island and land_neighbours:
             raise ValueError(f"island {node} borders the land area {land_neighbours[0]}; islands border only seas")
-        if not data["island"] and not land_neighbours:
+        if not area.island and not land_neighbours:
             raise ValueError(f"land area {node} has no land neighbour: mark it island: true or add its land borders")
-    if len(graph) and not nx.is_connected(graph):
+    if areas and not _connected(set(areas), adj):
         raise ValueError("the map falls apart into pieces that share no border")
-    seas = [n for n in graph if kind[n] == "sea"]
-    if seas and not nx.is_connected(graph.subgraph(seas)):
+    seas = {n for n, area in areas.items() if area.kind == "sea"}
+    if seas and not _connected(seas, adj):
         raise ValueError("the sea areas do not form one connected sea")
+
+
+def _kind(areas: dict[str, Area], area_id: str | None) -> str | None:
+    area = areas.get(area_id)
+    return area.kind if area is not None else None
+
+
+def _connected(nodes: set[str], adj: dict[str, dict[str, None]]) -> bool:
+    """Whether ``nodes`` (not empty) form one piece through the borders between them (a graph search)."""
+    start = next(iter(nodes))
+    seen, stack = {start}, [start]
+    while stack:
+        for n in adj[stack.pop()]:
+            if n in nodes and n not in seen:
+                seen.add(n)
+                stack.append(n)
+    return len(seen) == len(nodes)
