@@ -54,22 +54,42 @@ class CzechTable:
     def present(self) -> Present:
         return self.judge.present(self.game)
 
-    def mail(self, player: str, body: str) -> None:
+    @property
+    def state(self) -> dict:
+        return self.present.state
+
+    def mail(self, player: str, body: str) -> str:
+        """Mail ``body`` as ``player``; the text of the mails it brought ``player`` (the judge's reply)."""
         self.count += 1
         sender = f"{player}@example.org"
         raw = raw_mail(f"JUDGE {self.game} {player} {self.passwords[player]}\n{body}", sender=sender,
                        message_id=f"<{player}-{self.count}@example.org>")
+        before = {path.name for path in self._paths()}
         self.postmaster.process(self.postmaster.receive(raw, mail_from=sender))
+        return "\n".join(text_of(message) for name, message in self._outbox(exclude=before).items()
+                         if message["To"] and sender in message["To"])
+
+    def deadline(self) -> None:
+        """The deadline passes: the step is adjudicated with its defaults, the reports go out."""
+        self.clock.moment = self.present.deadline()
+        self.judge.adjudicate(self.game, force=True, reason="deadline")
+        self.postmaster.sweep_reports()
+
+    def _paths(self) -> list[Path]:
+        """The outbox's mails, queued and sent."""
+        outbox = self.postmaster.outbox
+        return sorted([*outbox.root.glob("*.eml"), *outbox.sent_dir.glob("*.eml")])
+
+    def _outbox(self, exclude: set[str] = frozenset()) -> dict:
+        """The outbox's mails by file name, parsed, but those named in ``exclude``."""
+        return {path.name: email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+                for path in self._paths() if path.name not in exclude}
 
     def mails_to(self, player: str) -> dict[str, str]:
         """Every mail queued or sent to ``player``, by name: its subject line and its text."""
-        outbox = self.postmaster.outbox
-        out = {}
-        for path in sorted([*outbox.root.glob("*.eml"), *outbox.sent_dir.glob("*.eml")]):
-            message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
-            if message["To"] and f"{player}@example.org" in message["To"]:
-                out[path.stem] = f"Subject: {message['Subject']}\n" + text_of(message)
-        return out
+        return {name[:-len(".eml")]: f"Subject: {message['Subject']}\n" + text_of(message)
+                for name, message in self._outbox().items()
+                if message["To"] and f"{player}@example.org" in message["To"]}
 
     def in_czech(self, state: dict, text: str) -> str:
         """A bot's mail as the Czech player writes it: each line as the judge would echo it, in Czech

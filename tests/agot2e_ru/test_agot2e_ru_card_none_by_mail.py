@@ -6,53 +6,20 @@ echoed in Czech; in a game without the option the line is refused, naming the op
 
 from __future__ import annotations
 
-import email
-import email.policy
 import random
-import sys
-from pathlib import Path
 
-from adjudicator.judge import Judge
-from adjudicator.mail.process import Postmaster
-from adjudicator.mail.settings import MailSettings
-from adjudicator.store import Store
-from conftest import FakeClock
+from czechtable import CzechTable
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "mail"))  # the mail tests' helpers
-from mailhelp import JUDGE, raw_mail, text_of  # noqa: E402
 
 HOUSES = ("stark", "lannister", "baratheon", "greyjoy")
 CZECH = "stark"
 NAMES = {"stark": "Stark", "lannister": "Lannister", "baratheon": "Baratheon", "greyjoy": "Greyjoy"}
 
 
-class Table:
+class Table(CzechTable):
     def __init__(self, tmp_path, options: dict):
-        self.clock = FakeClock()
-        self.judge = Judge(Store(tmp_path / "data", fsync=False), now=self.clock)
-        self.passwords = self.judge.new_game("ru", "agot2e-ru", {
-            h: {"address": f"{h}@example.org", **({"language": "cs"} if h == CZECH else {})} for h in HOUSES},
-            seed=15, options={"preview": "yes", **options})
-        self.postmaster = Postmaster(self.judge, MailSettings(JUDGE))
-        self.sent = 0
-
-    def mail(self, house: str, body: str) -> str:
-        """Mail ``body`` as ``house``; the judge's reply to it (the newest mail to the house)."""
-        self.sent += 1
-        sender = f"{house}@example.org"
-        raw = raw_mail(f"JUDGE ru {house} {self.passwords[house]}\n{body}", sender=sender,
-                       message_id=f"<{house}-{self.sent}@example.org>")
-        before = set(self._mails(house))
-        self.postmaster.process(self.postmaster.receive(raw, mail_from=sender))
-        return "\n".join(text for name, text in self._mails(house).items() if name not in before)
-
-    def _mails(self, house: str) -> dict[str, str]:
-        outbox, out = self.postmaster.outbox, {}
-        for path in sorted([*outbox.root.glob("*.eml"), *outbox.sent_dir.glob("*.eml")]):
-            message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
-            if message["To"] and f"{house}@example.org" in message["To"]:
-                out[path.name] = text_of(message)
-        return out
+        super().__init__(tmp_path, game="ru", ruleset="agot2e-ru", players=HOUSES, czech=CZECH, wrong=[], seed=15,
+                         options=options)
 
     def play_until(self, wanted, rng, most: int = 400):
         """Bots mail every owed decision (a battle's house cards left to the hand) until ``wanted(state)``."""
@@ -74,9 +41,7 @@ class Table:
                         self.mail(owed.player, text)
             present = self.judge.present("ru")
             if not wanted(present.state) and present.missing():
-                self.clock.moment = present.deadline()
-                self.judge.adjudicate("ru", force=True, reason="deadline")
-                self.postmaster.sweep_reports()
+                self.deadline()
         raise AssertionError("no such position in the seeded game")
 
 
@@ -99,7 +64,7 @@ def test_card_none_announced_by_mail_defender_first(tmp_path):
     asked = table.judge.present("ru").owed()
     assert [o.player for o in asked] == [attacker]
     table.postmaster.sweep_reports()
-    told = "\n".join(table._mails(attacker).values())  # the attacker's question names the defender's word
+    told = "\n".join(table.mails_to(attacker).values())  # the attacker's question names the defender's word
     assert (f"rod {NAMES[defender]} ohlásil, že kartu nezahraje" if attacker == CZECH
             else f"({NAMES[defender]} announced no card)") in told
 
@@ -109,7 +74,7 @@ def test_card_none_announced_by_mail_defender_first(tmp_path):
     for house in (defender, attacker):
         assert sorted(final["hands"][house]) == hands[house]  # no card played: the hands are as they were
     table.postmaster.sweep_reports()
-    english = "\n".join(table._mails(next(h for h in (attacker, defender) if h != CZECH)).values())
+    english = "\n".join(table.mails_to(next(h for h in (attacker, defender) if h != CZECH)).values())
     assert f"{NAMES[defender]} announces: no house card in the battle at" in english
     assert f"{NAMES[defender]} fights without a house card." in english
     assert f"{NAMES[attacker]} fights without a house card." in english

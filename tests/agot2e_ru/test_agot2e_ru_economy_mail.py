@@ -5,67 +5,25 @@ example."""
 
 from __future__ import annotations
 
-import email
-import email.policy
 import re
-import sys
-from pathlib import Path
 
 import pytest
 
-from adjudicator.judge import Judge
-from adjudicator.mail.process import Postmaster
-from adjudicator.mail.settings import MailSettings
-from adjudicator.store import Store
-from conftest import FakeClock
+from czechtable import CzechTable
 from i18nhelp import untranslated
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "mail"))  # the mail tests' helpers
-from mailhelp import JUDGE, raw_mail, text_of  # noqa: E402
 
 HOUSES = ("stark", "lannister", "baratheon")
 
 
-class Table:
+class Table(CzechTable):
+    """A 3-house agot2e-ru game by mail, every option on; Lannister reads Czech."""
+
     def __init__(self, tmp_path):
-        self.clock = FakeClock()
-        self.judge = Judge(Store(tmp_path / "data", fsync=False), now=self.clock)
-        self.passwords = self.judge.new_game("ru", "agot2e-ru", {
-            h: {"address": f"{h}@example.org", **({"language": "cs"} if h == "lannister" else {})} for h in HOUSES},
-            seed=4, options={"preview": "yes"})
-        self.postmaster = Postmaster(self.judge, MailSettings(JUDGE))
-        self.count = 0
-
-    def mail(self, house: str, body: str) -> str:
-        """Send ``body`` as ``house``; the judge's reply to it."""
-        self.count += 1
-        sender = f"{house}@example.org"
-        raw = raw_mail(f"JUDGE ru {house} {self.passwords[house]}\n{body}", sender=sender,
-                       message_id=f"<{house}-{self.count}@example.org>")
-        before = set(self._mails())
-        self.postmaster.process(self.postmaster.receive(raw, mail_from=sender))
-        return "\n".join(text for name, (to, text) in self._mails().items() if name not in before and to == sender)
-
-    def _mails(self) -> dict[str, tuple[str, str]]:
-        outbox = self.postmaster.outbox
-        out = {}
-        for path in sorted([*outbox.root.glob("*.eml"), *outbox.sent_dir.glob("*.eml")]):
-            message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
-            out[path.stem] = (str(message["To"]), text_of(message))
-        return out
+        super().__init__(tmp_path, game="ru", ruleset="agot2e-ru", players=HOUSES, czech="lannister", wrong=[],
+                         seed=4)
 
     def all_to(self, house: str) -> str:
-        return "\n".join(text for to, text in self._mails().values() if f"{house}@example.org" in to)
-
-    def deadline(self) -> None:
-        present = self.judge.present("ru")
-        self.clock.moment = present.deadline()
-        self.judge.adjudicate("ru", force=True, reason="deadline")
-        self.postmaster.sweep_reports()
-
-    @property
-    def state(self) -> dict:
-        return self.judge.present("ru").state
+        return "\n".join(self.mails_to(house).values())
 
 
 def test_trade_taxes_and_the_mustering_of_every_round_by_mail(tmp_path):

@@ -30,13 +30,10 @@ class Table(CzechTable):
         self.postmaster.sweep_reports()
         self.new_mail()
 
-    @property
-    def state(self) -> dict:
-        return self.present.state
-
-    def mail(self, player: str, body: str) -> None:
-        super().mail(player, body)
+    def mail(self, player: str, body: str) -> str:
+        reply = super().mail(player, body)
         self.postmaster.sweep_reports()
+        return reply
 
     def new_mail(self) -> dict[str, str]:
         out = {}
