@@ -288,8 +288,11 @@ class GameFiles:
                                                     ("kind", "inbox_id", "inbox", "message_id", "from"))]) + "\n"
                         for e in entries)
         try:
-            with open(self.path / self.INDEX, "a", encoding="utf-8") as out:
-                out.write(lines)
+            fd = os.open(f"{self.path}/{self.INDEX}", os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            try:
+                os.write(fd, lines.encode("utf-8"))
+            finally:
+                os.close(fd)
         except OSError:
             pass  # a cache: the next lookup catches up from the journal
 

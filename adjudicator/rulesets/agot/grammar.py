@@ -564,9 +564,12 @@ def _what(ident: str) -> str:
     return ident
 
 
+_HEAD = re.compile(r"\s*([^\s:?]*)(\??)\s*:?\s*")
+
+
 def _head(body: str) -> tuple[str, str]:
     """First word (folded; ``ORDERS?`` and ``ORDERS ?`` both give ``orders?``) and the rest."""
-    m = re.match(r"\s*([^\s:?]*)(\??)\s*:?\s*", body)
+    m = _HEAD.match(body)
     assert m is not None  # the pattern can match the empty string
     head, rest = fold(m.group(1)) + m.group(2), body[m.end():]
     if head == "orders" and rest.startswith("?"):
