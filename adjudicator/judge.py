@@ -207,6 +207,7 @@ def _run_steps(present: Present, at: datetime, force: bool, outcome: Outcome, ve
         owed = present.ruleset.pending(present.state)
         complete = all(o.done for o in owed)
         if not complete and not force:
+            present._owed = (present.state, owed)  # what present.owed() asks next (the reply, the index)
             return
         force = False
         paused = present.paused()
