@@ -218,6 +218,8 @@ def text_problem(line: str, max_chars: int) -> str | None:
     characters: binary data or a wrong character set), or None."""
     if len(line) > max_chars:
         return f"line too long ({len(line)} characters, at most {max_chars})"
+    if line.isascii() and line.replace("\t", "").isprintable():
+        return None  # (the usual line: in ASCII the unprintable characters are exactly the controls, Cc)
     for c in line:
         if c == "\ufffd" or (c != "\t" and unicodedata.category(c) in ("Cc", "Cs", "Co", "Cn")):
             return f"unreadable character U+{ord(c):04X} (binary data or a wrong character set?); send plain text"

@@ -505,6 +505,10 @@ def parse_mail(text: str, names: NameResolver) -> ParsedMail:
     return mail
 
 
+_SPACES = re.compile(r"\s+")
+_ORDER_TOKEN = re.compile(r"([a-zа-яё]+)([+-]?\d+)?(\*)?")
+
+
 def parse_order_token(text: str) -> OrderToken:
     """``"M+1"``, ``"march +1*"``, ``"Podpora"``, ``"consolidate power"`` -> the order token.
 
@@ -512,8 +516,8 @@ def parse_order_token(text: str) -> OrderToken:
     march, ``defense*`` is ``defense +2*``, ``raid`` is the plain raid); otherwise it is an error
     listing the valid tokens.
     """
-    folded = re.sub(r"\s+", "", fold(text))
-    m = re.fullmatch(r"([a-zа-яё]+)([+-]?\d+)?(\*)?", folded)
+    folded = _SPACES.sub("", fold(text))
+    m = _ORDER_TOKEN.fullmatch(folded)
     kind = ORDER_WORDS.get(m.group(1)) if m else None
     if m is None or kind is None:
         word = re.match(r"[a-zа-яё]*", folded)
