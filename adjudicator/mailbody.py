@@ -213,6 +213,15 @@ def strip_accents(text: str) -> str:
     return "".join(c for c in text if not unicodedata.combining(c)).casefold()
 
 
+def may_start_with(text: str, words: tuple[str, ...]) -> bool:
+    """Could a line of ``text``, folded (:func:`strip_accents`), start with one of ``words`` (folded)?
+    False when none of them is anywhere in the folded text: a logical line's folded text is a
+    piece of it (the MTA's continuations join it only far past its start), so a reader of lines
+    that look for those words need not split the text at all."""
+    folded = strip_accents(text)
+    return any(word in folded for word in words)
+
+
 def text_problem(line: str, max_chars: int) -> str | None:
     """Why ``line`` is not a line of text a player wrote (too long, control or undecodable
     characters: binary data or a wrong character set), or None."""

@@ -378,6 +378,7 @@ class Store:
         self._index_cache: dict[str, tuple] = {}  # journal index file -> (inode, bytes read, rows)
         self._writes: dict[str, int] = {}  # game id -> changes of its files by this process: writes()
         self._root = str(self.root)
+        self._files: dict[str, GameFiles] = {}  # game id -> its GameFiles (open)
 
     def writes(self, game_id: str) -> int:
         """How many times this process changed ``game_id``'s files (a version, a journal entry,
@@ -405,11 +406,18 @@ class Store:
         return os.path.isfile(f"{self._root}/{game_id}/game.yaml")
 
     def open(self, game_id: str) -> GameFiles:
-        check_game_id(game_id)
+        """The files of ``game_id`` (one ``stat``: it must exist). A :class:`GameFiles` holds no
+        state of its own, so each game's is made once (a mail opens its game three times)."""
+        files = self._files.get(game_id)
+        if files is None:
+            check_game_id(game_id)
         if not self.exists(game_id):
             known = ", ".join(self.game_ids()) or "none"
             raise StoreError(f"no game {game_id!r} in {self.root} (games: {known})")
-        return GameFiles(self.root / game_id, fsync=self.fsync, index_cache=self._index_cache, writes=self._writes)
+        if files is None:
+            files = self._files[game_id] = GameFiles(self.root / game_id, fsync=self.fsync,
+                                                     index_cache=self._index_cache, writes=self._writes)
+        return files
 
     def create(self, game_id: str, config: dict, first_version: dict) -> GameFiles:
         """Lay out a new game: directories, version 1, then game.yaml last (it marks the game as existing)."""
