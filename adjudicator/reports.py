@@ -75,7 +75,7 @@ def environment(language: str = DEFAULT_LANGUAGE, *, html: bool = False) -> jinj
     env.filters["yaml"] = yamlio.dumps
     # a game's texts with its ruleset's own names where it prints some differently (messages.py)
     env.filters["say"] = jinja2.pass_context(lambda context, value: _say(value, language, context.get("ruleset")))
-    env.filters["line"] = jinja2.pass_context(lambda context, text: _line(context.get("ruleset"), text, language))
+    env.filters["line"] = jinja2.pass_context(lambda context, text: _said_line(context.get("ruleset"), text, language))
     # a ruleset's word for an id of its view, from its catalogue: {{ b.phase | term("phase", "agot") }}
     env.filters["term"] = jinja2.pass_context(
         lambda context, ident, kind, namespace, n=None, form=None: messages.name(ident, kind, language, namespace,
@@ -103,6 +103,17 @@ def _say(value, language: str, ruleset: str | None) -> str:
             _SAID.clear()
         text = _SAID[key] = messages.render(value, language, ruleset)
     return text
+
+
+def _said_line(ruleset_name: str | None, text: str | None, language: str) -> str:
+    """:func:`_line`, kept as :func:`_say` keeps messages (a reply echoes the same lines on file)."""
+    key = (ruleset_name, language, text)
+    said = _SAID.get(key)
+    if said is None:
+        if len(_SAID) >= SAID_KEPT:
+            _SAID.clear()
+        said = _SAID[key] = _line(ruleset_name, text, language)
+    return said
 
 
 def _line(ruleset_name: str | None, text: str | None, language: str) -> str:
