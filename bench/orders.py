@@ -9,8 +9,11 @@ on a machine shared with other jobs, wall time mostly measures them; the wall ti
 beside it), and its user and system parts apart: the system part is mostly the kernel creating
 the two files a mail writes (its journal entry, its reply), which on a file system without a
 journal, as this sandbox's, grows with every file deleted on it in the last minutes (ext4's
-``recently_deleted`` scan), whoever deleted them. The store syncs as in service (fsync on, the
-batch's group commit).
+``recently_deleted`` scan: each new inode skips those freed in the last 60 to 360 s), whoever
+deleted them, the bench's own cleanup of its last run included. ``--keep`` leaves each run's
+data directory in place (printed; the caller removes them after the last measurement), so that
+runs measured in turns do not pay for each other's cleanup. The store syncs as in service
+(fsync on, the batch's group commit).
 
 A benchmark, not a test: nothing here asserts a speed. The README quotes its figures.
 """
@@ -18,6 +21,7 @@ A benchmark, not a test: nothing here asserts a speed. The README quotes its fig
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import statistics
 import sys
@@ -42,9 +46,13 @@ ORDERS = {"stark": "ORDERS\nWinterfell: march -1\nWhite Harbor: defense +1\nThe 
 NOW = datetime(2030, 1, 1, 1, tzinfo=timezone.utc)
 
 
-def run(mails: int, games: int, profile: str | None) -> tuple[float, float, float, int]:
-    """CPU, wall and user CPU seconds of ``process_pending`` for ``mails`` mails; replies queued."""
-    with tempfile.TemporaryDirectory(prefix="bench-orders-") as tmp:
+def run(mails: int, games: int, profile: str | None, keep: bool = False) -> tuple[float, float, float, int]:
+    """CPU, wall and user CPU seconds of ``process_pending`` for ``mails`` mails; replies queued.
+    ``keep``: the data directory is left in place (see the module's docstring)."""
+    with (contextlib.nullcontext(tempfile.mkdtemp(prefix="bench-orders-")) if keep else
+          tempfile.TemporaryDirectory(prefix="bench-orders-")) as tmp:
+        if keep:
+            print(f"data kept in {tmp}")
         data = Path(tmp) / "data"
         judge = Judge(Store(data), now=lambda: NOW)
         passwords = {f"g{n}": judge.new_game(f"g{n}", "agot1e", {h: {"address": f"{h}@bench.example"} for h in HOUSES},
@@ -82,10 +90,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--profile", help="write a cProfile of the last run here")
+    parser.add_argument("--keep", action="store_true", help="leave each run's data directory for the caller to remove")
     args = parser.parse_args()
     rates, user_rates = [], []
     for n in range(args.runs):
-        cpu, wall, user, _ = run(args.mails, args.games, args.profile if n == args.runs - 1 else None)
+        cpu, wall, user, _ = run(args.mails, args.games, args.profile if n == args.runs - 1 else None, args.keep)
         rates.append(args.mails / cpu)
         user_rates.append(args.mails / user)
         print(f"run {n + 1}: {args.mails} mails in {cpu:.2f} s CPU ({args.mails / cpu:.0f} mails per CPU second; "
