@@ -213,14 +213,16 @@ def strip_accents(text: str) -> str:
     return "".join(c for c in text if not unicodedata.combining(c)).casefold()
 
 
-def text_problem(line: str, max_chars: int) -> str | None:
-    """Why ``line`` is not a line of text a player wrote (too long, control or undecodable
-    characters: binary data or a wrong character set), or None."""
+def line_problem(line: str, max_chars: int) -> tuple[str, dict] | None:
+    """Why ``line`` is not a line of text a player wrote, as a message key's last part and its
+    parameters for the grammar's own catalogue: ``("too_long", {"length", "limit"})``, or
+    ``("unreadable", {"code": "U+0000"})`` for the first control or undecodable character (binary
+    data or a wrong character set); None for a good line. Every grammar checks its lines with it."""
     if len(line) > max_chars:
-        return f"line too long ({len(line)} characters, at most {max_chars})"
+        return "too_long", {"length": len(line), "limit": max_chars}
     for c in line:
         if c == "\ufffd" or (c != "\t" and unicodedata.category(c) in ("Cc", "Cs", "Co", "Cn")):
-            return f"unreadable character U+{ord(c):04X} (binary data or a wrong character set?); send plain text"
+            return "unreadable", {"code": f"U+{ord(c):04X}"}
     return None
 
 

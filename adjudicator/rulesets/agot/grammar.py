@@ -25,12 +25,11 @@ from __future__ import annotations
 import difflib
 import functools
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Final, Protocol, runtime_checkable
 
 from .board import UnknownName
-from ...mailbody import logical_lines, strip_accents, text_problem
+from ...mailbody import line_problem, logical_lines, strip_accents
 from ...mailcommands import ALL as PRESS_ALL
 from ...mailcommands import MAIL_WORDS
 from ... import messages
@@ -576,12 +575,10 @@ def _head(body: str) -> tuple[str, str]:
 
 def _check_text(raw: str) -> None:
     """Refuse what is not a line of text: too long, or control/undecodable characters."""
-    if text_problem(raw, MAX_LINE_CHARS) is None:
-        return
-    if len(raw) > MAX_LINE_CHARS:
-        raise LineError(Msg("agot.error.too_long", length=len(raw), limit=MAX_LINE_CHARS), EXAMPLES["LONG"])
-    bad = next(c for c in raw if c == "\ufffd" or (c != "\t" and unicodedata.category(c) in ("Cc", "Cs", "Co", "Cn")))
-    raise LineError(Msg("agot.error.unreadable", code=f"U+{ord(bad):04X}"), EXAMPLES["HELP"])
+    problem = line_problem(raw, MAX_LINE_CHARS)
+    if problem is not None:
+        which, params = problem
+        raise LineError(Msg(f"agot.error.{which}", params), EXAMPLES["LONG" if which == "too_long" else "HELP"])
 
 
 def _parse_line(lineno: int, raw: str, body: str, names: NameResolver) -> LineResult:

@@ -32,7 +32,7 @@ import difflib
 import re
 from typing import Final
 
-from ...mailbody import CommandLine, command_lines, fold, head_word, text_problem
+from ...mailbody import CommandLine, command_lines, fold, head_word, line_problem
 from ...mailcommands import MAIL_WORDS
 from ...messages import Msg
 from ...ruleset import LineError
@@ -111,13 +111,11 @@ def fold_words(text: str) -> str:
 
 
 def _check_text(raw: str) -> None:
-    """The judge's test of a line of text (mailbody.text_problem), said in this ruleset's messages."""
-    if text_problem(raw, MAX_LINE_CHARS) is None:
-        return
-    if len(raw) > MAX_LINE_CHARS:
-        raise LineError(_error("too_long", length=len(raw), limit=MAX_LINE_CHARS), EXAMPLES["LONG"])
-    bad = next(c for c in raw if text_problem(c, MAX_LINE_CHARS) is not None)
-    raise LineError(_error("unreadable", code=f"U+{ord(bad):04X}"), EXAMPLES["HELP"])
+    """The judge's test of a line of text (mailbody.line_problem), said in this ruleset's messages."""
+    problem = line_problem(raw, MAX_LINE_CHARS)
+    if problem is not None:
+        which, params = problem
+        raise LineError(_error(which, **params), EXAMPLES["LONG" if which == "too_long" else "HELP"])
 
 
 # -- pieces ----------------------------------------------------------------------------------------------
