@@ -576,9 +576,12 @@ def _head(body: str) -> tuple[str, str]:
 def _check_text(raw: str) -> None:
     """Refuse what is not a line of text: too long, or control/undecodable characters."""
     problem = line_problem(raw, MAX_LINE_CHARS)
-    if problem is not None:
-        which, params = problem
-        raise LineError(Msg(f"agot.error.{which}", params), EXAMPLES["LONG" if which == "too_long" else "HELP"])
+    if problem is None:
+        return
+    which, params = problem
+    if which == "too_long":
+        raise LineError(Msg("agot.error.too_long", params), EXAMPLES["LONG"])
+    raise LineError(Msg("agot.error.unreadable", params), EXAMPLES["HELP"])
 
 
 def _parse_line(lineno: int, raw: str, body: str, names: NameResolver) -> LineResult:

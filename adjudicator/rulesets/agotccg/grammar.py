@@ -136,9 +136,12 @@ def parse_command(body: str, players) -> Command:
 def _check_text(raw: str) -> None:
     """The judge's test of a line of text (mailbody.line_problem), said in this ruleset's messages."""
     problem = line_problem(raw, MAX_LINE_CHARS)
-    if problem is not None:
-        which, params = problem
-        raise LineError(_error(which, **params), EXAMPLES["LONG" if which == "too_long" else "HELP"])
+    if problem is None:
+        return
+    which, params = problem
+    if which == "too_long":
+        raise LineError(_error("too_long", **params), EXAMPLES["LONG"])
+    raise LineError(_error("unreadable", **params), EXAMPLES["HELP"])
 
 
 # -- pieces ----------------------------------------------------------------------------------------------

@@ -113,9 +113,12 @@ def fold_words(text: str) -> str:
 def _check_text(raw: str) -> None:
     """The judge's test of a line of text (mailbody.line_problem), said in this ruleset's messages."""
     problem = line_problem(raw, MAX_LINE_CHARS)
-    if problem is not None:
-        which, params = problem
-        raise LineError(_error(which, **params), EXAMPLES["LONG" if which == "too_long" else "HELP"])
+    if problem is None:
+        return
+    which, params = problem
+    if which == "too_long":
+        raise LineError(_error("too_long", **params), EXAMPLES["LONG"])
+    raise LineError(_error("unreadable", **params), EXAMPLES["HELP"])
 
 
 # -- pieces ----------------------------------------------------------------------------------------------
