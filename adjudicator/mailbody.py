@@ -14,6 +14,7 @@ in njudge: nothing after it is read.
 
 from __future__ import annotations
 
+import difflib
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -246,6 +247,13 @@ def head_word(body: str) -> tuple[str, str]:
     m = re.match(r"\s*([^\s:?]*)(\s*\?)?\s*:?\s*", body)
     assert m is not None
     return fold(m.group(1)) + ("?" if m.group(2) else ""), body[m.end():]
+
+
+def close_command(word: str, keywords: dict[str, str]) -> str | None:
+    """The command a misspelt first word probably means (``odrers`` -> ``ORDERS``; ``keywords``:
+    folded word -> keyword), or None. Never the sign-on's ``JUDGE``: it is no command of a mail's body."""
+    close = difflib.get_close_matches(word, [w for w in keywords if w != "judge"], 1, 0.75)
+    return keywords[close[0]] if close else None
 
 
 @dataclass(frozen=True)

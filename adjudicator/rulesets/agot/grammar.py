@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Final, Protocol, runtime_checkable
 
 from .board import UnknownName
-from ...mailbody import line_problem, logical_lines, strip_accents
+from ...mailbody import close_command, line_problem, logical_lines, strip_accents
 from ...mailcommands import ALL as PRESS_ALL
 from ...mailcommands import MAIL_WORDS
 from ... import messages
@@ -683,9 +683,7 @@ def command_word(body: str, words: dict[str, str] = COMMAND_WORDS) -> str | None
 
 def _close_command(word: str, names: NameResolver) -> str | None:
     """The command keyword ``word`` is probably a misspelling of, if any."""
-    words = _commands_of(names)
-    close = difflib.get_close_matches(fold(word), [k for k in words if k != "judge"], 1, 0.75)
-    return words[close[0]] if close else None
+    return close_command(fold(word), _commands_of(names))
 
 
 def _parse_command(body: str, names: NameResolver, with_example: bool = True) -> Command:

@@ -29,7 +29,7 @@ import difflib
 import re
 from dataclasses import dataclass, field
 
-from ...mailbody import line_problem, logical_lines
+from ...mailbody import close_command, line_problem, logical_lines
 from ...messages import Msg, render
 from ...ruleset import LineError
 from .gamedata import GameData, UnknownName, fold
@@ -182,9 +182,8 @@ def parse_line(body: str, names: Names) -> object:
         if seer_card or _looks_like_card(body, names):
             raise LineError(Msg("claim.error.needs_play", text=body.strip()[:40]),
                             example("PLAY", names), fix=(body.strip(), "PLAY " + body.strip()))
-        close = difflib.get_close_matches(head, [k for k in COMMAND_WORDS if k != "judge"], 1, 0.75)
-        if close:
-            good = COMMAND_WORDS[close[0]]
+        good = close_command(head, COMMAND_WORDS)
+        if good:
             raise LineError(Msg("claim.error.did_you_mean", word=word[:40], command=good.rstrip("?").lower()),
                             example(good, names), fix=(word, good))
         raise LineError(Msg("claim.error.unknown_command", word=word[:40]), example("PLAY", names))

@@ -28,11 +28,10 @@ Commands (canonical form first)::
 
 from __future__ import annotations
 
-import difflib
 import re
 from typing import Final
 
-from ...mailbody import CommandLine, command_lines, fold, head_word, line_problem
+from ...mailbody import CommandLine, close_command, command_lines, fold, head_word, line_problem
 from ...mailcommands import MAIL_WORDS
 from ...messages import Msg
 from ...ruleset import LineError
@@ -96,8 +95,7 @@ def parse_command(body: str, gd: GameData, players: tuple[str, ...]) -> Command:
     head, rest = head_word(body)
     keyword = COMMAND_WORDS.get(head)
     if keyword is None or keyword == "JUDGE":
-        close = difflib.get_close_matches(head, [w for w in COMMAND_WORDS if w != "judge"], 1, 0.75)
-        suggestion = COMMAND_WORDS[close[0]] if close else None
+        suggestion = close_command(head, COMMAND_WORDS)
         example = EXAMPLES[suggestion] if suggestion else EXAMPLES["PLACE"]
         word = None if keyword == "JUDGE" else body.split()[0]  # None: the sign-on line, not first
         raise LineError(_error("command", word=word, suggestion=suggestion), example)
