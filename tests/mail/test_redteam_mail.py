@@ -25,6 +25,7 @@ from adjudicator.judge import Judge
 from adjudicator.store import Store
 
 from conftest import FakeClock, subprocess_env
+from i18nhelp import untranslated
 from mailhelp import JUDGE, make_desk, maildir_messages, raw_mail, text_of
 
 
@@ -56,6 +57,19 @@ def test_guessing_a_password_from_ever_new_addresses_is_limited_per_house(tmp_pa
     assert desk.signed("bob", "BID 1").status == "submitted"  # another house is not locked
     desk.clock.advance(hours=1, seconds=1)
     assert desk.signed("alice", "BID 2").status == "submitted"  # an hour later: the house plays again
+
+
+def test_a_locked_house_is_told_in_its_players_language_and_the_gm_once(tmp_path):
+    desk = make_desk(tmp_path, rate_limit=3, gm="gm@example.org")
+    for i in range(4):
+        desk.mail(raw_mail(f"JUDGE g bob oak-oak-{i:03d}\nBID 1", sender=f"x{i}@evil.example",
+                           message_id=f"<g{i}@evil.example>"), mail_from=f"x{i}@evil.example")
+    handled = desk.signed("bob", "BID 2")  # bob himself, with his right password: the house waits out the hour
+    assert handled.status == "house-locked"
+    text = desk.outbox_text(handled.mails[0])
+    assert "bob" in text and "hodin" in text and untranslated(text, "cs", ()) == []
+    to_gm = [n for n in desk.postmaster.outbox.pending() if n.startswith("gm-locked-g-bob")]
+    assert len(to_gm) == 1 and "too many wrong passwords" in desk.outbox_message(to_gm[0])["Subject"]
 
 
 def test_another_houses_seat_or_another_game_with_ones_own_password_changes_nothing(tmp_path):
