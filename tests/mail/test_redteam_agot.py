@@ -1,0 +1,65 @@
+"""Red team in an agot1e game by mail (``tests/czechtable.py``'s table: stark, lannister, baratheon;
+baratheon writes Czech): Stark tries to play Lannister's areas and cards, and to read Lannister's
+secret orders and instructions through the judge's answers (echoes, errors, valid examples, HELP,
+STATUS, ORDERS?).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from adjudicator.rulesets.agot import position as pos
+from adjudicator.rulesets.agot.context import ctx_of
+
+from czechtable import CzechTable
+
+ATTACKS = [
+    "ORDERS\nLannisport: raid\nStoney Sept: march 0\nWinterfell: march 0",  # another house's areas
+    "MARCH Stoney Sept -> Harrenhal: 1 footman",  # another house's march
+    "RAID The Golden Sound -> Lannisport",
+    "SUPPORT Stoney Sept -> Stark",
+    "CARD Tywin Lannister",  # another house's card
+    "RECLAIM Tywin Lannister",
+    "RAVEN Stoney Sept: raid",  # a raven not held, on another house's area
+    "CLEAR ORDERS",
+    "ORDERS\nWinterfell: march 0; Stoney Sept: raid",  # two orders on one line
+    "Winterfell: march 0 Lannisport: raid",
+    "STATUS", "ORDERS?", "HELP",
+]
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory):
+    table = CzechTable(tmp_path_factory.mktemp("redteam"), game="w", ruleset="agot1e",
+                       players=("stark", "lannister", "baratheon"), czech="baratheon", wrong=[], seed=5)
+    lannister = table.present.ruleset.bot_mail(table.state, "lannister", random.Random(1))
+    table.mail("lannister", lannister + "\nCARD Tywin Lannister\nRETREAT Lannisport\nCASUALTIES 1 knight")
+    return table
+
+
+def test_lannisters_secret_lines_never_reach_stark(table):
+    secrets = [line for line in table.present.ruleset.on_file(table.state, "lannister") if line != "ORDERS"]
+    assert len(secrets) >= 4, secrets
+    for attack in ATTACKS:
+        answer = table.mail("stark", attack)
+        assert answer, attack
+        for line in secrets:
+            assert line in attack or line not in answer, (attack, line)  # (Stark's own echo is no leak)
+
+
+@pytest.mark.parametrize("line", ["ABILITY Tywin Lannister: yes", "CARD Tywin Lannister", "RECLAIM Tywin Lannister"])
+def test_a_line_for_another_houses_card_is_refused_even_sent_ahead(table, line):
+    answer = table.mail("stark", line)
+    assert "REJECTED " + line in answer, answer
+    assert line not in "\n".join(table.present.ruleset.on_file(table.state, "stark"))
+
+
+def test_orders_on_another_houses_areas_are_refused_with_an_example_of_ones_own(table):
+    answer = table.mail("stark", "ORDERS\nLannisport: raid\nWinterfell: march 0")
+    assert "Lannisport is held by Lannister, not by you" in answer
+    example = next(line for line in answer.splitlines() if "example:" in line).split("example:", 1)[1].strip()
+    state = table.state
+    ctx = ctx_of(state)
+    assert example.split(":")[0] in [ctx.area(a) for a in state["areas"] if pos.owner(state, a) == "stark"], example
