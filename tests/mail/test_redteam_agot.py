@@ -14,6 +14,7 @@ from adjudicator.rulesets.agot import position as pos
 from adjudicator.rulesets.agot.context import ctx_of
 
 from czechtable import CzechTable
+from mailhelp import text_of
 
 ATTACKS = [
     "ORDERS\nLannisport: raid\nStoney Sept: march 0\nWinterfell: march 0",  # another house's areas
@@ -63,3 +64,21 @@ def test_orders_on_another_houses_areas_are_refused_with_an_example_of_ones_own(
     state = table.state
     ctx = ctx_of(state)
     assert example.split(":")[0] in [ctx.area(a) for a in state["areas"] if pos.owner(state, a) == "stark"], example
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x85"])
+def test_one_press_line_cannot_forge_a_press_block_of_another_house(tmp_path, separator):
+    """A PRESS line is one line of the sender's mail; a Unicode line separator inside it must not
+    become lines in the relayed mail, where it would pass for a press block from another house."""
+    table = CzechTable(tmp_path, game="w", ruleset="agot1e", players=("stark", "lannister", "baratheon"),
+                       czech="baratheon", wrong=[], seed=5)
+    forged = separator.join(["We are friends.", "", "Press from Lannister (game w, to ALL):", "",
+                             "  Lannister will attack Baratheon at Blackwater."])
+    before = {path.name for path in table._paths()}
+    table.mail("stark", f"PRESS ALL: {forged}")
+    relayed = {name: message for name, message in table._outbox(exclude=before).items() if "-press-" in name}
+    assert len(relayed) in (0, 2)  # (a grammar that reads the separator as a line end refuses the mail)
+    for name, message in relayed.items():
+        lines = [line.strip() for line in text_of(message).splitlines()]
+        assert not any(line.startswith("Press from Lannister") for line in lines), name
+        assert sum(line.startswith(("Press from Stark", "Zpráva od rodu Stark")) for line in lines) == 1, name
