@@ -284,3 +284,39 @@ def test_gm_words_by_mail_are_no_gm_commands_even_from_the_gms_address(tmp_path)
     assert not present.paused() and present.version == 1 and present.config["players"]["alice"]["address"] == \
         "alice@example.org"
     assert desk.judge.present("g").deadline() == desk.clock.moment + timedelta(hours=48)
+
+
+# ---------------------------------------------------------------------------------------------
+# Seats changing hands: takeover, replace
+# ---------------------------------------------------------------------------------------------
+
+
+def test_a_player_cannot_take_over_a_second_house_of_the_same_game(tmp_path):
+    from adjudicator import seats
+    desk = make_desk(tmp_path)
+    seats.abandon(desk.judge, "g", "alice")
+    grab = desk.mail(raw_mail("TAKEOVER g alice", sender="bob@example.org", message_id="<grab@example.org>"),
+                     mail_from="bob@example.org")
+    assert grab.status == "open-refused"
+    assert desk.judge.present("g").config["players"]["alice"]["address"] == "alice@example.org"
+    taken = desk.mail(raw_mail("TAKEOVER g alice", sender="dave@example.org", message_id="<take@example.org>"),
+                      mail_from="dave@example.org")
+    assert taken.status == "takeover"
+    assert desk.judge.present("g").config["players"]["alice"]["address"] == "dave@example.org"
+
+
+def test_after_a_takeover_or_a_replace_the_old_password_signs_on_no_more(tmp_path):
+    from adjudicator import seats
+    desk = make_desk(tmp_path)
+    seats.abandon(desk.judge, "g", "alice")
+    desk.mail(raw_mail("TAKEOVER g alice", sender="dave@example.org", message_id="<take@example.org>"),
+              mail_from="dave@example.org")
+    assert desk.signed("alice", "BID 1").status == "wrong-password"  # the old player, old password
+    desk.judge.replace("g", "bob", "erin@example.org")
+    assert desk.signed("bob", "BID 1").status == "wrong-password"
+    # an observer has no seat to sign on to
+    desk.mail(raw_mail("OBSERVE g", sender="olga@example.org", message_id="<obs@example.org>"),
+              mail_from="olga@example.org")
+    assert desk.mail(raw_mail("JUDGE g olga whatever-123\nBID 1", sender="olga@example.org",
+                              message_id="<obs2@example.org>"), mail_from="olga@example.org").status == "unknown-house"
+    assert [e["kind"] for e in desk.journal() if e["kind"] == "submit"] == []
