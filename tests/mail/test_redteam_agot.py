@@ -82,3 +82,15 @@ def test_one_press_line_cannot_forge_a_press_block_of_another_house(tmp_path, se
         lines = [line.strip() for line in text_of(message).splitlines()]
         assert not any(line.startswith("Press from Lannister") for line in lines), name
         assert sum(line.startswith(("Press from Stark", "Zpráva od rodu Stark")) for line in lines) == 1, name
+
+
+@pytest.mark.parametrize("area, accepted", [("Winter\u200bfell", True), ("\u202eWinterfell", True),
+                                            ("Winterfell\u00a0", True), ("W\u0456nterfell", False)])
+def test_invisible_and_look_alike_characters_in_an_area_name(table, area, accepted):
+    """Zero-width and direction marks are not part of a name (the echo shows the area as on the
+    board); a Cyrillic look-alike letter is no area of the board: refused, with the real one offered."""
+    answer = table.mail("stark", f"ORDERS\n{area}: march 0\nWhite Harbor: support\nThe Shivering Sea: raid")
+    if accepted:
+        assert "ok       Winterfell: march 0" in answer
+    else:
+        assert "REJECTED" in answer and "did you mean Winterfell?" in answer
