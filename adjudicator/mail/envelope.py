@@ -206,6 +206,10 @@ def drop_quotes_and_signature(text: str) -> str:
     return "\n".join(out)
 
 
+_SIGN_ON_AGAIN = re.compile(r"^(\W*judge\s+\S+\s+\S+\s+)[^\s#]+", re.I)
+"""A sign-on pasted again below the first: its password is masked before the game (its journal, the
+reply's echo of the line) sees it."""
+
 GREETING_LINES = 3
 """Lines of greeting ("Hi judge,") allowed before the sign-on line."""
 
@@ -232,6 +236,7 @@ def find_signon(body: str) -> tuple[SignOn | None, str | None, str]:
             continue
         words = stripped.split("#", 1)[0].split()
         lines[index] = ""
+        lines[index + 1:] = [_SIGN_ON_AGAIN.sub(r"\1********", later) for later in lines[index + 1:]]
         text = "\n".join(lines)
         if len(words) != 4:
             what = {1: "game, house and password are", 2: "house and password are", 3: "the password is"}

@@ -30,6 +30,7 @@ from ..messages import Msg
 from ..store import GameLocked, StoreError, check_game_id
 from . import notices
 from .envelope import GREETING_LINES
+from .text import canonical_address
 
 log = logging.getLogger("adjudicator.mail")
 
@@ -157,6 +158,10 @@ def _takeover(postmaster, handled, game: str, house: str, sender: str, language:
     if house not in present.config["players"]:
         handled.status = "open-refused"
         return say("mail.unknown_house", game=game, house=house, houses=list(present.config["players"]))
+    if any(canonical_address((seat or {}).get("address")) == sender for other, seat in present.config["players"].items()
+           if other != house):  # one player, two houses of one game
+        handled.status = "open-refused"
+        return say("mail.takeover.seated", game=game, house=house)
     password = seats.take_over(judge, game, house, sender, language)
     if password is None:
         handled.status = "open-refused"

@@ -200,6 +200,9 @@ class Postmaster:
         self.outbox = Outbox(data, settings, now=judge.now, fsync=fsync)
         self.limiter = RateLimiter(self.inbox.root / "ratelimit.yaml", limit=settings.rate_limit,
                                    window_seconds=settings.rate_window_seconds, fsync=fsync)
+        # wrong passwords per house ("game/house"), whoever sends them: a sender address is free to forge
+        self.house_limiter = RateLimiter(self.inbox.root / "houselimit.yaml", limit=settings.rate_limit,
+                                         window_seconds=settings.rate_window_seconds, fsync=fsync)
         self._done: list[tuple[int, Handled]] = []  # processed, to be marked done after the next sync
         self._version_cache: OrderedDict[tuple, dict] = OrderedDict()
         self._legacy: dict | None = None
@@ -428,7 +431,7 @@ class Postmaster:
             handled.detail = inbound.error or "no usable sender address"
             return handled
         verdict = self.limiter.check(inbound.sender, self.now)
-        if not verdict.allowed:
+        if not verdict.allowed and not self._right_password(inbound):  # forged junk must not lock a player out
             handled.status = "rate-limited"
             handled.detail = f"{verdict.count} mails that changed nothing within {self.settings.rate_window_seconds} s"
             if verdict.notify:
@@ -468,6 +471,35 @@ class Postmaster:
             return handled
         return self._submit(handled, inbound)
 
+    def _house_open(self, game: str, house: str) -> bool:
+        """Is ``house`` under its count of wrong passwords (``house_limiter``)? The first refusal in a
+        window is told to the GM: someone is guessing, or a player forgot their password."""
+        verdict = self.house_limiter.check(f"{game}/{house}", self.now)
+        if verdict.notify:
+            self.notify_gm(f"locked-{game}-{house}-{clock.to_text(self.now).replace(':', '')}",
+                           f"{house} in {game}: too many wrong passwords", (
+                               f"More than {self.settings.rate_limit} mails signed on as {house} in game {game} with a "
+                               "wrong password came within the hour, from whatever address (see `judge inbox` and "
+                               "the inbox log). Until the hour is over the judge tries no password of that house."))
+        return verdict.allowed
+
+    def _right_password(self, inbound: Inbound) -> bool:
+        """Does the mail of a sender over the rate limit sign on with its house's right password?
+        A wrong one counts against the house, and a locked house's is not tried: a flood from one
+        address learns nothing by it."""
+        signon = inbound.signon
+        try:
+            check_game_id(signon.game)  # (AttributeError: no sign-on)
+            seat = self.judge.present(signon.game, shared=True).config["players"][signon.house] or {}
+        except (*GAME_PROBLEMS, AttributeError, KeyError, TypeError):
+            return False
+        if not self._house_open(signon.game, signon.house):
+            return False
+        if _password_ok(signon.password, str(seat.get("password", "")), self.judge.store.secret()):
+            return True
+        self.house_limiter.hit(f"{signon.game}/{signon.house}", self.now)
+        return False
+
     def _submit(self, handled: Handled, inbound: Inbound) -> Handled:
         signon = inbound.signon
         assert signon is not None and inbound.sender is not None
@@ -493,7 +525,13 @@ class Postmaster:
                                                           houses=list(players)), self._language_for(inbound)))
             return handled
         seat = players[house] or {}
+        if not self._house_open(game, house):
+            handled.status, handled.detail = "house-locked", house
+            self._reply(handled, inbound, _text_reply(Msg("mail.house_locked", game=game, house=house,
+                                                          limit=self.settings.rate_limit), self._language_for(inbound)))
+            return handled
         if not _password_ok(signon.password, str(seat.get("password", "")), self.judge.store.secret()):
+            self.house_limiter.hit(f"{game}/{house}", self.now)
             handled.status, handled.detail = "wrong-password", house
             self._reply(handled, inbound, _text_reply(Msg("mail.wrong_password", game=game, house=house),
                                                       self._language_for(inbound)))
