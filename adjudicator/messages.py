@@ -68,11 +68,8 @@ class Msg:
     params: Mapping[str, Any] = field(default_factory=dict)
 
     def __init__(self, key: str, params: Mapping[str, Any] | None = None, **more: Any):
-        self._fill(key, params, more)
-
-    def _fill(self, key: str, params: Mapping[str, Any] | None, more: dict) -> None:
-        """Set the fields of a frozen message (engines make thousands a second: written straight into
-        the instance's dict; ``more`` is the caller's own fresh keyword dict)."""
+        # The fields of a frozen message, written straight into the instance's dict (engines make thousands
+        # a second; ``more`` is the caller's own fresh keyword dict). Event.__init__ does the same.
         fields = self.__dict__
         fields["key"] = key if type(key) is str else str(key)
         fields["params"] = {**params, **more} if params else more

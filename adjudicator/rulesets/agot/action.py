@@ -374,10 +374,9 @@ def check_march(state: dict, ctx: Ctx, house: str, march: March, *, mail_time: b
     """What is wrong with ``march`` now, or None. ``mail_time``: for a reply to the house, which must
     not learn another house's secret SUPPORT lines: a march into a neutral force counts only the
     house's own, and is not refused for strength when another house's support order could join."""
-    where = ctx.area(march.src)
     board = ctx.gd.board
     if pos.order_kind(state, march.src) != "march" or pos.order_owner(state, march.src) != house:
-        return Msg("agot.error.no_order_in", kind="march", area=where)
+        return Msg("agot.error.no_order_in", kind="march", area=ctx.area(march.src))
     if not march.moves:
         return None
     groups = _march_units(state, march.src, march)
@@ -385,29 +384,29 @@ def check_march(state: dict, ctx: Ctx, house: str, march: March, *, mail_time: b
     present = pos.units_in(state, march.src, house)
     left = pos.minus(present, moving)  # what stays behind, in the rulebook's order
     if len(left) != len(present) - len(moving):
-        return Msg("agot.error.holds_only", area=where, units=present)
+        return Msg("agot.error.holds_only", area=ctx.area(march.src), units=present)
     if march.src in state["routed"]:
         free = pos.unrouted(state, march.src, house)
         if len(pos.minus(free, moving)) != len(free) - len(moving):
-            return Msg("agot.error.routed_cannot_march", area=where)
+            return Msg("agot.error.routed_cannot_march", area=ctx.area(march.src))
     reach = reachable(state, ctx, house, march.src)
     battles = 0
     dests = [m.dest for m in march.moves]
     if len(set(dests)) != len(dests):
         return Msg("agot.error.same_destination_twice")
     changes = {march.src: left}
+    land = board.is_land(march.src)
     for move, units in zip(march.moves, groups):
-        dest = ctx.area(move.dest)
         if not units:
-            return Msg("agot.error.no_units_for", dest=dest)
-        if board.is_land(move.dest) != board.is_land(march.src) or (not board.is_land(move.dest) and set(units) - {"ship"}) \
-                or (board.is_land(move.dest) and "ship" in units):
+            return Msg("agot.error.no_units_for", dest=ctx.area(move.dest))
+        dest = ctx.area(move.dest)
+        if board.is_land(move.dest) != land or (not land and set(units) - {"ship"}) or (land and "ship" in units):
             return Msg("agot.error.wrong_kind_of_area", dest=dest, reach=reach_text(ctx, march.src, reach))
         if move.dest not in reach and not (ctx.on("knight-double-move") and set(units) == {"knight"} and move.dest
                                            in knight_reach(state, ctx, house, march.src,
                                                            pos.ship_seas(state, ctx.gd, house, unrouted=True))):
-            return Msg("agot.error.unreachable", dest=dest, src=where, reach=reach_text(ctx, march.src, reach),
-                       by_then=False)
+            return Msg("agot.error.unreachable", dest=dest, src=ctx.area(march.src),
+                       reach=reach_text(ctx, march.src, reach), by_then=False)
         if not pos.port_room(state, ctx.gd, house, move.dest, len(units)):
             return Msg("agot.error.port_full", dest=dest, most=ctx.gd.setup.port_max_ships)
         enemy = pos.occupier(state, ctx.gd, move.dest)

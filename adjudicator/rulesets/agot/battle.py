@@ -70,55 +70,54 @@ def strength(state: dict, ctx: Ctx, b: dict, house: str, *, with_cards: bool = T
     """Combat strength of ``house``'s side and its parts, for the reports (CZ p.10-11 step 5 list).
     ``supports``: src -> :func:`support_value` already worked out in this sub-step (the declarations),
     so that each support is valued once."""
-    parts: list[Msg] = []
-    area = b["area"]
+    area, origin, rules = b["area"], b["origin"], ctx.rules.cards
+    card = b["cards"].get(house) if with_cards else None
     if house == b["attacker"]:
-        extra = ctx.rules.cards.ATTACK_UNIT_BONUS.get(b["cards"].get(house)) \
-            if with_cards and house not in b["cancelled"] else None
+        extra = rules.ATTACK_UNIT_BONUS.get(card) if card is not None and house not in b["cancelled"] else None
         units = b["units"]
-        zero = with_cards and ships_zero(state, ctx, b, house, extra)
-        total = sum(0 if u == "ship" and zero else unit_value(ctx, u, area, True, b["origin"]) + (u == extra) for u in units)
-        parts.append(Msg("agot.part.army", units=units_list(units), n=total))
+        zero = with_cards and bool(rules.FOREIGN_SHIPS_ZERO) and ships_zero(state, ctx, b, house, extra)
+        total = sum(0 if u == "ship" and zero else unit_value(ctx, u, area, True, origin) + (u == extra) for u in units)
+        parts = [Msg("agot.part.army", units=units_list(units), n=total)]
         if b["march_bonus"]:
             parts.append(Msg("agot.part.march", n=b["march_bonus"]))
             total += b["march_bonus"]
     else:
         units = fighting_units(state, b, house)
-        zero = with_cards and ships_zero(state, ctx, b, house, None)
-        total = sum(0 if u == "ship" and zero else unit_value(ctx, u, area, False, b["origin"]) for u in units)
-        parts.append(Msg("agot.part.army", units=units_list(units), n=total))
-        garrison = garrison_of(state, ctx, area, house, b["origin"])
+        zero = with_cards and bool(rules.FOREIGN_SHIPS_ZERO) and ships_zero(state, ctx, b, house, None)
+        total = sum(0 if u == "ship" and zero else unit_value(ctx, u, area, False, origin) for u in units)
+        parts = [Msg("agot.part.army", units=units_list(units), n=total)]
+        garrison = garrison_of(state, ctx, area, house, origin)
         if garrison:
             parts.append(Msg("agot.part.garrison", n=garrison))
             total += garrison
-        routed = pos.routed_in(state, b["area"])
+        routed = state["routed"].get(area)
         if routed:
             parts.append(Msg("agot.part.routed", units=units_list(routed)))
-        if pos.order_kind(state, b["area"]) == "defense":
-            bonus = pos.order_bonus(state, b["area"])
-            if with_cards and ability_active(b, house, ctx.rules.cards.DEFENSE_DOUBLED):
+        if pos.order_kind(state, area) == "defense":
+            bonus = pos.order_bonus(state, area)
+            if card is not None and ability_active(b, house, rules.DEFENSE_DOUBLED):
                 bonus *= 2
             parts.append(Msg("agot.part.defense", n=bonus))
             total += bonus
+    declared = b["supports"]
     for src in b["supporters"]:
-        if b["supports"].get(src) == house:
+        if declared.get(src) == house:
             value, note = supports[src] if supports is not None else support_value(state, ctx, b, src)
             parts.append(Msg("agot.part.support", area=ctx.area(src), n=value, notes=note))
             total += value
-    if with_cards and b["cards"].get(house) is not None:  # 2e: none after Tyrion's, if the hand held no other
-        card = b["cards"][house]
+    if card is not None:  # (2e: none after Tyrion's, if the hand held no other)
         value = ctx.gd.card(card).strength
-        if ability_active(b, opponent(b, house), ctx.rules.cards.ZERO_OPPOSING_CARD):
+        if ability_active(b, opponent(b, house), rules.ZERO_OPPOSING_CARD):
             value = 0
         parts.append(Msg("agot.part.card", card=card, n=value))
         total += value
-        extra = ctx.rules.cards.bonus(state, ctx, b, house)[0]
+        extra = rules.bonus(state, ctx, b, house)[0]
         if extra:  # 2e: a static ability of the card (agot2e RULES.md R8.5)
             parts.append(Msg("agot.part.ability", card=card, n=extra))
             total += extra
-    tides = (b.get("tides") or {}).get(house)
-    if with_cards and tides is not None:  # 2e option Tides of Battle (agot2e RULES.md section 10)
-        value = ctx.gd.tides_of_battle[tides].strength
+    tides = b.get("tides")
+    if with_cards and tides and tides.get(house) is not None:  # 2e option Tides of Battle (agot2e RULES.md section 10)
+        value = ctx.gd.tides_of_battle[tides[house]].strength
         parts.append(Msg("agot.part.tides", n=value))
         total += value
     if b["blade"] == house:

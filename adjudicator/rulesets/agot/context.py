@@ -20,13 +20,23 @@ class Ctx:
     options: frozenset[str] = frozenset()  # a variant's game options switched on (state["options"])
     params: Any = None  # the variant's numbers (its variant-params.yaml), None without a variant
 
+    def __post_init__(self):
+        # Caches of questions a combat asks for every unit and every part of its report (not fields: a context
+        # is compared and hashed by what it is made of). ``support.unit_value``: (unit, area, attacking, origin)
+        # -> strength; the board's display names, read for every area an event names.
+        object.__setattr__(self, "unit_values", {})
+        object.__setattr__(self, "_area_names", self.gd.board.display_names)
+
     def on(self, option: str) -> bool:
         """Whether the game's variant option ``option`` is switched on (never in agot1e or agot2e)."""
         return option in self.options
 
     def area(self, area_id: str) -> str:
         """Display name of an area, for events."""
-        return self.gd.board.name(area_id)
+        try:
+            return self._area_names[area_id]
+        except KeyError:
+            return self.gd.board.name(area_id)  # (which names the unknown id)
 
     def card(self, card_id: str) -> str:
         return self.gd.card(card_id).name

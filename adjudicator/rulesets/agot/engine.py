@@ -57,6 +57,7 @@ def advance(state: dict, ctx: Ctx, force: bool) -> list[Event]:
         return []
     if state.get("port_takeover"):
         return takeover.resolve(state, ctx, force) + victory(state, ctx)
+    board = _castle_inputs(state)
     step = state["step"]
     if state["phase"] == "westeros":
         events = westeros.advance(state, ctx, force)
@@ -96,7 +97,19 @@ def advance(state: dict, ctx: Ctx, force: bool) -> list[Event]:
     if state["step"] == "march" and state["battle"] is None and action.next_house(state, "march") is None:
         events += action.drop_idle_marches(state, ctx)  # agot2e-ru: on a power token alone, nothing moved
         state["step"] = "consolidate"
+    if board == (state["areas"], state["control"], state["neutral"]):  # no unit, power token or neutral force
+        return events  # moved: no castle changed hands
     return events + victory(state, ctx)
+
+
+def _castle_inputs(state: dict) -> tuple[dict, dict, dict]:
+    """What decides who controls a castle (``position.castle_counts``), copied one level deep: the victory
+    check after a step is needed only when they changed (the raid step, a battle's supports and most of its
+    cards move nothing), and comparing the copies costs a fraction of counting the castles. The writers
+    (``position.set_units``, the power tokens and neutral forces) replace an area's ``{house: units}``,
+    never change it in place, so an unchanged entry is the same object; the invariants check after every
+    self-play step that no house holds enough castles to win unnoticed."""
+    return state["areas"].copy(), state["control"].copy(), state["neutral"].copy()
 
 
 def begin_action(state: dict, ctx: Ctx) -> list[Event]:

@@ -79,6 +79,9 @@ def violations(state: dict, ctx: Ctx) -> list[str]:
             scanned[who] = scanned.get(who, 0) + 1
     if pos.castle_counts(state, gd) != scanned:
         out.append(f"castle counts {pos.castle_counts(state, gd)} differ from the areas' controllers {scanned}")
+    if state["winner"] is None and (winner := pos.check_victory(state, gd)) is not None:
+        # (the engine checks victory only after a step that moved units, tokens or neutral forces)
+        out.append(f"{winner} holds {scanned[winner]} castles but has not won")
     if state["wildlings"] not in gd.setup.wildlings.track:
         out.append(f"wildling threat {state['wildlings']} is not on the track {list(gd.setup.wildlings.track)}")
     for house in houses:
