@@ -96,6 +96,20 @@ class Msg:
         return render(self, "en")
 
 
+_new = object.__new__
+
+
+def fast_msg(key: str, /, **params: Any) -> Msg:
+    """``Msg(key, **params)``, the same message, made in about half the time: a class call with keywords
+    costs CPython twice a function call's (its keywords are packed into a dict twice). For an engine's inner
+    loops (a battle reports some 40 messages and events); ``key`` must be a ``str``."""
+    made = _new(Msg)
+    fields = made.__dict__
+    fields["key"] = key
+    fields["params"] = params
+    return made
+
+
 def _plain(value: Any) -> Any:
     if isinstance(value, Msg):
         return Msg.as_dict(value)

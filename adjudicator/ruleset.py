@@ -128,6 +128,20 @@ class Event(Msg):
         return cls(message.key, message.params, tuple(to) if to is not None else None)
 
 
+_new = object.__new__
+
+
+def fast_event(key: str, /, to: Iterable[str] | None = None, **params: Any) -> Event:
+    """``Event(key, to=to, **params)``, made in about half the time (as :func:`~adjudicator.messages.fast_msg`):
+    for an engine's inner loops."""
+    made = _new(Event)
+    fields = made.__dict__
+    fields["key"] = key
+    fields["params"] = params
+    fields["to"] = tuple(to) if to is not None else None
+    return made
+
+
 @dataclass
 class Submission:
     """Outcome of folding a mail into a state: the new state and what to tell the sender."""

@@ -67,8 +67,19 @@ def ctx_for(edition_name: str, data_version: str, houses: tuple[str, ...], optio
     return Ctx(gd, GameDataNames(gd, houses, variant=rules.variant is not None), rules, options, params)
 
 
+_PLAIN: dict[tuple, Ctx] = {}
+"""(edition, data version, houses) -> the context of a game without options (agot1e, agot2e): asked at every
+step, found with one lookup."""
+
+
 def ctx_of(state: dict) -> Ctx:
     """The context of a game state or of a view of it."""
     chosen = state.get("options")  # (none in agot1e: no set to build at every step)
-    options = frozenset(k for k, v in chosen.items() if v == "yes") if chosen else frozenset()
+    if not chosen:
+        key = (state.get("edition"), state["data_version"], tuple(state["houses"]))
+        found = _PLAIN.get(key)
+        if found is None:
+            found = _PLAIN[key] = ctx_for(edition_of(state).name, key[1], key[2], frozenset())
+        return found
+    options = frozenset(k for k, v in chosen.items() if v == "yes")
     return ctx_for(edition_of(state).name, state["data_version"], tuple(state["houses"]), options)

@@ -57,13 +57,12 @@ def advance(state: dict, ctx: Ctx, force: bool) -> list[Event]:
         return []
     if state.get("port_takeover"):
         return takeover.resolve(state, ctx, force) + victory(state, ctx)
-    board = _castle_inputs(state)
     step = state["step"]
     if state["phase"] == "westeros":
         events = westeros.advance(state, ctx, force)
         if state["phase"] == "planning":  # agot2e-ru: the hostages come between Westeros and planning
             events += variantsteps.run(state, ctx, "before_planning", _to_planning)
-    elif variantsteps.module(ctx, step) is not None:
+    elif ctx.rules.variant is not None and variantsteps.module(ctx, step) is not None:
         events = variantsteps.advance(state, ctx, force, {"after_action": end_round, "before_planning": _to_planning})
     elif step == "orders":
         events = planning.reveal(state, ctx)
@@ -78,9 +77,11 @@ def advance(state: dict, ctx: Ctx, force: bool) -> list[Event]:
     elif step == "raven_card":
         events = planning.resolve_raven_card(state, ctx) + begin_action(state, ctx)
     elif step == "raid":
-        events = action.resolve_raid(state, ctx, force)
-        if action.next_house(state, "raid", ctx) is None:
+        events, over = action.resolve_raid(state, ctx, force)
+        if not over and action.next_house(state, "raid", ctx) is None:
             events += action.drop_hopeless_raids(state, ctx)
+            over = True
+        if over:
             state.update(step="march", turn=0)
     elif step == "march":
         events = action.resolve_march(state, ctx, force)
@@ -97,19 +98,7 @@ def advance(state: dict, ctx: Ctx, force: bool) -> list[Event]:
     if state["step"] == "march" and state["battle"] is None and action.next_house(state, "march") is None:
         events += action.drop_idle_marches(state, ctx)  # agot2e-ru: on a power token alone, nothing moved
         state["step"] = "consolidate"
-    if board == (state["areas"], state["control"], state["neutral"]):  # no unit, power token or neutral force
-        return events  # moved: no castle changed hands
     return events + victory(state, ctx)
-
-
-def _castle_inputs(state: dict) -> tuple[dict, dict, dict]:
-    """What decides who controls a castle (``position.castle_counts``), copied one level deep: the victory
-    check after a step is needed only when they changed (the raid step, a battle's supports and most of its
-    cards move nothing), and comparing the copies costs a fraction of counting the castles. The writers
-    (``position.set_units``, the power tokens and neutral forces) replace an area's ``{house: units}``,
-    never change it in place, so an unchanged entry is the same object; the invariants check after every
-    self-play step that no house holds enough castles to win unnoticed."""
-    return state["areas"].copy(), state["control"].copy(), state["neutral"].copy()
 
 
 def begin_action(state: dict, ctx: Ctx) -> list[Event]:
@@ -157,11 +146,31 @@ def _kept(plan: dict) -> dict:
     return {"chooses": plan["chooses"]} if plan.get("chooses") else {}
 
 
+_UNWON: list[tuple] = []
+"""What the last victory check that found no winner read (``_victory_inputs``), copied: a step that moved no
+unit, power token or neutral force (the raid step, a battle's supports and most of its cards) leaves them
+equal, and the check's answer with them (comparing costs a fraction of counting the castles)."""
+
+
+def _victory_inputs(state: dict, ctx: Ctx) -> tuple:
+    """What ``position.check_victory`` reads: the game data, the houses and options, and one level of the
+    areas, power tokens and neutral forces (their writers, ``position.set_units`` and the token and neutral
+    force writers, replace an area's ``{house: units}``, never change it in place, so a copy one level deep
+    stays what was checked; self-play's invariants, ``AgotRuleset.violations``, would see a victory missed)."""
+    options = state.get("options")
+    return (ctx.gd, tuple(state["houses"]), dict(options) if options else None, state["areas"].copy(),
+            state["control"].copy(), state["neutral"].copy())
+
+
 def victory(state: dict, ctx: Ctx) -> list[Event]:
     if state["winner"] is not None:
         return []
+    if _UNWON and _UNWON[0][0] is ctx.gd and _UNWON[0][1:] == (
+            tuple(state["houses"]), state.get("options") or None, state["areas"], state["control"], state["neutral"]):
+        return []  # the same castles as at the last check that found no winner
     winner = pos.check_victory(state, ctx.gd)
     if winner is None:
+        _UNWON[:] = [_victory_inputs(state, ctx)]
         return []
     state["winner"] = winner
     count = pos.castles_controlled(state, ctx.gd, winner)

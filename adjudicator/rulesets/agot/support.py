@@ -18,9 +18,10 @@ def supporters(state: dict, ctx: Ctx, area: str) -> list[str]:
     """Adjacent areas with a support order that may join the battle at ``area`` (CZ p.10: adjacent only,
     never through ships; ships support land battles too; land units never support a sea battle)."""
     board = ctx.gd.board
+    orders = state["orders"]
     out = []
     for n in board.neighbours(area):
-        if pos.order_kind(state, n) != "support" or pos.order_owner(state, n) is None:
+        if n not in orders or pos.order_kind(state, n) != "support" or pos.order_owner(state, n) is None:
             continue
         if not board.supports_into(n, area):
             continue
