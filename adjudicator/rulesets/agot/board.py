@@ -341,8 +341,11 @@ class Board:
     def supports_into(self, src: str, area: str) -> bool:
         """Whether an order in ``src`` may ever support a battle in the adjacent ``area``: land units
         never support at sea (CZ p.10); ships in a port (2e) support only battles in its sea (R6.4)."""
-        if self.is_land(src):
-            return self.is_land(area)
+        try:  # (is_land's lookups without its calls: asked for every neighbour of every battle)
+            if self._kinds[src] == "land":
+                return self._kinds[area] == "land"
+        except KeyError as exc:
+            raise KeyError(f"unknown area id {exc.args[0]!r}") from None
         port = self.area(src)
         return port.kind != "port" or area == port.sea
 

@@ -157,17 +157,18 @@ def _victory_inputs(state: dict, ctx: Ctx) -> tuple:
     areas, power tokens and neutral forces (their writers, ``position.set_units`` and the token and neutral
     force writers, replace an area's ``{house: units}``, never change it in place, so a copy one level deep
     stays what was checked; self-play's invariants, ``AgotRuleset.violations``, would see a victory missed)."""
-    options = state.get("options")
-    return (ctx.gd, tuple(state["houses"]), dict(options) if options else None, state["areas"].copy(),
-            state["control"].copy(), state["neutral"].copy())
+    return (ctx.gd, state["areas"].copy(), state["control"].copy(), state["neutral"].copy(), list(state["houses"]),
+            dict(state.get("options") or {}))
 
 
 def victory(state: dict, ctx: Ctx) -> list[Event]:
     if state["winner"] is not None:
         return []
-    if _UNWON and _UNWON[0][0] is ctx.gd and _UNWON[0][1:] == (
-            tuple(state["houses"]), state.get("options") or None, state["areas"], state["control"], state["neutral"]):
-        return []  # the same castles as at the last check that found no winner
+    if _UNWON:
+        gd, areas, control, neutral, houses, options = _UNWON[0]
+        if gd is ctx.gd and areas == state["areas"] and control == state["control"] and neutral == state["neutral"] \
+                and houses == state["houses"] and options == (state.get("options") or {}):
+            return []  # the same castles as at the last check that found no winner
     winner = pos.check_victory(state, ctx.gd)
     if winner is None:
         _UNWON[:] = [_victory_inputs(state, ctx)]

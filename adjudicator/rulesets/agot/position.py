@@ -57,7 +57,11 @@ UNIT_ORDER = ("footman", "knight", "ship", "siege_engine", "sellsword")  # siege
 
 
 def sort_units(units: Iterable[str]) -> list[str]:
-    return sorted(units, key=UNIT_ORDER.index)
+    """A new list of ``units`` in the rulebook's order."""
+    out = list(units)
+    if len(out) > 1:  # (most lists a battle reports hold one unit)
+        out.sort(key=UNIT_ORDER.index)
+    return out
 
 
 # -- units ---------------------------------------------------------------------------------------

@@ -71,7 +71,7 @@ def support_value(state: dict, ctx: Ctx, b: dict, src: str) -> tuple[int, list[s
 def support_share(ctx: Ctx, value: int) -> int:
     """What a support's whole strength (its units and the order's bonus) adds: all of it, or with the
     variant's ``half-support`` half of it, rounded down (agot2e-ru RULES.md V1: the starred +1 first)."""
-    return value // ctx.params.support_divisor if ctx.on("half-support") else value
+    return value // ctx.params.support_divisor if "half-support" in ctx.options else value  # (ctx.on, without the call)
 
 
 def ships_zero(state: dict, ctx: Ctx, b: dict, house: str, doubled: str | None) -> bool:
