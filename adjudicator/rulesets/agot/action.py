@@ -38,8 +38,12 @@ def next_house(state: dict, kind: str, ctx: Ctx | None = None) -> str | None:
         house = order[(state["turn"] + i) % len(order)]
         if house not in having:
             continue
-        if kind == "march" and not any((areas.get(a) or {}).get(house) for a in having[house]):
-            continue
+        if kind == "march":
+            for area in having[house]:
+                if (areas.get(area) or {}).get(house):
+                    break
+            else:  # (none of its March orders has units to move)
+                continue
         if ctx is None or any(raid_targets(state, ctx, a) for a in having[house]):
             return house
     return None

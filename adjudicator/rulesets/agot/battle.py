@@ -76,7 +76,10 @@ def strength(state: dict, ctx: Ctx, b: dict, house: str, *, with_cards: bool = T
         extra = rules.ATTACK_UNIT_BONUS.get(card) if card is not None and house not in b["cancelled"] else None
         units = b["units"]
         zero = with_cards and bool(rules.FOREIGN_SHIPS_ZERO) and ships_zero(state, ctx, b, house, extra)
-        total = sum(0 if u == "ship" and zero else unit_value(ctx, u, area, True, origin) + (u == extra) for u in units)
+        total = 0
+        for u in units:
+            if not (zero and u == "ship"):
+                total += unit_value(ctx, u, area, True, origin) + (u == extra)
         parts = [fast_msg("agot.part.army", units=units_list(units), n=total)]
         if b["march_bonus"]:
             parts.append(fast_msg("agot.part.march", n=b["march_bonus"]))
@@ -84,7 +87,10 @@ def strength(state: dict, ctx: Ctx, b: dict, house: str, *, with_cards: bool = T
     else:
         units = fighting_units(state, b, house)
         zero = with_cards and bool(rules.FOREIGN_SHIPS_ZERO) and ships_zero(state, ctx, b, house, None)
-        total = sum(0 if u == "ship" and zero else unit_value(ctx, u, area, False, origin) for u in units)
+        total = 0
+        for u in units:
+            if not (zero and u == "ship"):
+                total += unit_value(ctx, u, area, False, origin)
         parts = [fast_msg("agot.part.army", units=units_list(units), n=total)]
         garrison = garrison_of(state, ctx, area, house, origin)
         if garrison:

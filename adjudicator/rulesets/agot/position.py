@@ -409,10 +409,15 @@ def within_supply(state: dict, gd: GameData, house: str, areas: dict | None = No
 
 def armies_fit(state: dict, gd: GameData, house: str, sizes: list[int]) -> bool:
     """Do armies of ``sizes`` (largest first) fit ``house``'s supply level?"""
+    if not sizes:  # (no army: nothing to fit)
+        return True
     allowed = sorted(gd.setup.supply_armies[min(state["supply"][house], max(gd.setup.supply_armies))], reverse=True)
     if len(sizes) > len(allowed):
         return False
-    return all(size <= limit for size, limit in zip(sizes, allowed))
+    for size, limit in zip(sizes, allowed):
+        if size > limit:
+            return False
+    return True
 
 
 def areas_after(state: dict, house: str, changes: dict[str, list[str]]) -> dict:
