@@ -1,7 +1,8 @@
 """Commands anyone may mail, without a sign-on: they need no seat (Czech words in brackets).
 
 * ``LIST`` (``SEZNAM``): the games on this judge: ruleset, where each stands (public summary),
-  houses open for takeover, whether it takes observers.
+  houses open for takeover, whether it takes observers; from the games' glances
+  (``Judge.overview``), so a quiet game costs a few ``stat`` calls, not a read of its present.
 * ``OBSERVE <game>`` (``SLEDUJ <hra>``): the sender's address follows the game: a report rendered
   from the public view (``ruleset.view`` for ``ruleset.OBSERVER``: no hand, plan or order of any house;
   only events everyone sees) whenever a phase ends (``observers.py``). ``UNOBSERVE <game>``
@@ -24,8 +25,7 @@ import logging
 
 from .. import mailbody, messages, reports, seats
 from ..judge import JudgeError
-from ..ruleset import OBSERVER, RulesetError
-from ..yamlio import YamlFileError
+from ..ruleset import OBSERVER
 from ..messages import Msg
 from ..store import GameLocked, StoreError, check_game_id
 from . import notices
@@ -38,7 +38,6 @@ COMMANDS = {"list": ("list", "en"), "seznam": ("list", "cs"), "observe": ("obser
             "sleduj": ("observe", "cs"), "unobserve": ("unobserve", "en"), "nesleduj": ("unobserve", "cs"),
             "takeover": ("takeover", "en"), "prevezmi": ("takeover", "cs")}
 """Folded first words -> (command, the language they are in)."""
-GAME_PROBLEMS = (StoreError, YamlFileError, RulesetError, JudgeError)
 ARGUMENTS = {"list": 0, "observe": 1, "unobserve": 1, "takeover": 2}
 EXAMPLES = {"list": "LIST", "observe": "OBSERVE westeros1", "unobserve": "UNOBSERVE westeros1",
             "takeover": "TAKEOVER westeros1 greyjoy"}
@@ -99,17 +98,13 @@ def _list(postmaster, language: str) -> str:
         return messages.render(Msg(key, **params), language)
 
     lines = [say("mail.list.head", judge=postmaster.settings.address), ""]
-    for game_id in postmaster.judge.store.game_ids():
-        try:
-            present = postmaster.judge.present(game_id, shared=True)
-        except GAME_PROBLEMS:
+    for game_id, glance in postmaster.judge.overview().items():  # a few stats per quiet game, as `judge list`
+        if "broken" in glance:
             continue
-        over = present.ruleset.result(present.state) is not None
-        lines.append(say("mail.list.game", game=game_id, ruleset=present.ruleset.name,
-                         summary=present.ruleset.summary(present.state), players=len(present.config["players"]),
-                         state="over" if over else "paused" if present.paused() else "running",
-                         open=seats.abandoned(present.config),
-                         observing=present.config.get("observing", True) is not False))
+        lines.append(say("mail.list.game", game=game_id, ruleset=glance["ruleset"], summary=glance["said"],
+                         players=len(glance["seats"]),
+                         state="over" if glance["result"] is not None else "paused" if glance["paused"] else "running",
+                         open=seats.abandoned({"players": glance["seats"]}), observing=glance["observing"]))
     if len(lines) == 2:
         lines.append(say("mail.list.none"))
     lines += ["", say("mail.list.foot", observe=_example("observe", language), takeover=_example("takeover", language))]

@@ -3,7 +3,11 @@ however many games it runs: a flood of such mail from ever new addresses is free
 
 from __future__ import annotations
 
+import os
+import time
+
 from adjudicator import gameindex
+from adjudicator.judge import Judge
 from adjudicator.store import GameFiles
 
 from mailhelp import make_desk, raw_mail, text_of
@@ -56,3 +60,31 @@ def test_outsiders_mail_looks_at_each_game_at_most_once_a_batch(tmp_path, monkey
         assert "přihlašovací řádek" in answers[czech] and "sign-on" not in answers[czech]
     assert "přihlašovací řádek" in answers["x3@outside.example"] and "sign-on line" in answers["x3@outside.example"]
 
+
+def _age(data, seconds: int = 3600) -> None:
+    """Make every file of the data directory ``seconds`` old: the glances trust only stamps older
+    than two seconds (``gameindex.RACY_NS``), and a judge's quiet games are."""
+    then = time.time() - seconds
+    for path in sorted(data.rglob("*"), key=lambda p: -len(p.parts)):
+        os.utime(path, (then, then))
+
+
+def test_list_by_mail_reads_no_quiet_game(tmp_path, monkeypatch):
+    """LIST answers from the games' glances, as `judge list` does: a quiet game costs a few stat
+    calls, not a read of its present (about 0.5 s a mail with 1,000 games); the answer is the same."""
+    desk = make_desk(tmp_path)
+    _more_games(desk, 20)
+    postmaster = desk.postmaster
+    _age(desk.data)
+    first = postmaster.process(postmaster.receive(raw_mail("LIST", sender="l0@list.example"), mail_from="l0@list.example"))
+    for i in range(1, 6):
+        postmaster.receive(raw_mail("LIST", sender=f"l{i}@list.example", message_id=f"<l{i}>"), mail_from=f"l{i}@list.example")
+    presents, present = [], Judge.present
+    monkeypatch.setattr(Judge, "present", lambda judge, game, **kw: presents.append(game) or present(judge, game, **kw))
+    looks = Looks(monkeypatch)
+    handled = postmaster.process_pending()
+    assert [h.status for h in handled] == ["list"] * 5
+    assert presents == [] and looks.configs == 0  # before: every game's present for every LIST (105)
+    answer = text_of(desk.outbox_message(first.mails[0]))
+    assert "  h19 (toy, 3 players, running): round 1, bid\n" in answer
+    assert all(text_of(desk.outbox_message(h.mails[0])) == answer for h in handled)
