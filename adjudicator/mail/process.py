@@ -487,7 +487,7 @@ class Postmaster:
                 problem = Msg("mail.signon_incomplete", problem=inbound.signon_problem)
             else:
                 handled.status = "no-sign-on"
-                problem = Msg("mail.signon_missing", attachments=list(inbound.attachments))
+                problem = Msg("mail.signon_missing", attachments=_attachment_names(inbound))
             self._reply(handled, inbound, _text_reply(problem, self._language_for(inbound)))
             return handled
         return self._submit(handled, inbound)
@@ -597,7 +597,7 @@ class Postmaster:
         outcome.notes.extend(service_notes)
         handled.seq = outcome.entry["seq"]
         if inbound.attachments:
-            outcome.notes.append(Msg("mail.attachments", names=list(inbound.attachments)))
+            outcome.notes.append(Msg("mail.attachments", names=_attachment_names(inbound)))
         handled.status = "submitted" if outcome.applied else "rejected"
         handled.detail = f"versions {outcome.versions}" if outcome.versions else ""
         body = state_header = None
@@ -1061,6 +1061,19 @@ def report_due(present: Present, player: str, seat: dict, versions: dict[int, di
         return True
     phases = [versions[n]["phase"] for n in sorted(versions) if n >= last]
     return any(p is None for p in phases) or len(set(phases)) > 1
+
+
+ATTACHMENTS_NAMED = 10
+"""Attachments a reply names; the rest are counted ("and 14990 more")."""
+
+
+def _attachment_names(inbound: Inbound) -> Msg | list:
+    """The names of a mail's attachments for its reply, at most :data:`ATTACHMENTS_NAMED` and a count
+    of the rest (parts not even parsed included, ``Inbound.parts_unread``): a mail of 15,000 tiny
+    attachments got a reply of 250 KB naming them all. An empty list when there are none."""
+    names = list(inbound.attachments[:ATTACHMENTS_NAMED])
+    more = len(inbound.attachments) - len(names) + inbound.parts_unread
+    return Msg("mail.attachment_names", names=names, more=more) if names or more else []
 
 
 def _seat_language(seats, sender: str | None) -> str | None:

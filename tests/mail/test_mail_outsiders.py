@@ -8,6 +8,7 @@ import time
 
 from adjudicator import gameindex
 from adjudicator.judge import Judge
+from adjudicator.mail import envelope
 from adjudicator.store import GameFiles
 
 from mailhelp import make_desk, raw_mail, text_of
@@ -88,3 +89,42 @@ def test_list_by_mail_reads_no_quiet_game(tmp_path, monkeypatch):
     answer = text_of(desk.outbox_message(first.mails[0]))
     assert "  h19 (toy, 3 players, running): round 1, bid\n" in answer
     assert all(text_of(desk.outbox_message(h.mails[0])) == answer for h in handled)
+
+
+def _attachment_bomb(text: str, count: int, sender: str) -> bytes:
+    """A mail of ``text`` and ``count`` tiny attachments (15,000 of them: 1.9 MB)."""
+    parts = [f"--B\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{text}\r\n"]
+    parts += [f'--B\r\nContent-Type: application/octet-stream; name="f{i:05d}.bin"\r\n'
+              f'Content-Disposition: attachment; filename="f{i:05d}.bin"\r\n\r\nAAAA\r\n' for i in range(count)]
+    return raw_mail("".join(parts) + "--B--\r\n", sender=sender, message_id=f"<bomb-{count}-{sender}>",
+                    content_type='multipart/mixed; boundary="B"')
+
+
+def test_a_mail_of_15000_attachments_gets_a_short_answer(tmp_path):
+    """Without a sign-on, a 1.9 MB mail of 15,000 attachments got a 250 KB reply naming each (and
+    seconds of parsing): now the first ten are named and the rest counted, in the reader's
+    language, and only the first hundred MIME parts are parsed (``envelope.MAX_PARTS``)."""
+    desk = make_desk(tmp_path)
+    bomb = _attachment_bomb("hello", 15000, "x@evil.example")
+    assert len(bomb) < 2_000_000
+    handled = desk.mail(bomb, mail_from="x@evil.example")
+    assert handled.status == "no-sign-on"
+    text = desk.outbox_text(handled.mails[0])
+    names = ", ".join(f"f{i:05d}.bin" for i in range(10))
+    assert f"not attachments ({names} and 14990 more)." in text
+    assert f"ne přílohy ({names} a 14990 dalších)." in text
+    assert len(text) < 5000 and "f00010.bin" not in text
+    czech = desk.mail(_attachment_bomb("hello", 12, "bob@example.org"), mail_from="bob@example.org")
+    assert f"ne přílohy ({names} a 2 další)." in desk.outbox_text(czech.mails[0])
+    signed = desk.mail(_attachment_bomb(f"JUDGE g alice {desk.passwords['alice']}\nBID 3", 150, "alice@example.org"),
+                       mail_from="alice@example.org")
+    assert signed.status == "submitted" and desk.judge.present("g").state["bids"] == {"alice": 3}
+    reply = desk.outbox_text(next(n for n in signed.mails if n.endswith("-reply")))
+    assert f"Attachments are not read ({names} and 140 more): the judge reads only the text of a mail." in reply
+
+
+def test_lines_of_text_that_start_with_two_dashes_are_not_taken_for_mime_parts():
+    text = "\r\n".join(f"--note {i}" for i in range(300))
+    inbound = envelope.parse(_attachment_bomb(text, 3, "x@example.org"), own_address="judge@example.org")
+    assert inbound.body.count("--note") == 300 and inbound.attachments == ("f00000.bin", "f00001.bin", "f00002.bin")
+    assert inbound.parts_unread == 0
