@@ -213,7 +213,8 @@ def test_deeply_nested_multipart_is_answered_and_changes_nothing(tmp_path):
     body += f"Content-Type: text/plain\r\n\r\nJUDGE g alice {desk.passwords['alice']}\r\nBID 1\r\n".encode()
     body += b"".join(f"--b{i}--\r\n".encode() for i in reversed(range(depth)))
     handled = desk.mail(_wrap(body))
-    assert handled.status in ("unparseable", "submitted") and handled.mails
+    # its text comes after its 100th MIME part, which is not parsed (envelope.MAX_PARTS)
+    assert handled.status in ("unparseable", "submitted", "no-sign-on") and handled.mails
     assert not desk.postmaster.inbox.pending()
 
 
