@@ -316,8 +316,7 @@ def test_after_a_takeover_or_a_replace_the_old_password_signs_on_no_more(tmp_pat
     desk.judge.replace("g", "bob", "erin@example.org")
     assert desk.signed("bob", "BID 1").status == "wrong-password"
     # an observer has no seat to sign on to
-    desk.mail(raw_mail("OBSERVE g", sender="olga@example.org", message_id="<obs@example.org>"),
-              mail_from="olga@example.org")
+    seats.observe(desk.judge, "g", "olga@example.org", "en")
     assert desk.mail(raw_mail("JUDGE g olga whatever-123\nBID 1", sender="olga@example.org",
                               message_id="<obs2@example.org>"), mail_from="olga@example.org").status == "unknown-house"
     assert [e["kind"] for e in desk.journal() if e["kind"] == "submit"] == []
