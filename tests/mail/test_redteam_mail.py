@@ -213,7 +213,8 @@ def test_deeply_nested_multipart_is_answered_and_changes_nothing(tmp_path):
     body += f"Content-Type: text/plain\r\n\r\nJUDGE g alice {desk.passwords['alice']}\r\nBID 1\r\n".encode()
     body += b"".join(f"--b{i}--\r\n".encode() for i in reversed(range(depth)))
     handled = desk.mail(_wrap(body))
-    assert handled.status in ("unparseable", "submitted") and handled.mails
+    # its text comes after its 100th MIME part, which is not parsed (envelope.MAX_PARTS)
+    assert handled.status in ("unparseable", "submitted", "no-sign-on") and handled.mails
     assert not desk.postmaster.inbox.pending()
 
 
@@ -315,8 +316,7 @@ def test_after_a_takeover_or_a_replace_the_old_password_signs_on_no_more(tmp_pat
     desk.judge.replace("g", "bob", "erin@example.org")
     assert desk.signed("bob", "BID 1").status == "wrong-password"
     # an observer has no seat to sign on to
-    desk.mail(raw_mail("OBSERVE g", sender="olga@example.org", message_id="<obs@example.org>"),
-              mail_from="olga@example.org")
+    seats.observe(desk.judge, "g", "olga@example.org", "en")
     assert desk.mail(raw_mail("JUDGE g olga whatever-123\nBID 1", sender="olga@example.org",
                               message_id="<obs2@example.org>"), mail_from="olga@example.org").status == "unknown-house"
     assert [e["kind"] for e in desk.journal() if e["kind"] == "submit"] == []
