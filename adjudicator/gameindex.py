@@ -37,7 +37,7 @@ from typing import Any, Callable, Iterable
 
 from . import yamlio
 
-FORMAT = 1
+FORMAT = 2  # 2: a game's glance holds its seats, observing and the summary as a message
 CACHE_DIR = "cache"
 """The data directory's folder of derived caches (a reserved name: no game may take it)."""
 RACY_NS = 2_000_000_000

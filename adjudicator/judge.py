@@ -161,6 +161,18 @@ def _earlier(due: str, than: str) -> bool:
     return due != deadlineindex.NONE and (than == deadlineindex.NONE or due < than)
 
 
+def _public_glance(config: dict, summary: Msg | str) -> dict:
+    """What the mail service answers outsiders from a game's glance, so that it need not open
+    every game: the summary as a message (rendered in the reader's language), the seats'
+    addresses and languages (the language of a mail that reached no game), which seats are
+    abandoned, whether the game takes observers (``LIST``)."""
+    keep = ("address", "language", "abandoned")
+    return {"said": summary.as_dict() if isinstance(summary, Msg) else str(summary),
+            "seats": {house: {k: seat[k] for k in keep if isinstance(seat, dict) and seat.get(k) is not None}
+                      for house, seat in (config.get("players") or {}).items()},
+            "observing": config.get("observing", True) is not False}
+
+
 def _plain_flag(flag: dict | None) -> dict | None:
     return None if not flag else {k: (v if isinstance(v, (str, int, float, bool)) or v is None else str(v))
                                   for k, v in flag.items() if k != "format"}
@@ -773,10 +785,12 @@ class Judge:
             result = p.ruleset.result(p.state)
             deadline = p.deadline()
             due_at = p.due_at()
-            return {"ruleset": p.ruleset.name, "version": p.version, "summary": str(p.ruleset.summary(p.state)),
+            summary = p.ruleset.summary(p.state)
+            return {"ruleset": p.ruleset.name, "version": p.version, "summary": str(summary),
                     "result": None if result is None else str(result), "paused": p.paused(),
                     "deadline": clock.to_text(deadline), "due_at": clock.to_text(due_at),
-                    "remind_from": clock.to_text(p.remind_from()), "flag": _plain_flag(flag)}
+                    "remind_from": clock.to_text(p.remind_from()), "flag": _plain_flag(flag),
+                    **_public_glance(p.config, summary)}
         except Exception as exc:  # noqa: BLE001  a broken game is shown broken and tried by every tick
             return {"broken": f"{exc.__class__.__name__}: {exc}"[:1000] if not isinstance(exc, FIXABLE_GAME)
                     else str(exc), "flag": _plain_flag(flag)}

@@ -14,6 +14,7 @@ in njudge: nothing after it is read.
 
 from __future__ import annotations
 
+import difflib
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -222,16 +223,18 @@ def may_start_with(text: str, words: tuple[str, ...]) -> bool:
     return any(word in folded for word in words)
 
 
-def text_problem(line: str, max_chars: int) -> str | None:
-    """Why ``line`` is not a line of text a player wrote (too long, control or undecodable
-    characters: binary data or a wrong character set), or None."""
+def line_problem(line: str, max_chars: int) -> tuple[str, dict] | None:
+    """Why ``line`` is not a line of text a player wrote, as a message key's last part and its
+    parameters for the grammar's own catalogue: ``("too_long", {"length", "limit"})``, or
+    ``("unreadable", {"code": "U+0000"})`` for the first control or undecodable character (binary
+    data or a wrong character set); None for a good line. Every grammar checks its lines with it."""
     if len(line) > max_chars:
-        return f"line too long ({len(line)} characters, at most {max_chars})"
+        return "too_long", {"length": len(line), "limit": max_chars}
     if line.isascii() and line.replace("\t", "").isprintable():
         return None  # (the usual line: in ASCII the unprintable characters are exactly the controls, Cc)
     for c in line:
         if c == "\ufffd" or (c != "\t" and unicodedata.category(c) in ("Cc", "Cs", "Co", "Cn")):
-            return f"unreadable character U+{ord(c):04X} (binary data or a wrong character set?); send plain text"
+            return "unreadable", {"code": f"U+{ord(c):04X}"}
     return None
 
 
@@ -255,6 +258,13 @@ def head_word(body: str) -> tuple[str, str]:
     m = re.match(r"\s*([^\s:?]*)(\s*\?)?\s*:?\s*", body)
     assert m is not None
     return fold(m.group(1)) + ("?" if m.group(2) else ""), body[m.end():]
+
+
+def close_command(word: str, keywords: dict[str, str]) -> str | None:
+    """The command a misspelt first word probably means (``odrers`` -> ``ORDERS``; ``keywords``:
+    folded word -> keyword), or None. Never the sign-on's ``JUDGE``: it is no command of a mail's body."""
+    close = difflib.get_close_matches(word, [w for w in keywords if w != "judge"], 1, 0.75)
+    return keywords[close[0]] if close else None
 
 
 @dataclass(frozen=True)

@@ -78,5 +78,8 @@ def requests(commands) -> list[tuple]:
         elif isinstance(command, OrdersQuery):
             out.append(("orders?",))
         elif isinstance(command, Press):
-            out.append(("press", ALL if command.to == ALL else tuple(command.to), command.text, command.anonymous))
+            # one line of the sender's mail stays one line: a Unicode line separator in it (U+2028, U+2029)
+            # would make lines of the relayed mail that pass for another house's press
+            text = " ".join(command.text.splitlines())
+            out.append(("press", ALL if command.to == ALL else tuple(command.to), text, command.anonymous))
     return out

@@ -91,8 +91,10 @@ class Event(Msg):
 
     def __init__(self, key: str, params: Mapping[str, Any] | None = None, to: Iterable[str] | None = None,
                  **more: Any):
-        self._fill(key, params, more)
-        self.__dict__["to"] = tuple(to) if to is not None else None
+        fields = self.__dict__  # (as Msg.__init__, with the audience)
+        fields["key"] = key if type(key) is str else str(key)
+        fields["params"] = {**params, **more} if params else more
+        fields["to"] = tuple(to) if to is not None else None
 
     def __setattr__(self, name, value):
         raise AttributeError("an Event does not change")
@@ -124,6 +126,20 @@ class Event(Msg):
         message = Msg.from_dict(data)
         to = data.get("to")
         return cls(message.key, message.params, tuple(to) if to is not None else None)
+
+
+_new = object.__new__
+
+
+def fast_event(key: str, /, to: Iterable[str] | None = None, **params: Any) -> Event:
+    """``Event(key, to=to, **params)``, made in about half the time (as :func:`~adjudicator.messages.fast_msg`):
+    for an engine's inner loops."""
+    made = _new(Event)
+    fields = made.__dict__
+    fields["key"] = key
+    fields["params"] = params
+    fields["to"] = tuple(to) if to is not None else None
+    return made
 
 
 @dataclass

@@ -194,11 +194,16 @@ def observers(config: dict) -> dict[str, dict]:
     return {a: (o or {}) for a, o in found.items()} if isinstance(found, dict) else {}
 
 
+class ObserversFull(JudgeError):
+    """The game has as many observers as the judge takes (``MailSettings.max_observers``)."""
+
+
 def observe(judge: Judge, game: str, address: str, language: str | None, *, stop: bool = False,
-            since: int | None = None, source: str = "mail") -> bool:
+            since: int | None = None, source: str = "mail", cap: int | None = None) -> bool:
     """Add ``address`` to the game's observers (``stop``: remove it), reported the versions after
     ``since``; False if nothing changed. Raises :class:`JudgeError` if the GM closed the game to
-    observers."""
+    observers, :class:`ObserversFull` if it has ``cap`` observers already (each one's reports
+    are rendered and sent: a cap bounds what one game's phase end costs)."""
     def change(config):
         watching = observers(config)
         if stop:
@@ -210,6 +215,8 @@ def observe(judge: Judge, game: str, address: str, language: str | None, *, stop
                 raise JudgeError(f"game {game} takes no observers")
             if address in watching and watching[address].get("language") == language:
                 return None
+            if cap is not None and address not in watching and len(watching) >= cap:
+                raise ObserversFull(f"game {game} has {len(watching)} observers, the most it takes")
             watching[address] = {"language": language or "en", **({"since": since} if since else {})}
         config["observers"] = watching
         return {"observer": address, "observing": not stop}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adjudicator.mailbody import FOLD_MIN_BYTES, logical_lines, strip_accents, text_problem
+from adjudicator.mailbody import FOLD_MIN_BYTES, line_problem, logical_lines, strip_accents
 
 
 def test_line_ends_quotes_and_signatures():
@@ -21,10 +21,11 @@ def test_an_mta_break_is_joined_but_an_indented_order_is_not():
 
 def test_folded_words_and_what_is_not_text():
     assert strip_accents("Nájezd PĚŠÁK") == strip_accents("najezd pesak") == "najezd pesak"
-    assert text_problem("BID 3", 100) is None
-    assert text_problem("x" * 101, 100) == "line too long (101 characters, at most 100)"
-    assert text_problem("BID \x00", 100).startswith("unreadable character U+0000")
-    assert text_problem("BID \ufffd", 100).startswith("unreadable character U+FFFD")
+    assert line_problem("BID 3", 100) is None
+    assert line_problem("x" * 101, 100) == ("too_long", {"length": 101, "limit": 100})
+    assert line_problem("BID \x00", 100) == ("unreadable", {"code": "U+0000"})
+    assert line_problem("BID \ufffd", 100) == ("unreadable", {"code": "U+FFFD"})
+    assert line_problem("BID\t3", 100) is None  # a tab is text
 
 
 @settings(max_examples=300, deadline=None, derandomize=True)

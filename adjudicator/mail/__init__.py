@@ -20,7 +20,7 @@ On disk, next to the games (``<data>``)::
     inbox/done/             segments whose every message is done
     inbox/retry/NNNNNN.yaml a message that must wait (its game busy, an error): attempts and backoff
     inbox/id                this inbox's random id (recorded with the number in game journals)
-    inbox/ratelimit.yaml    recent mails per sender address
+    inbox/ratelimit.log     recent mails per sender address (houselimit.log: wrong passwords per house), append-only
     inbox/imap.yaml         per polled mailbox, the inbox number up to which its mail is marked taken
     inbox/.allocate, .processing, .poll   flock files (appending; one batch processed at a time; one poller)
     outbox/NAME.eml         mail waiting for delivery; NAME.yaml only after a failed delivery

@@ -37,7 +37,7 @@ import click
 from .text import canonical_address
 from . import handover
 from . import settings as settings_module
-from .settings import IMAP_PORTS, RATE_LIMIT, MailSettings
+from .settings import IMAP_PORTS, MAX_INBOX_BYTES, RATE_LIMIT, MailSettings
 
 if TYPE_CHECKING:
     from .outbox import Transport
@@ -79,11 +79,20 @@ def _rate_option(func):
                                                 "($JUDGE_RATE_LIMIT): the stop for mail loops.")(func)
 
 
-def _settings(ctx: click.Context, address: str | None, gm: str | None, rate_limit: int = RATE_LIMIT) -> MailSettings:
+def _inbox_option(func):
+    return click.option("--inbox-limit", type=click.IntRange(1), envvar="JUDGE_INBOX_LIMIT", default=MAX_INBOX_BYTES,
+                        show_default=True, metavar="BYTES",
+                        help="Unprocessed inbox size over which new mail is refused for now ($JUDGE_INBOX_LIMIT): "
+                             "serve answers 452, ingest exits 75, and the MTA retries.")(func)
+
+
+def _settings(ctx: click.Context, address: str | None, gm: str | None, rate_limit: int = RATE_LIMIT,
+              inbox_limit: int = MAX_INBOX_BYTES) -> MailSettings:
     for value, hint in ((address, "--address"), (gm, "--gm")):
         if value is not None and canonical_address(value) is None:
             raise click.BadParameter(f"{value!r} is not a mail address (example: judge@example.org)", param_hint=hint)
-    return settings_module.resolve(_data(ctx), address=address, gm=gm, rate_limit=rate_limit)
+    return settings_module.resolve(_data(ctx), address=address, gm=gm, rate_limit=rate_limit,
+                                   max_inbox_bytes=inbox_limit)
 
 
 def _data(ctx: click.Context) -> Path:
@@ -104,8 +113,9 @@ def _transport(postmaster: Postmaster, relay, starttls, user, maildir) -> Transp
     return MaildirTransport(maildir or postmaster.judge.store.root / "maildir")
 
 
-def _postmaster(ctx: click.Context, address: str | None, gm: str | None, rate_limit: int = RATE_LIMIT) -> Postmaster:
-    return _postmaster_for(ctx, _settings(ctx, address, gm, rate_limit))
+def _postmaster(ctx: click.Context, address: str | None, gm: str | None, rate_limit: int = RATE_LIMIT,
+                inbox_limit: int = MAX_INBOX_BYTES) -> Postmaster:
+    return _postmaster_for(ctx, _settings(ctx, address, gm, rate_limit, inbox_limit))
 
 
 def _postmaster_for(ctx: click.Context, settings: MailSettings) -> Postmaster:
@@ -149,9 +159,10 @@ def _logging(to_file: Path | None = None) -> None:
 @click.option("--hold-inbox", is_flag=True, hidden=True, envvar="JUDGE_TEST_HOLD_INBOX",
               help="Tests only: journal mail but never process it, as if the server died right after the 250.")
 @_rate_option
+@_inbox_option
 @click.pass_context
 def serve(ctx, listen, address, gm, server_name, relay, relay_starttls, relay_user, maildir, tick_every,
-          deliver_every, hold_inbox, rate_limit):
+          deliver_every, hold_inbox, rate_limit, inbox_limit):
     """Run the SMTP server: receive, process and answer mail; adjudicate due games."""
     import asyncio
 
@@ -162,7 +173,7 @@ def serve(ctx, listen, address, gm, server_name, relay, relay_starttls, relay_us
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--listen") from None
     _logging()
-    postmaster = _postmaster(ctx, address, gm, rate_limit)
+    postmaster = _postmaster(ctx, address, gm, rate_limit, inbox_limit)
     server = Server(postmaster, _transport(postmaster, relay, relay_starttls, relay_user, maildir), host=host,
                     port=port, server_name=server_name, tick_every=tick_every, deliver_every=deliver_every,
                     hold_inbox=hold_inbox)
@@ -185,9 +196,10 @@ def serve(ctx, listen, address, gm, server_name, relay, relay_starttls, relay_us
 @click.option("--log-file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Where to log (default: DATA/log/ingest.log; nothing is logged to the pipe).")
 @_rate_option
+@_inbox_option
 @click.pass_context
 def ingest(ctx, sender, recipient, address, gm, relay, relay_starttls, relay_user, maildir, no_deliver, log_file,
-           rate_limit):
+           rate_limit, inbox_limit):
     """Take one raw message from stdin (MTA pipe): journal, process, answer.
 
     Prints one short line and exits 0 (done), 65 (unusable or too large: the MTA bounces it),
@@ -196,7 +208,7 @@ def ingest(ctx, sender, recipient, address, gm, relay, relay_starttls, relay_use
     _logging(log_file or _data(ctx) / "log" / "ingest.log")
     try:
         code, line = _ingest(ctx, sender, recipient, address, gm, relay, relay_starttls, relay_user, maildir,
-                             no_deliver, rate_limit)
+                             no_deliver, rate_limit, inbox_limit)
     except click.BadParameter as exc:
         code, line = EX_USAGE, f"judge: {exc.format_message()}"
     except Exception:  # noqa: BLE001  whatever it is, the MTA must retry, never bounce the orders
@@ -210,10 +222,10 @@ def ingest(ctx, sender, recipient, address, gm, relay, relay_starttls, relay_use
 
 
 def _ingest(ctx, sender, recipient, address, gm, relay, relay_starttls, relay_user, maildir, no_deliver,
-            rate_limit) -> tuple[int, str]:
-    settings = _settings(ctx, address, gm, rate_limit)
+            rate_limit, inbox_limit) -> tuple[int, str]:
+    settings = _settings(ctx, address, gm, rate_limit, inbox_limit)
     taken = handover.take(_data(ctx), settings.address, sys.stdin.buffer, sender=sender, recipient=recipient,
-                          received=ctx.obj["now"](), fsync=ctx.obj["fsync"])
+                          received=ctx.obj["now"](), fsync=ctx.obj["fsync"], inbox_limit=settings.max_inbox_bytes)
     if taken.problem is not None:
         logging.getLogger("adjudicator.mail").warning("cannot journal a message: %s", taken.problem)
     if taken.code is not None:

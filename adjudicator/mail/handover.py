@@ -31,7 +31,7 @@ MAX_OUTPUT = 200  # characters of the one line ingest prints (Postfix's pipe rea
 _GLOBAL = {"--data": True, "--now": True, "--no-fsync": False}
 _INGEST = {"--sender": True, "--recipient": True, "--address": True, "--gm": True, "--relay": True,
            "--relay-starttls": False, "--relay-user": True, "--maildir": True, "--no-deliver": False,
-           "--log-file": True, "--rate-limit": True}
+           "--log-file": True, "--rate-limit": True, "--inbox-limit": True}
 
 
 @dataclass
@@ -47,9 +47,10 @@ class Taken:
 
 
 def take(data: Path, address: str, stream, *, sender: str | None, recipient: str | None, received,
-         fsync: bool) -> Taken:
-    """Read one message from ``stream``, refuse it if too large or not for ``address``, journal
-    it durably and wake a running server."""
+         fsync: bool, inbox_limit: int | None = None) -> Taken:
+    """Read one message from ``stream``, refuse it if too large or not for ``address`` (or for now,
+    when the unprocessed inbox holds ``inbox_limit`` bytes), journal it durably and wake a
+    running server."""
     from .inbox import Inbox, InboxError, wake_server
     from .settings import DATA_SIZE_LIMIT
     from .text import canonical_address
@@ -63,6 +64,9 @@ def take(data: Path, address: str, stream, *, sender: str | None, recipient: str
         return Taken(EX_NOUSER, f"judge: no such recipient here ({recipient}); this judge is {address}")
     inbox = Inbox(data, fsync=fsync)
     try:
+        if inbox_limit is not None and inbox.pending_bytes() >= inbox_limit:
+            return Taken(EX_TEMPFAIL, "judge: the inbox is full; try again later",
+                         problem=f"inbox full: {inbox_limit} bytes or more wait to be processed")
         number = inbox.journal(raw, mail_from=sender, received=received, via="pipe")
     except (InboxError, OSError) as exc:
         return Taken(EX_TEMPFAIL, "judge: cannot journal the message now; try again later", problem=str(exc))
@@ -90,10 +94,11 @@ def main(argv: list[str]) -> int | None:
     if any(value is not None and canonical_address(value) is None for value in (address, gm)):
         return None
     rate = options.get("--rate-limit") or env.get("JUDGE_RATE_LIMIT") or str(settings_module.RATE_LIMIT)
+    limit = options.get("--inbox-limit") or env.get("JUDGE_INBOX_LIMIT") or str(settings_module.MAX_INBOX_BYTES)
     now = options.get("--now") or env.get("JUDGE_NOW")
     try:
         received = clock.from_text(now) if now else clock.utcnow()
-        if int(rate) < 1:
+        if int(rate) < 1 or int(limit) < 1:
             return None
     except ValueError:
         return None
@@ -104,7 +109,8 @@ def main(argv: list[str]) -> int | None:
     except ValueError:
         return None
     taken = take(data, settings.address, sys.stdin.buffer, sender=options.get("--sender"),
-                 recipient=options.get("--recipient"), received=received, fsync="--no-fsync" not in options)
+                 recipient=options.get("--recipient"), received=received, fsync="--no-fsync" not in options,
+                 inbox_limit=int(limit))
     if taken.code is None:  # the server went away meanwhile: the message waits, durable, for the next run
         taken.code, taken.line = EX_OK, f"judge: inbox {taken.number:06d}: journaled; processed by the next run"
     if taken.problem is not None:

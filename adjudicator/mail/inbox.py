@@ -392,6 +392,11 @@ class Inbox:
         """Numbers of the messages not yet processed, oldest first."""
         return sorted(n for s in self._live() for n in s.records if n not in s.done)
 
+    def pending_bytes(self) -> int:
+        """The size of the messages not yet processed (``MailSettings.max_inbox_bytes``: over it,
+        new mail is refused for now, so that a flood cannot fill the disk)."""
+        return sum(size for s in self._live() for n, (_, size) in s.records.items() if n not in s.done)
+
     def done_count(self) -> int:
         """How many messages are done (archived segments included): for tools that wait for the judge."""
         count = sum(len(s.done) for s in self._live())

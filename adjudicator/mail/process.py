@@ -198,13 +198,17 @@ class Postmaster:
         data, fsync = judge.store.root, judge.store.fsync
         self.inbox = Inbox(data, fsync=fsync)
         self.outbox = Outbox(data, settings, now=judge.now, fsync=fsync)
-        self.limiter = RateLimiter(self.inbox.root / "ratelimit.yaml", limit=settings.rate_limit,
+        self.limiter = RateLimiter(self.inbox.root / "ratelimit.log", limit=settings.rate_limit,
                                    window_seconds=settings.rate_window_seconds, fsync=fsync)
+        # wrong passwords per house ("game/house"), whoever sends them: a sender address is free to forge
+        self.house_limiter = RateLimiter(self.inbox.root / "houselimit.log", limit=settings.rate_limit,
+                                         window_seconds=settings.rate_window_seconds, fsync=fsync)
         self._done: list[tuple[int, Handled]] = []  # processed, to be marked done after the next sync
         self._version_cache: OrderedDict[tuple, dict] = OrderedDict()
         self._legacy: dict | None = None
         self._seen_cache: StampedCache | None = None
         self._records: dict[str, tuple[tuple, dict]] = {}  # mail.yaml path -> (its stat, its record): _record
+        self._languages: dict[str, str] | None = None  # this batch's address -> language: _address_languages
 
     @property
     def now(self) -> datetime:
@@ -247,6 +251,7 @@ class Postmaster:
             batch: list[Handled] = []
             try:
                 with self.inbox.processing_lock(lock_timeout), ExitStack() as held:
+                    self._languages = None  # seats may have changed since the last batch
                     if self.judge.store.fsync and self.outbox.hold_delivery(held):
                         held.enter_context(self.judge.grouped())
                     for number in numbers[start:start + BATCH]:
@@ -289,6 +294,7 @@ class Postmaster:
     def process(self, number: int, *, lock_timeout: float = 60.0) -> Handled:
         try:
             with self.inbox.processing_lock(lock_timeout):
+                self._languages = None  # seats may have changed since the last batch
                 handled = self._process_locked(number)
                 self._finish()
                 return handled
@@ -356,6 +362,7 @@ class Postmaster:
     def drop(self, number: int) -> Handled:
         """The GM gives up on a pending message: done as ``dropped-by-gm``, its sender told."""
         with self.inbox.processing_lock():
+            self._languages = None
             if not self.inbox.is_pending(number):
                 raise ValueError(f"no pending message {number} in the inbox (see `judge inbox`)")
             raw, meta = self.inbox.read(number)
@@ -389,24 +396,41 @@ class Postmaster:
     def _language_for(self, inbound: Inbound) -> str | None:
         """The language to answer a mail that reached no game in: that of a seat the sender's address
         holds (in the game the sign-on names first, then in any game), else that of the seat the
-        sign-on names, else None (every language the judge writes)."""
+        sign-on names, else None (every language the judge writes). Costs one game's config and,
+        at most once a batch, the games' glances (:meth:`_address_languages`), not a read of
+        every game per mail: an outsider's mail must not cost O(games)."""
         signon = inbound.signon
         named = signon.game if signon and self.judge.store.exists(signon.game) else None
         signed_seat = None
-        for game_id in ([named] if named else []) + [g for g in self.judge.store.game_ids() if g != named]:
+        if named:
             try:
-                players = self.judge.store.open(game_id).config().get("players") or {}
+                players = self.judge.store.open(named).config().get("players") or {}
             except GAME_PROBLEMS:
-                continue
-            if game_id == named and signon.house in players:
+                players = {}
+            if signon.house in players:
                 signed_seat = players[signon.house] or {}
-            for seat in players.values():
-                if canonical_address((seat or {}).get("address")) == inbound.sender:
-                    language = (seat or {}).get("language") or preferences.LANGUAGES[0]
-                    if language in preferences.LANGUAGES:
-                        return language
+            language = _seat_language(players.values(), inbound.sender)
+            if language is not None:
+                return language
+        language = self._address_languages().get(inbound.sender)
+        if language is not None:
+            return language
         language = (signed_seat or {}).get("language")
         return language if language in preferences.LANGUAGES else None
+
+    def _address_languages(self) -> dict[str, str]:
+        """Address -> the language of its first seat (in the order of the games), from the games'
+        glances (``Judge.overview``: a few ``stat`` calls per quiet game); made at most once per
+        batch of mails (:meth:`process_pending` forgets it), so a flood of outsiders' mails costs
+        O(1) in games per mail."""
+        if self._languages is None:
+            self._languages = {}
+            for glance in self.judge.overview().values():
+                for seat in (glance.get("seats") or {}).values():
+                    address, language = canonical_address(seat.get("address")), _language_of_seat(seat)
+                    if address is not None and language is not None:
+                        self._languages.setdefault(address, language)
+        return self._languages
 
     def notify_gm(self, name: str, subject: str, body: str) -> bool:
         """Mail the GM (once per ``name``); False if no GM address is known (it is logged instead)."""
@@ -428,7 +452,7 @@ class Postmaster:
             handled.detail = inbound.error or "no usable sender address"
             return handled
         verdict = self.limiter.check(inbound.sender, self.now)
-        if not verdict.allowed:
+        if not verdict.allowed and not self._right_password(inbound):  # forged junk must not lock a player out
             handled.status = "rate-limited"
             handled.detail = f"{verdict.count} mails that changed nothing within {self.settings.rate_window_seconds} s"
             if verdict.notify:
@@ -463,10 +487,39 @@ class Postmaster:
                 problem = Msg("mail.signon_incomplete", problem=inbound.signon_problem)
             else:
                 handled.status = "no-sign-on"
-                problem = Msg("mail.signon_missing", attachments=list(inbound.attachments))
+                problem = Msg("mail.signon_missing", attachments=_attachment_names(inbound))
             self._reply(handled, inbound, _text_reply(problem, self._language_for(inbound)))
             return handled
         return self._submit(handled, inbound)
+
+    def _house_open(self, game: str, house: str) -> bool:
+        """Is ``house`` under its count of wrong passwords (``house_limiter``)? The first refusal in a
+        window is told to the GM: someone is guessing, or a player forgot their password."""
+        verdict = self.house_limiter.check(f"{game}/{house}", self.now)
+        if verdict.notify:
+            self.notify_gm(f"locked-{game}-{house}-{clock.to_text(self.now).replace(':', '')}",
+                           f"{house} in {game}: too many wrong passwords", (
+                               f"More than {self.settings.rate_limit} mails signed on as {house} in game {game} with a "
+                               "wrong password came within the hour, from whatever address (see `judge inbox` and "
+                               "the inbox log). Until the hour is over the judge tries no password of that house."))
+        return verdict.allowed
+
+    def _right_password(self, inbound: Inbound) -> bool:
+        """Does the mail of a sender over the rate limit sign on with its house's right password?
+        A wrong one counts against the house, and a locked house's is not tried: a flood from one
+        address learns nothing by it."""
+        signon = inbound.signon
+        try:
+            check_game_id(signon.game)  # (AttributeError: no sign-on)
+            seat = self.judge.present(signon.game, shared=True).config["players"][signon.house] or {}
+        except (*GAME_PROBLEMS, AttributeError, KeyError, TypeError):
+            return False
+        if not self._house_open(signon.game, signon.house):
+            return False
+        if _password_ok(signon.password, str(seat.get("password", "")), self.judge.store.secret()):
+            return True
+        self.house_limiter.hit(f"{signon.game}/{signon.house}", self.now)
+        return False
 
     def _submit(self, handled: Handled, inbound: Inbound) -> Handled:
         signon = inbound.signon
@@ -493,7 +546,13 @@ class Postmaster:
                                                           houses=list(players)), self._language_for(inbound)))
             return handled
         seat = players[house] or {}
+        if not self._house_open(game, house):
+            handled.status, handled.detail = "house-locked", house
+            self._reply(handled, inbound, _text_reply(Msg("mail.house_locked", game=game, house=house,
+                                                          limit=self.settings.rate_limit), self._language_for(inbound)))
+            return handled
         if not _password_ok(signon.password, str(seat.get("password", "")), self.judge.store.secret()):
+            self.house_limiter.hit(f"{game}/{house}", self.now)
             handled.status, handled.detail = "wrong-password", house
             self._reply(handled, inbound, _text_reply(Msg("mail.wrong_password", game=game, house=house),
                                                       self._language_for(inbound)))
@@ -538,7 +597,7 @@ class Postmaster:
         outcome.notes.extend(service_notes)
         handled.seq = outcome.entry["seq"]
         if inbound.attachments:
-            outcome.notes.append(Msg("mail.attachments", names=list(inbound.attachments)))
+            outcome.notes.append(Msg("mail.attachments", names=_attachment_names(inbound)))
         handled.status = "submitted" if outcome.applied else "rejected"
         handled.detail = f"versions {outcome.versions}" if outcome.versions else ""
         body = state_header = None
@@ -1002,6 +1061,31 @@ def report_due(present: Present, player: str, seat: dict, versions: dict[int, di
         return True
     phases = [versions[n]["phase"] for n in sorted(versions) if n >= last]
     return any(p is None for p in phases) or len(set(phases)) > 1
+
+
+ATTACHMENTS_NAMED = 10
+"""Attachments a reply names; the rest are counted ("and 14990 more")."""
+
+
+def _attachment_names(inbound: Inbound) -> Msg | list:
+    """The names of a mail's attachments for its reply, at most :data:`ATTACHMENTS_NAMED` and a count
+    of the rest (parts not even parsed included, ``Inbound.parts_unread``): a mail of 15,000 tiny
+    attachments got a reply of 250 KB naming them all. An empty list when there are none."""
+    names = list(inbound.attachments[:ATTACHMENTS_NAMED])
+    more = len(inbound.attachments) - len(names) + inbound.parts_unread
+    return Msg("mail.attachment_names", names=names, more=more) if names or more else []
+
+
+def _seat_language(seats, sender: str | None) -> str | None:
+    """The language of the first of ``seats`` held by ``sender`` that has a language the judge writes."""
+    return next((language for seat in seats if canonical_address((seat or {}).get("address")) == sender
+                 and (language := _language_of_seat(seat)) is not None), None)
+
+
+def _language_of_seat(seat: dict | None) -> str | None:
+    """A seat's language (English when it names none), None when the judge does not write it."""
+    language = (seat or {}).get("language") or preferences.LANGUAGES[0]
+    return language if language in preferences.LANGUAGES else None
 
 
 def _password_ok(given: str, stored: str, secret: bytes) -> bool:

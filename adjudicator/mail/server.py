@@ -49,6 +49,7 @@ from .settings import DATA_SIZE_LIMIT
 log = logging.getLogger("adjudicator.mail")
 
 TEMPFAIL = "451 4.3.0 Temporary failure on the judge, please try again later"
+INBOX_FULL = "452 4.3.1 The judge's inbox is full, please try again later"
 IDLE_TIMEOUT = 300  # seconds (aiosmtpd's default, stated)
 
 
@@ -84,6 +85,9 @@ class JudgeHandler:
     async def handle_DATA(self, server, session, envelope):
         peer = str(session.peer[0]) if isinstance(session.peer, tuple) and session.peer else None
         try:
+            if self.postmaster.inbox.pending_bytes() >= self.postmaster.settings.max_inbox_bytes:
+                log.warning("inbox full: mail from %s refused for now (452)", peer)
+                return INBOX_FULL  # temporary: the client keeps the mail and retries
             # appended right here: an append under a lock held for microseconds is cheaper than a
             # hop to a thread and back; the sync, which waits on the disk, runs in a thread
             number = self.postmaster.receive(envelope.original_content, mail_from=envelope.mail_from,

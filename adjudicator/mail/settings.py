@@ -21,6 +21,11 @@ MAX_BODY_BYTES = 1_000_000
 # Mails per sender address and window before the judge stops answering (a looping peer).
 RATE_LIMIT = 30
 RATE_WINDOW_SECONDS = 3600
+# The unprocessed inbox: over this many bytes, new mail is refused for now (SMTP 452, ingest 75),
+# the MTA keeps it and retries; a flood faster than the judge processes cannot fill the disk.
+MAX_INBOX_BYTES = 200_000_000
+# Observers per game (OBSERVE by mail): each gets every phase's report, rendered and sent.
+MAX_OBSERVERS = 50
 # `judge poll --security`: IMAP over TLS, STARTTLS, or plain (loopback only), and the port of each.
 IMAP_PORTS = {"ssl": 993, "starttls": 143, "none": 143}
 
@@ -35,6 +40,8 @@ class MailSettings:
     max_body_bytes: int = MAX_BODY_BYTES
     rate_limit: int = RATE_LIMIT
     rate_window_seconds: int = RATE_WINDOW_SECONDS
+    max_observers: int = MAX_OBSERVERS
+    max_inbox_bytes: int = MAX_INBOX_BYTES
 
     def __post_init__(self):
         canonical = canonical_address(self.address)

@@ -244,18 +244,5 @@ def play_by_mail(judge: Judge, postmaster: Postmaster, clock: FakeClock, game: s
     return sent
 
 
-def new_game_cli(data: Path, *players: str, now: str | None = None) -> dict:
-    """Create toy game ``g`` through the real command line; returns the printed passwords."""
-    env = subprocess_env(data)
-    args = [sys.executable, "-m", "adjudicator", *(["--now", now] if now else []), "new", "g", "--ruleset", "toy",
-            "--seed", "3", *[a for p in players for a in ("--player", p)]]
-    out = subprocess.run(args, env=env, capture_output=True, text=True, check=True).stdout
-    found = {}
-    for line in out.splitlines()[1:]:
-        name, _address, password = line.split()
-        found[name] = password
-    return found
-
-
 __all__ = ["CZECH", "JUDGE", "Desk", "ServerProcess", "ThreadedSMTP", "desk", "free_port_connect_refused",
-           "maildir_messages", "make_desk", "new_game_cli", "play_by_mail", "raw_mail", "text_of", "wait_for"]
+           "maildir_messages", "make_desk", "play_by_mail", "raw_mail", "text_of", "wait_for"]

@@ -30,6 +30,14 @@ def _signed(desk, player: str, body: str, **kw):
     return handled, {name: desk.outbox_text(name) for name in handled.mails}
 
 
+def _observe(desk, game: str = "g", sender: str = "zed@example.org", word: str = "OBSERVE", n: int = 1):
+    """OBSERVE ``game``, then the line with the code its answer mailed: (handled, mails) of the second."""
+    handled, mails = _open(desk, f"{word} {game}", sender=sender, n=n)
+    assert handled.status == "observe-asked"
+    line = re.search(rf"^    ({word} {game} \S+)$", _reply(mails), re.M).group(1)
+    return _open(desk, line, sender=sender, n=n + 1)
+
+
 def _reply(mails: dict) -> str:
     (text,) = [t for n, t in mails.items() if n.endswith("-reply")]
     return text
@@ -76,7 +84,7 @@ def test_list_names_every_game_with_its_open_houses_in_english_and_czech(tmp_pat
 
 def test_an_observer_gets_reports_of_the_public_view_only_and_can_stop(tmp_path):
     desk = make_desk(tmp_path)
-    handled, mails = _open(desk, "OBSERVE g")
+    handled, mails = _observe(desk)
     assert handled.status == "observe"
     text = _reply(mails)
     assert "You now follow game g as an observer" in text and "UNOBSERVE g stops it." in text
@@ -97,7 +105,7 @@ def test_an_observer_gets_reports_of_the_public_view_only_and_can_stop(tmp_path)
     _signed(desk, "alice", "BID 5")
     view = desk.judge.present("g").ruleset.view(desk.judge.present("g").state, OBSERVER)
     assert view["bids"] == {}
-    handled, mails = _open(desk, "UNOBSERVE g", n=2)
+    handled, mails = _open(desk, "UNOBSERVE g", n=3)
     assert "You no longer follow game g." in _reply(mails)
     assert seats.observers(desk.judge.present("g").config) == {}
     _signed(desk, "bob", "BID 1")
@@ -107,7 +115,11 @@ def test_an_observer_gets_reports_of_the_public_view_only_and_can_stop(tmp_path)
 
 def test_observe_in_czech_and_its_wrong_uses(tmp_path):
     desk = make_desk(tmp_path)
-    handled, mails = _open(desk, "SLEDUJ g")
+    handled, mails = _open(desk, "SLEDUJ g", n=10)
+    text = _reply(mails)
+    assert "Chcete-li sledovat hru g jako pozorovatel" in text and "do 48 hodin" in text
+    _czech(text)
+    handled, mails = _observe(desk, word="SLEDUJ")
     text = _reply(mails)
     assert "Hru g teď sledujete jako pozorovatel" in text and "NESLEDUJ g sledování zastaví." in text
     _czech(text)
@@ -121,6 +133,60 @@ def test_observe_in_czech_and_its_wrong_uses(tmp_path):
     seats.set_game(desk.judge, "g", observing=False)
     handled, mails = _open(desk, "OBSERVE g", sender="yves@example.org", n=5)
     assert "Game g takes no observers" in _reply(mails) and handled.status == "open-refused"
+
+
+def test_observe_is_a_double_opt_in_so_a_forged_from_subscribes_nobody(tmp_path):
+    """OBSERVE with someone else's address as From (free to forge) used to subscribe that address to
+    every phase's report. Now it mails that address a code and nothing of the game; only the line
+    with the code, from that address, within 48 hours (the judge's clock) subscribes it."""
+    desk = make_desk(tmp_path, max_observers=2)
+    handled, mails = _open(desk, "OBSERVE g", sender="victim@example.org")
+    assert handled.status == "observe-asked" and list(mails) == handled.mails
+    text = _reply(mails)
+    assert desk.outbox_message(handled.mails[0])["To"] == "victim@example.org"
+    assert "Game g (toy)" not in text and "round 1" not in text and "If you did not ask for this" in text
+    assert seats.observers(desk.judge.present("g").config) == {}
+    victims_code = re.search(r"OBSERVE g (\S+)$", text, re.M).group(1)
+    # the forger asks with its own address, then forges the victim's From with its own code
+    handled, mails = _open(desk, "OBSERVE g", sender="forger@evil.example", n=2)
+    forgers_code = re.search(r"OBSERVE g (\S+)$", _reply(mails), re.M).group(1)
+    handled, mails = _open(desk, f"OBSERVE g {forgers_code}", sender="victim@example.org", n=3)
+    assert handled.status == "open-refused"
+    assert f"The confirmation code {forgers_code} for game g is wrong or has expired" in _reply(mails)
+    assert "OBSERVE g as the first line of a mail sends you a new one." in _reply(mails)
+    _open(desk, "OBSERVE g 1c88f10-000000000000", sender="victim@example.org", n=4)
+    assert seats.observers(desk.judge.present("g").config) == {}
+    _signed(desk, "alice", "BID 4")
+    _signed(desk, "bob", "BID 2")
+    handled, _ = _signed(desk, "carol", "BID 1")  # a phase ends: nobody is reported to as an observer
+    assert not [n for n in handled.mails if n.startswith("observe-")]
+    # a code holds 48 hours
+    desk.clock.advance(hours=48, minutes=1)
+    handled, mails = _open(desk, f"OBSERVE g {victims_code}", sender="victim@example.org", n=5)
+    assert handled.status == "open-refused" and "wrong or has expired" in _reply(mails)
+    handled, mails = _open(desk, "OBSERVE g", sender="victim@example.org", n=6)
+    fresh = re.search(r"OBSERVE g (\S+)$", _reply(mails), re.M).group(1)
+    desk.clock.advance(hours=47)
+    assert _open(desk, f"OBSERVE g {fresh.upper()}", sender="victim@example.org", n=7)[0].status == "observe"
+    assert list(seats.observers(desk.judge.present("g").config)) == ["victim@example.org"]
+
+
+def test_a_game_takes_at_most_max_observers(tmp_path):
+    desk = make_desk(tmp_path, max_observers=2)
+    assert _observe(desk, sender="one@example.org")[0].status == "observe"
+    handled, mails = _open(desk, "OBSERVE g", sender="two@example.org", n=3)
+    line = re.search(r"^    (OBSERVE g \S+)$", _reply(mails), re.M).group(1)
+    handled, mails = _open(desk, "OBSERVE g", sender="three@example.org", n=4)  # asked before the cap is reached
+    late = re.search(r"^    (OBSERVE g \S+)$", _reply(mails), re.M).group(1)
+    assert _open(desk, line, sender="two@example.org", n=5)[0].status == "observe"
+    handled, mails = _open(desk, late, sender="three@example.org", n=6)
+    assert handled.status == "open-refused"
+    assert "Game g already has the most observers the judge takes for a game (2). Nothing was changed." in _reply(mails)
+    handled, mails = _open(desk, "SLEDUJ g", sender="four@example.org", n=7)
+    assert handled.status == "open-refused" and "Hra g už má nejvíc pozorovatelů" in _reply(mails)
+    _czech(_reply(mails))
+    assert sorted(seats.observers(desk.judge.present("g").config)) == ["one@example.org", "two@example.org"]
+    assert _observe(desk, sender="one@example.org", n=8)[0].status == "observe"  # one already in: not refused
 
 
 # -- TAKEOVER -----------------------------------------------------------------------------------
@@ -508,7 +574,7 @@ def test_commands_without_a_sign_on_count_against_the_sender_s_rate_limit(tmp_pa
     """LIST and OBSERVE need no password, so they are limited like any mail that plays no game."""
     desk = make_desk(tmp_path, rate_limit=2)
     assert _open(desk, "LIST", n=1)[0].status == "list"
-    assert _open(desk, "OBSERVE g", n=2)[0].status == "observe"
+    assert _open(desk, "OBSERVE g", n=2)[0].status == "observe-asked"
     handled, mails = _open(desk, "LIST", n=3)
     assert handled.status == "rate-limited" and "Games on the judge" not in "".join(mails.values())
     assert _open(desk, "LIST", sender="other@example.org", n=4)[0].status == "list"  # per sender

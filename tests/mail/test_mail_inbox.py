@@ -87,3 +87,35 @@ def test_rate_limiter_window_and_single_notice(tmp_path):
     later = RateLimiter(tmp_path / "r.yaml", limit=2, window_seconds=3600)  # survives a restart
     assert not later.hit("a@example.org", START + timedelta(minutes=30)).allowed
     assert later.hit("a@example.org", START + timedelta(hours=2)).allowed
+
+
+def _bytes_written() -> int:
+    """What this process has written so far (Linux ``/proc/self/io``: ``wchar``), to measure
+    bookkeeping volume rather than time."""
+    for line in open("/proc/self/io"):
+        if line.startswith("wchar:"):
+            return int(line.split()[1])
+    raise AssertionError("no wchar in /proc/self/io")
+
+
+def test_rate_limiter_many_senders_costs_a_line_each_and_is_shared(tmp_path):
+    """Senders rotating their address: each counted mail adds a line to the record instead of
+    rewriting every sender of the window (which made a flood of fresh addresses quadratic); a
+    second process (or a restart) sees the same counts; the window's end forgets them all."""
+    path = tmp_path / "r.log"
+    limiter = RateLimiter(path, limit=1, window_seconds=3600)
+    senders = [f"s{i}@spam.example" for i in range(3000)]
+    before = _bytes_written()
+    assert all(limiter.hit(s, START + timedelta(seconds=i)).allowed for i, s in enumerate(senders))
+    assert _bytes_written() - before < 3000 * 200  # a whole rewrite per hit: about 300 MB
+    other = RateLimiter(path, limit=1, window_seconds=3600)  # another process, or after a restart
+    second = other.hit(senders[7], START + timedelta(minutes=55))
+    assert (second.allowed, second.notify, second.count) == (False, True, 2)
+    third = limiter.hit(senders[7], START + timedelta(minutes=56))  # sees the other's hit and notice
+    assert (third.allowed, third.notify, third.count) == (False, False, 2)  # (the newest limit + 1 are kept)
+    assert limiter.check(senders[8], START + timedelta(minutes=56)).allowed is False
+    later = START + timedelta(hours=3)
+    for i in range(3000):  # a new window: the old senders are forgotten and the record shrinks
+        assert limiter.hit(f"t{i}@spam.example", later + timedelta(seconds=i)).allowed
+    assert limiter.hit(senders[7], later + timedelta(hours=1)).allowed
+    assert path.stat().st_size < 3000 * 2 * 60

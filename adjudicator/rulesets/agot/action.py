@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ...messages import Msg
-from ...ruleset import Event, Owed
+from ...messages import Msg, fast_msg
+from ...ruleset import Event, Owed, fast_event
 from . import battle, bidding, consolidate, gold, say, support, takeover
 from . import position as pos
 from .commands import ALL, NEUTRAL, March, Raid
@@ -38,8 +38,12 @@ def next_house(state: dict, kind: str, ctx: Ctx | None = None) -> str | None:
         house = order[(state["turn"] + i) % len(order)]
         if house not in having:
             continue
-        if kind == "march" and not any((areas.get(a) or {}).get(house) for a in having[house]):
-            continue
+        if kind == "march":
+            for area in having[house]:
+                if (areas.get(area) or {}).get(house):
+                    break
+            else:  # (none of its March orders has units to move)
+                continue
         if ctx is None or any(raid_targets(state, ctx, a) for a in having[house]):
             return house
     return None
@@ -53,12 +57,12 @@ def drop_idle_marches(state: dict, ctx: Ctx) -> list[Event]:
     for area in [a for a in state["orders"] if pos.order_kind(state, a) == "march"]:
         house, token = pos.order_owner(state, area), state["orders"][area]
         pos.remove_order(state, area)
-        events.append(Event("agot.march.idle", house=house, order=say.token(token), area=ctx.area(area)))
+        events.append(fast_event("agot.march.idle", house=house, order=say.token(token), area=ctx.area(area)))
     return events
 
 
 def pass_turn(state: dict, house: str) -> None:
-    state["turn"] = (pos.turn_order(state).index(house) + 1) % len(state["houses"])
+    state["turn"] = (state["tracks"]["iron_throne"].index(house) + 1) % len(state["houses"])
 
 
 # -- raids ---------------------------------------------------------------------------------------------
@@ -94,25 +98,25 @@ def drop_hopeless_raids(state: dict, ctx: Ctx) -> list[Event]:
     for area in pos.order_areas(state, "raid"):
         if not raid_targets(state, ctx, area):
             pos.remove_order(state, area)
-            events.append(Event("agot.raid.no_target", area=ctx.area(area)))
+            events.append(fast_event("agot.raid.no_target", area=ctx.area(area)))
     return events
 
 
 def check_raid(state: dict, ctx: Ctx, house: str, raid: Raid) -> str | None:
     where = ctx.area(raid.src)
     if pos.order_kind(state, raid.src) != "raid" or pos.order_owner(state, raid.src) != house:
-        return Msg("agot.error.no_order_in", kind="raid", area=where)
+        return fast_msg("agot.error.no_order_in", kind="raid", area=where)
     if raid.none:
         return None
     legal = raid_targets(state, ctx, raid.src)
     most = ctx.rules.orders.star_raid_targets if pos.order_star(state, raid.src) else 1
     if len(raid.targets) > most:
-        return Msg("agot.error.raid_at_most", area=where, n=most)
+        return fast_msg("agot.error.raid_at_most", area=where, n=most)
     if len(set(raid.targets)) != len(raid.targets):
-        return Msg("agot.error.same_target_twice")
+        return fast_msg("agot.error.same_target_twice")
     for target in raid.targets:
         if target not in legal:
-            return Msg("agot.error.not_raid_target", target=ctx.area(target), area=where,
+            return fast_msg("agot.error.not_raid_target", target=ctx.area(target), area=where,
                        targets=[ctx.area(t) for t in legal])
     return None
 
@@ -135,9 +139,9 @@ def raid_never_legal(state: dict, ctx: Ctx, house: str, raid: Raid, *, star: boo
     where = ctx.area(raid.src)
     most = 1 if star is False else ctx.rules.orders.star_raid_targets
     if len(raid.targets) > most:
-        return Msg("agot.error.raid_at_most", area=where, n=most)
+        return fast_msg("agot.error.raid_at_most", area=where, n=most)
     if len(set(raid.targets)) != len(raid.targets):
-        return Msg("agot.error.same_target_twice")
+        return fast_msg("agot.error.same_target_twice")
     board = ctx.gd.board
     possible = raid_reach(state, ctx, house, raid.src, occupants_known=occupants_known)
     for target in raid.targets:
@@ -158,7 +162,7 @@ def raid_never_legal(state: dict, ctx: Ctx, house: str, raid: Raid, *, star: boo
             why = "own_units"
         else:
             why = "no_units"
-        return Msg("agot.error.cannot_raid", target=ctx.area(target), area=where, why=why,
+        return fast_msg("agot.error.cannot_raid", target=ctx.area(target), area=where, why=why,
                    targets=[ctx.area(t) for t in possible])
     return None
 
@@ -179,42 +183,43 @@ def pending_turn(state: dict, ctx: Ctx, kind: str) -> list[Owed]:
     areas = [ctx.area(a) for a in pos.orders_of(state, house, kind)]
     key, check = ("raids", check_raid) if kind == "raid" else ("marches", check_march)
     done = _planned(state, ctx, house, key, check) is not None
-    return [Owed(house, Msg("agot.owed.turn", kind=kind, areas=areas), "step", done)]
+    return [Owed(house, fast_msg("agot.owed.turn", kind=kind, areas=areas), "step", done)]
 
 
-def resolve_raid(state: dict, ctx: Ctx, force: bool) -> list[Event]:
+def resolve_raid(state: dict, ctx: Ctx, force: bool) -> tuple[list[Event], bool]:
+    """The next house's raid: (events, True when no raid was left to resolve: the step is over)."""
     events = drop_hopeless_raids(state, ctx)
     house = next_house(state, "raid", ctx)
     if house is None:
-        return events
+        return events, True
     pass_turn(state, house)
     raid, skipped = _take_planned(state, ctx, house, "raids", check_raid)
     events += skipped
     if raid is None:  # only on force: the deadline passed
         area = [a for a in pos.orders_of(state, house, "raid") if raid_targets(state, ctx, a)][0]
         pos.remove_order(state, area)
-        return events + [Event("agot.default.turn", house=house, kind="raid", area=ctx.area(area))]
+        return events + [fast_event("agot.default.turn", house=house, kind="raid", area=ctx.area(area))], False
     pos.remove_order(state, raid.src)
     if raid.none:
-        return events + [Event("agot.raid.unused", house=house, area=ctx.area(raid.src))]
+        return events + [fast_event("agot.raid.unused", house=house, area=ctx.area(raid.src))], False
     for target in raid.targets:
         victim, kind = pos.order_owner(state, target), pos.order_kind(state, target)
         got = None
         if kind == "consolidate" and gold.in_play(state):  # agot2e-ru: a raid on Trade takes gold (V15)
-            events.append(Event("agot.raid.trade", house=house, src=ctx.area(raid.src), target=ctx.area(target),
+            events.append(fast_event("agot.raid.trade", house=house, src=ctx.area(raid.src), target=ctx.area(target),
                                 victim=victim, n=ctx.rules.variant.economy.raid_on_trade(state, ctx, house, target)))
             pos.remove_order(state, target)
             continue
         pos.remove_order(state, target)
         if kind == "consolidate":  # CZ p.7: plundering gives the raider a power token from the bank
             got = pos.gain_power(state, house, 1, ctx.gd.setup.power_limit)
-        events.append(Event("agot.raid.done", house=house, src=ctx.area(raid.src), target=ctx.area(target),
+        events.append(fast_event("agot.raid.done", house=house, src=ctx.area(raid.src), target=ctx.area(target),
                             victim=victim, kind=kind, plunder=got))
         lost = min(ctx.rules.orders.pillage_loss, state["power"][victim]) if kind == "consolidate" else 0
         if lost:  # 2e: the victim of a pillage discards available Power (agot2e RULES.md R8.1)
             state["power"][victim] -= lost
-            events.append(Event("agot.raid.pillaged", house=victim, n=lost))
-    return events + drop_hopeless_raids(state, ctx)
+            events.append(fast_event("agot.raid.pillaged", house=victim, n=lost))
+    return events + drop_hopeless_raids(state, ctx), False
 
 
 def _take_planned(state: dict, ctx: Ctx, house: str, key: str, check) -> tuple[Raid | March | None, list[Event]]:
@@ -224,7 +229,7 @@ def _take_planned(state: dict, ctx: Ctx, house: str, key: str, check) -> tuple[R
     lines = pos.plan(state, house)[key]
     skipped = lines[: index if index is not None else len(lines)]
     del lines[: len(skipped)]
-    notes = [Event("agot.skipped", line=line, to=(house,)) for line in skipped]
+    notes = [fast_event("agot.skipped", line=line, to=(house,)) for line in skipped]
     return (ctx.command(lines.pop(0)) if index is not None else None), notes
 
 
@@ -261,7 +266,7 @@ def knight_reach(state: dict, ctx: Ctx, house: str, src: str, seas: set[str], *,
 
 def reach_text(ctx: Ctx, src: str, reach) -> Msg:
     """"from Winterfell a march reaches Castle Black, Karhold, ..." for an error."""
-    return Msg("agot.error.reach", src=ctx.area(src), areas=sorted((ctx.area(a) for a in reach), key=str.casefold))
+    return fast_msg("agot.error.reach", src=ctx.area(src), areas=sorted((ctx.area(a) for a in reach), key=str.casefold))
 
 
 def possible_ship_seas(state: dict, ctx: Ctx, house: str, orders: dict[str, str], extra: set[str] = frozenset()) -> set[str]:
@@ -293,7 +298,7 @@ def march_never_legal(state: dict, ctx: Ctx, house: str, march: March, *, seas: 
     src, where = march.src, ctx.area(march.src)
     dests = [m.dest for m in march.moves]
     if len(set(dests)) != len(dests):
-        return Msg("agot.error.same_destination_twice")
+        return fast_msg("agot.error.same_destination_twice")
     if not board.is_land(src):
         reach = {n for n in board.neighbours(src) if not board.is_land(n) and not pos.closed(state, ctx.gd, n)}
     else:
@@ -303,10 +308,10 @@ def march_never_legal(state: dict, ctx: Ctx, house: str, march: March, *, seas: 
         units = () if move.units == ALL else move.units
         if board.is_land(move.dest) != board.is_land(src) or (not board.is_land(src) and set(units) - {"ship"}) \
                 or (board.is_land(src) and "ship" in units):
-            return Msg("agot.error.wrong_kind_of_area", dest=dest, reach=reach_text(ctx, src, reach))
+            return fast_msg("agot.error.wrong_kind_of_area", dest=dest, reach=reach_text(ctx, src, reach))
         if move.dest not in reach and not (ctx.on("knight-double-move") and set(units or ["knight"]) == {"knight"}
                                            and move.dest in knight_reach(state, ctx, house, src, seas, controlled=False)):
-            return Msg("agot.error.unreachable", dest=dest, src=where, reach=reach_text(ctx, src, reach),
+            return fast_msg("agot.error.unreachable", dest=dest, src=where, reach=reach_text(ctx, src, reach),
                        by_then=board.is_land(src))
     if units_known and march.moves:
         moving = Counter()
@@ -320,8 +325,8 @@ def march_never_legal(state: dict, ctx: Ctx, house: str, march: March, *, seas: 
             short = Counter() if short["knight"] <= free["footman"] - moving["footman"] else short
         if short:
             if moving - present:
-                return Msg("agot.error.holds_only", area=where, units=list(pos.units_in(state, src, house)))
-            return Msg("agot.error.routed_cannot_march", area=where)
+                return fast_msg("agot.error.holds_only", area=where, units=list(pos.units_in(state, src, house)))
+            return fast_msg("agot.error.routed_cannot_march", area=where)
     return None
 
 
@@ -374,10 +379,9 @@ def check_march(state: dict, ctx: Ctx, house: str, march: March, *, mail_time: b
     """What is wrong with ``march`` now, or None. ``mail_time``: for a reply to the house, which must
     not learn another house's secret SUPPORT lines: a march into a neutral force counts only the
     house's own, and is not refused for strength when another house's support order could join."""
-    where = ctx.area(march.src)
     board = ctx.gd.board
     if pos.order_kind(state, march.src) != "march" or pos.order_owner(state, march.src) != house:
-        return Msg("agot.error.no_order_in", kind="march", area=where)
+        return fast_msg("agot.error.no_order_in", kind="march", area=ctx.area(march.src))
     if not march.moves:
         return None
     groups = _march_units(state, march.src, march)
@@ -385,31 +389,31 @@ def check_march(state: dict, ctx: Ctx, house: str, march: March, *, mail_time: b
     present = pos.units_in(state, march.src, house)
     left = pos.minus(present, moving)  # what stays behind, in the rulebook's order
     if len(left) != len(present) - len(moving):
-        return Msg("agot.error.holds_only", area=where, units=present)
+        return fast_msg("agot.error.holds_only", area=ctx.area(march.src), units=present)
     if march.src in state["routed"]:
         free = pos.unrouted(state, march.src, house)
         if len(pos.minus(free, moving)) != len(free) - len(moving):
-            return Msg("agot.error.routed_cannot_march", area=where)
+            return fast_msg("agot.error.routed_cannot_march", area=ctx.area(march.src))
     reach = reachable(state, ctx, house, march.src)
     battles = 0
     dests = [m.dest for m in march.moves]
     if len(set(dests)) != len(dests):
-        return Msg("agot.error.same_destination_twice")
+        return fast_msg("agot.error.same_destination_twice")
     changes = {march.src: left}
+    land = board.is_land(march.src)
     for move, units in zip(march.moves, groups):
-        dest = ctx.area(move.dest)
         if not units:
-            return Msg("agot.error.no_units_for", dest=dest)
-        if board.is_land(move.dest) != board.is_land(march.src) or (not board.is_land(move.dest) and set(units) - {"ship"}) \
-                or (board.is_land(move.dest) and "ship" in units):
-            return Msg("agot.error.wrong_kind_of_area", dest=dest, reach=reach_text(ctx, march.src, reach))
+            return fast_msg("agot.error.no_units_for", dest=ctx.area(move.dest))
+        dest = ctx.area(move.dest)
+        if board.is_land(move.dest) != land or (not land and set(units) - {"ship"}) or (land and "ship" in units):
+            return fast_msg("agot.error.wrong_kind_of_area", dest=dest, reach=reach_text(ctx, march.src, reach))
         if move.dest not in reach and not (ctx.on("knight-double-move") and set(units) == {"knight"} and move.dest
                                            in knight_reach(state, ctx, house, march.src,
                                                            pos.ship_seas(state, ctx.gd, house, unrouted=True))):
-            return Msg("agot.error.unreachable", dest=dest, src=where, reach=reach_text(ctx, march.src, reach),
-                       by_then=False)
+            return fast_msg("agot.error.unreachable", dest=dest, src=ctx.area(march.src),
+                       reach=reach_text(ctx, march.src, reach), by_then=False)
         if not pos.port_room(state, ctx.gd, house, move.dest, len(units)):
-            return Msg("agot.error.port_full", dest=dest, most=ctx.gd.setup.port_max_ships)
+            return fast_msg("agot.error.port_full", dest=dest, most=ctx.gd.setup.port_max_ships)
         enemy = pos.occupier(state, ctx.gd, move.dest)
         if enemy and enemy != house:
             battles += 1  # CZ p.8: only one destination held by another house's units
@@ -422,18 +426,18 @@ def check_march(state: dict, ctx: Ctx, house: str, march: March, *, mail_time: b
             foreign = mail_time and any(pos.order_kind(state, n) == "support" and pos.order_owner(state, n) not in (None, house)
                                         for n in board.neighbours(move.dest))
             if have < need and not foreign:
-                return Msg("agot.error.neutral_too_strong", dest=dest, need=need, have=have)
+                return fast_msg("agot.error.neutral_too_strong", dest=dest, need=need, have=have)
             changes[move.dest] = units
         else:
             changes[move.dest] = pos.units_in(state, move.dest, house) + units
     if battles > 1 and not ctx.on("multi-battle-march"):  # agot2e-ru: one battle per destination (RULES.md V11)
-        return Msg("agot.error.one_battle")
+        return fast_msg("agot.error.one_battle")
     if not pos.supply_after(state, ctx.gd, house, changes):
         after = bidding.supply_text(state, ctx, house, pos.areas_after(state, house, changes))
-        return Msg("agot.error.march_supply", after=after)
+        return fast_msg("agot.error.march_supply", after=after)
     if march.leave_power and not left and board.is_land(march.src):
         if state["power"][house] < 1 and ctx.gd.board.area(march.src).home_of != house:
-            return Msg("agot.error.no_power_to_leave")
+            return fast_msg("agot.error.no_power_to_leave")
     return None
 
 
@@ -446,7 +450,7 @@ def resolve_march(state: dict, ctx: Ctx, force: bool) -> list[Event]:
     if march is None:
         area = pos.orders_of(state, house, "march")[0]
         pos.remove_order(state, area)
-        return events + [Event("agot.default.turn", house=house, kind="march", area=ctx.area(area))]
+        return events + [fast_event("agot.default.turn", house=house, kind="march", area=ctx.area(area))]
     return events + execute_march(state, ctx, house, march)
 
 
@@ -455,7 +459,7 @@ def execute_march(state: dict, ctx: Ctx, house: str, march: March) -> list[Event
     src, bonus, order = march.src, pos.order_bonus(state, march.src), state["orders"][march.src]
     pos.remove_order(state, src)
     if not march.moves:
-        return [Event("agot.march.none", house=house, area=ctx.area(src))]
+        return [fast_event("agot.march.none", house=house, area=ctx.area(src))]
     events = []
     battles = []
     for move, units in zip(march.moves, _march_units(state, src, march)):
@@ -476,7 +480,7 @@ def execute_march(state: dict, ctx: Ctx, house: str, march: March) -> list[Event
         else:
             token = None
         pos.add_units(state, move.dest, house, units)
-        events.append(Event("agot.march.done", house=house, units=_counts(units), src=ctx.area(src),
+        events.append(fast_event("agot.march.done", house=house, units=_counts(units), src=ctx.area(src),
                             dest=ctx.area(move.dest), neutral=neutral, token=token))
         events += taken + takeover.taken(state, ctx, house, move.dest)
     for _, units in battles:
@@ -504,7 +508,7 @@ def next_march_battle(state: dict, ctx: Ctx) -> list[Event]:
         return battle.start(state, ctx, area=dest, attacker=house, origin=src, units=nxt["units"],
                             march_bonus=nxt["bonus"], order=nxt.get("order"))
     pos.add_units(state, dest, house, nxt["units"])
-    return [Event("agot.march.done", house=house, units=_counts(nxt["units"]), src=ctx.area(src),
+    return [fast_event("agot.march.done", house=house, units=_counts(nxt["units"]), src=ctx.area(src),
                   dest=ctx.area(dest), neutral=None, token=None)] + takeover.taken(state, ctx, house, dest)
 
 
@@ -520,7 +524,7 @@ def _neutral_holds(state: dict, ctx: Ctx, house: str, src: str, dest: str, units
     if have >= state["neutral"][dest] + backing:
         return None
     state["routed"][src] = pos.sort_units(pos.routed_in(state, src) + list(units))
-    return Event("agot.march.neutral_holds", house=house, units=_counts(units), src=ctx.area(src), dest=ctx.area(dest),
+    return fast_event("agot.march.neutral_holds", house=house, units=_counts(units), src=ctx.area(src), dest=ctx.area(dest),
                  neutral=state["neutral"][dest], backing=backing, have=have)
 
 
@@ -532,7 +536,7 @@ def _order_taken(state: dict, ctx: Ctx, house: str, area: str) -> list[Event]:
         return []
     kind = state["orders"][area]
     pos.remove_order(state, area)
-    return [Event("agot.march.order_taken", house=victim, order=say.token(kind), area=ctx.area(area))]
+    return [fast_event("agot.march.order_taken", house=victim, order=say.token(kind), area=ctx.area(area))]
 
 
 def _leave_power(state: dict, ctx: Ctx, house: str, march: March) -> list[Event]:
@@ -542,10 +546,10 @@ def _leave_power(state: dict, ctx: Ctx, house: str, march: March) -> list[Event]
     if not march.leave_power or state["control"].get(src) == house or ctx.gd.board.area(src).home_of == house:
         return []
     if state["power"][house] < 1:
-        return [Event("agot.march.no_power_to_leave", house=house, area=ctx.area(src), to=(house,))]
+        return [fast_event("agot.march.no_power_to_leave", house=house, area=ctx.area(src), to=(house,))]
     state["power"][house] -= 1
     state["control"][src] = house
-    return [Event("agot.march.leaves_power", house=house, area=ctx.area(src))]
+    return [fast_event("agot.march.leaves_power", house=house, area=ctx.area(src))]
 
 
 def _counts(units) -> dict[str, int]:
@@ -600,7 +604,7 @@ def resolve_consolidate(state: dict, ctx: Ctx, force: bool = False) -> list[Even
         got = pos.gain_power(state, house, want, ctx.gd.setup.power_limit)
         for a in areas:
             pos.remove_order(state, a)
-        events.append(Event("agot.consolidate", house=house, areas=[ctx.area(a) for a in areas], got=got, want=want,
+        events.append(fast_event("agot.consolidate", house=house, areas=[ctx.area(a) for a in areas], got=got, want=want,
                             limit=ctx.gd.setup.power_limit))
     return events
 

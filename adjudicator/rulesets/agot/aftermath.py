@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ...messages import Msg
-from ...ruleset import Event
+from ...messages import Msg, fast_msg
+from ...ruleset import Event, fast_event
 from . import position as pos
 from . import hostages, say, takeover
 from .battlefield import ability_active, card_icons, choose, consume_instruction, fighting_units, find_instruction, units_list
@@ -36,9 +36,9 @@ def casualty_choice(n: int, available: list[str]) -> bool:
 
 def casualty_problem(n: int, available: list[str], units) -> Msg | None:
     if len(units) != n:
-        return Msg("agot.error.casualties_exactly", n=n, available=units_list(available))
+        return fast_msg("agot.error.casualties_exactly", n=n, available=units_list(available))
     if Counter(units) - Counter(available):
-        return Msg("agot.error.casualties_only", available=units_list(available))
+        return fast_msg("agot.error.casualties_only", available=units_list(available))
     return None
 
 
@@ -60,10 +60,10 @@ def beaten(state: dict, ctx: Ctx, b: dict) -> list[Event]:
             b["units"] = pos.sort_units(left.elements())
         else:
             pos.set_units(state, area, loser, left.elements())
-        events.append(Event("agot.battle.siege_destroyed", house=loser, units=units_list(engines), area=ctx.area(area)))
+        events.append(fast_event("agot.battle.siege_destroyed", house=loser, units=units_list(engines), area=ctx.area(area)))
     if loser == b["defender"] and (state.get("garrisons") or {}).get(area) and ctx.gd.board.area(area).home_of == loser:
         del state["garrisons"][area]
-        events.append(Event("agot.battle.garrison_removed", house=loser, area=ctx.area(area)))
+        events.append(fast_event("agot.battle.garrison_removed", house=loser, area=ctx.area(area)))
     return events
 
 
@@ -96,7 +96,7 @@ def _named_or_weakest(state: dict, house: str, found, n: int, available: list[st
         consume_instruction(state, house, "casualties", found[0])
         return list(found[1].units), []
     units = sorted(available, key=CASUALTY_ORDER.index)[:n]
-    note = [Event("agot.default.casualties", house=house, units=units_list(units))] if casualty_choice(n, available) else []
+    note = [fast_event("agot.default.casualties", house=house, units=units_list(units))] if casualty_choice(n, available) else []
     return units, note
 
 
@@ -116,7 +116,7 @@ def _winner_losses(state: dict, ctx: Ctx, b: dict) -> list[Event]:
         pos.set_units(state, b["area"], winner, left.elements())
         if not pos.occupant(state, b["area"]) and b["area"] in state["orders"]:
             pos.remove_order(state, b["area"])  # FAQ2: no order stays where no unit is (R8.8)
-    return events + [Event("agot.tides.winner_loses", house=winner, units=units_list(lost), area=ctx.area(b["area"]))]
+    return events + [fast_event("agot.tides.winner_loses", house=winner, units=units_list(lost), area=ctx.area(b["area"]))]
 
 
 def _casualties(state: dict, ctx: Ctx, b: dict) -> list[Event]:
@@ -124,11 +124,11 @@ def _casualties(state: dict, ctx: Ctx, b: dict) -> list[Event]:
     b["stage"] = "retreat"
     n, available = casualty_count(state, b, ctx)
     swords, forts = card_icons(state, ctx, b, winner)[0], card_icons(state, ctx, b, loser)[1]
-    why = Msg("agot.battle.swords", swords=swords, win_card=b["cards"][winner], fortifications=forts,
+    why = fast_msg("agot.battle.swords", swords=swords, win_card=b["cards"][winner], fortifications=forts,
               lose_card=b["cards"][loser])  # a card None: 2e, no card left after Tyrion's
     if n == 0:
         event = "agot.battle.nothing_to_lose" if b["casualties"] and not available else "agot.battle.no_casualties"
-        events = [Event(event, house=loser, why=why)]
+        events = [fast_event(event, house=loser, why=why)]
         if loser == b["defender"] and not pos.occupant(state, area):  # 2e: only siege engines were there
             events += resolve_retreat(state, ctx, b)
         return events
@@ -137,7 +137,7 @@ def _casualties(state: dict, ctx: Ctx, b: dict) -> list[Event]:
         b["units"] = pos.sort_units(pos.minus(b["units"], units))
     else:
         pos.set_units(state, area, loser, pos.minus(pos.units_in(state, area, loser), units))  # only fighting units die: the routed marks stay
-    events.append(Event("agot.battle.loses", house=loser, units=units_list(units), area=ctx.area(area), why=why))
+    events.append(fast_event("agot.battle.loses", house=loser, units=units_list(units), area=ctx.area(area), why=why))
     if loser == b["defender"] and not pos.occupant(state, area):  # wiped out: the attacker moves in at once
         events += resolve_retreat(state, ctx, b)
     return events
@@ -150,29 +150,29 @@ def retreat_problem(state: dict, ctx: Ctx, b: dict, dest: str) -> Msg | None:
     """Why the defender may not retreat to ``dest`` at all (supply aside), or None (CZ p.11)."""
     board, area, loser = ctx.gd.board, b["area"], b["defender"]
     if dest == area:
-        return Msg("agot.retreat_no.battle_area")
+        return fast_msg("agot.retreat_no.battle_area")
     if dest == b["origin"]:
-        return Msg("agot.retreat_no.origin")
+        return fast_msg("agot.retreat_no.origin")
     if not board.is_land(area):  # ships: to an adjacent sea, or (2e) into their own open port
         if board.is_land(dest) or not board.adjacent(dest, area) or not pos.ships_may_enter(state, ctx.gd, loser, dest):
-            return Msg("agot.retreat_no.ships", area=ctx.area(area))
+            return fast_msg("agot.retreat_no.ships", area=ctx.area(area))
     elif not board.is_land(dest):
-        return Msg("agot.retreat_no.land")
+        return fast_msg("agot.retreat_no.land")
     elif dest not in board.reach_by_march(area, pos.ship_seas(state, ctx.gd, loser)) or pos.closed(state, ctx.gd, dest):
-        return Msg("agot.retreat_no.unreachable", area=ctx.area(area))
+        return fast_msg("agot.retreat_no.unreachable", area=ctx.area(area))
     other = pos.owner(state, dest)
     if other and other != loser:
-        return Msg("agot.retreat_no.units", house=other)
+        return fast_msg("agot.retreat_no.units", house=other)
     if dest in state["neutral"]:
-        return Msg("agot.retreat_no.neutral")
+        return fast_msg("agot.retreat_no.neutral")
     home = board.area(dest).home_of
     if home not in (None, loser) and (state.get("garrisons") or {}).get(dest):  # 2e, agot2e RULES.md B38
-        return Msg("agot.retreat_no.garrison", house=home)
+        return fast_msg("agot.retreat_no.garrison", house=home)
     token = state["control"].get(dest)
     if token and token != loser:
-        return Msg("agot.retreat_no.token", house=token)
+        return fast_msg("agot.retreat_no.token", house=token)
     if ctx.on("retreat-own-areas") and board.is_land(dest) and pos.controller(state, ctx.gd, dest) != loser:
-        return Msg("agot.retreat_no.not_own")  # agot2e-ru RULES.md V4: only into an area the loser controls
+        return fast_msg("agot.retreat_no.not_own")  # agot2e-ru RULES.md V4: only into an area the loser controls
     return None  # an unoccupied enemy home area counts as empty (CZ p.11's definition; RULES.md A12)
 
 
@@ -209,8 +209,8 @@ def retreat_error(state: dict, ctx: Ctx, b: dict, dest: str, legal: list[str], u
     problem = retreat_problem(state, ctx, b, dest)
     if problem is None:
         k = retreat_fit(state, ctx, b, dest, units)
-        problem = Msg("agot.retreat_no.supply", k=k, n=len(units))
-    return Msg("agot.error.retreat", dest=ctx.area(dest), problem=problem, legal=[ctx.area(a) for a in legal])
+        problem = fast_msg("agot.retreat_no.supply", k=k, n=len(units))
+    return fast_msg("agot.error.retreat", dest=ctx.area(dest), problem=problem, legal=[ctx.area(a) for a in legal])
 
 
 def retreat_destination(state: dict, ctx: Ctx, b: dict, house: str, legal: list[str]) -> tuple[str, list[Event]]:
@@ -224,7 +224,7 @@ def retreat_destination(state: dict, ctx: Ctx, b: dict, house: str, legal: list[
     if len(legal) == 1:
         return legal[0], []
     dest = min(legal, key=lambda a: (-len(pos.units_in(state, a, house)), ctx.area(a)))
-    return dest, [Event("agot.default.retreat", house=house, area=ctx.area(dest))]
+    return dest, [fast_event("agot.default.retreat", house=house, area=ctx.area(dest))]
 
 
 def retreat_line(state: dict, ctx: Ctx, b: dict, legal: list[str]):
@@ -241,7 +241,7 @@ def resolve_retreat(state: dict, ctx: Ctx, b: dict) -> list[Event]:
             kept, lost = keep[:fit], keep[fit:]
             if kept:
                 pos.add_units(state, b["origin"], attacker, kept, routed=True)
-            events.append(Event("agot.battle.attacker_retreats", house=attacker, kept=units_list(kept),
+            events.append(fast_event("agot.battle.attacker_retreats", house=attacker, kept=units_list(kept),
                                 lost=units_list(lost), area=ctx.area(area), origin=ctx.area(b["origin"])))
             b["units"] = []
             hostages.wiped(ctx, b, kept)
@@ -261,7 +261,7 @@ def after_retreat(state: dict, ctx: Ctx, b: dict) -> list[Event]:
     if ability_active(b, winner, ctx.rules.cards.WIN_POWER):
         want = ctx.rules.cards.WIN_POWER[card]
         got = pos.gain_power(state, winner, want, ctx.gd.setup.power_limit)
-        events.append(Event("agot.battle.win_power", card=card, house=winner, got=got, want=want,
+        events.append(fast_event("agot.battle.win_power", card=card, house=winner, got=got, want=want,
                             limit=ctx.gd.setup.power_limit))
     if ctx.rules.cards.BY_TIMING:
         return events + win_choice(state, ctx, b)
@@ -269,7 +269,7 @@ def after_retreat(state: dict, ctx: Ctx, b: dict) -> list[Event]:
         if ctx.rules.cards.choice_options(state, ctx, b, card):
             b["stage"] = "ability"
             return events
-        events.append(Event("agot.battle.nothing_to_choose", card=card, house=winner))
+        events.append(fast_event("agot.battle.nothing_to_choose", card=card, house=winner))
     return events + end_battle(state, ctx, b)
 
 
@@ -324,9 +324,9 @@ def _march_follows(state: dict, ctx: Ctx, b: dict, house: str, card: str) -> lis
     the attackers did not move in (Arianne Martell) or the order is not known (a battle begun elsewhere)."""
     area = b["area"]
     if house != b["attacker"] or b["winner"] != house or not b.get("order") or pos.owner(state, area) != house:
-        return [Event("agot.ability.loras_no_march", card=card, house=house)]
+        return [fast_event("agot.ability.loras_no_march", card=card, house=house)]
     state["orders"][area] = b["order"]
-    return [Event("agot.ability.loras", card=card, house=house, order=say.token(b["order"]), area=ctx.area(area))]
+    return [fast_event("agot.ability.loras", card=card, house=house, order=say.token(b["order"]), area=ctx.area(area))]
 
 
 def refill_empty_hand(state: dict, ctx: Ctx, house: str) -> list[Event]:
@@ -343,8 +343,8 @@ def _all_back(state: dict, house: str) -> Event:
     """The last card played: the house's cards return (agot2e-ru: only those not held hostage, and the
     event says how many)."""
     if "hostages" in state and len(state["hands"][house]) != 7:
-        return Event("agot.battle.seventh_card", house=house, back=len(state["hands"][house]))
-    return Event("agot.battle.seventh_card", house=house)
+        return fast_event("agot.battle.seventh_card", house=house, back=len(state["hands"][house]))
+    return fast_event("agot.battle.seventh_card", house=house)
 
 
 def defender_retreats(state: dict, ctx: Ctx, b: dict) -> list[Event]:
@@ -360,11 +360,11 @@ def defender_retreats(state: dict, ctx: Ctx, b: dict) -> list[Event]:
     pos.set_units(state, area, loser, [])
     hostages.wiped(ctx, b, [])  # agot2e-ru: until some units retreat
     if routed:
-        events.append(Event("agot.battle.routed_destroyed", house=loser, units=units_list(routed), area=ctx.area(area)))
+        events.append(fast_event("agot.battle.routed_destroyed", house=loser, units=units_list(routed), area=ctx.area(area)))
     if not survivors:
         return events
     if not legal:
-        events.append(Event("agot.battle.no_retreat", house=loser, area=ctx.area(area), units=units_list(survivors)))
+        events.append(fast_event("agot.battle.no_retreat", house=loser, area=ctx.area(area), units=units_list(survivors)))
         return events
     events += robb
     if b.get("retreat_to"):
@@ -376,7 +376,7 @@ def defender_retreats(state: dict, ctx: Ctx, b: dict) -> list[Event]:
     kept, lost = keep[:fit], keep[fit:]
     pos.add_units(state, dest, loser, kept, routed=True)
     hostages.wiped(ctx, b, kept)
-    events.append(Event("agot.battle.defender_retreats", house=loser, kept=units_list(kept), lost=units_list(lost),
+    events.append(fast_event("agot.battle.defender_retreats", house=loser, kept=units_list(kept), lost=units_list(lost),
                         area=ctx.area(area), dest=ctx.area(dest)))
     return events
 
@@ -393,7 +393,7 @@ def conquer(state: dict, ctx: Ctx, b: dict) -> list[Event]:
             pos.remove_order(state, area)
         state["control"].pop(area, None)
         pos.add_units(state, b["origin"], attacker, b["units"])
-        events.append(Event("agot.ability.attackers_stay_out", card=b["cards"][defender], house=attacker,
+        events.append(fast_event("agot.ability.attackers_stay_out", card=b["cards"][defender], house=attacker,
                             area=ctx.area(area), origin=ctx.area(b["origin"])))
         b["units"] = []
         return events
@@ -407,7 +407,7 @@ def conquer(state: dict, ctx: Ctx, b: dict) -> list[Event]:
         del state["control"][area]
     else:
         token = None
-    events.append(Event("agot.battle.takes", house=attacker, area=ctx.area(area), units=units_list(b["units"]),
+    events.append(fast_event("agot.battle.takes", house=attacker, area=ctx.area(area), units=units_list(b["units"]),
                         defender=defender, order=order, token=token))
     b["units"] = []
     return events + takeover.taken(state, ctx, attacker, area)  # 2e: its port (R6.5)
@@ -425,7 +425,7 @@ def discard_cards(state: dict, ctx: Ctx, b: dict) -> list[Event]:
         if house in b["seventh"] and ctx.rules.cards.LAST_CARD_DISCARDED:  # 2e R8.11: the last card is discarded
             state["hands"][house] = [c for c in hostages.own_cards(state, ctx, house) if c != card]
             state["discards"][house] = [card]
-            events.append(Event("agot.battle.last_card", house=house, card=card))
+            events.append(fast_event("agot.battle.last_card", house=house, card=card))
         elif house in b["seventh"] or not state["hands"][house]:
             state["hands"][house] = hostages.own_cards(state, ctx, house)
             state["discards"][house] = []
@@ -435,5 +435,5 @@ def discard_cards(state: dict, ctx: Ctx, b: dict) -> list[Event]:
         if house == b["loser"] and ability_active(b, house, ctx.rules.cards.RECLAIM_ON_LOSS) and state["discards"][house]:
             state["hands"][house] += state["discards"][house]  # 2e Roose Bolton: the whole pile, Roose with it
             state["discards"][house] = []
-            events.append(Event("agot.ability.reclaims_discards", card=card, house=house))
+            events.append(fast_event("agot.ability.reclaims_discards", card=card, house=house))
     return events + hostages.capture(state, ctx, b)  # agot2e-ru: the card of an army wiped out

@@ -52,8 +52,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ...messages import Msg
-from ...ruleset import Event, Owed
+from ...messages import Msg, fast_msg
+from ...ruleset import Event, Owed, fast_event
 from . import aftermath, hostages, nocard, say, tides
 from . import position as pos
 from .board import UnknownName
@@ -70,59 +70,64 @@ def strength(state: dict, ctx: Ctx, b: dict, house: str, *, with_cards: bool = T
     """Combat strength of ``house``'s side and its parts, for the reports (CZ p.10-11 step 5 list).
     ``supports``: src -> :func:`support_value` already worked out in this sub-step (the declarations),
     so that each support is valued once."""
-    parts: list[Msg] = []
-    area = b["area"]
+    area, origin, rules = b["area"], b["origin"], ctx.rules.cards
+    card = b["cards"].get(house) if with_cards else None
     if house == b["attacker"]:
-        extra = ctx.rules.cards.ATTACK_UNIT_BONUS.get(b["cards"].get(house)) \
-            if with_cards and house not in b["cancelled"] else None
+        extra = rules.ATTACK_UNIT_BONUS.get(card) if card is not None and house not in b["cancelled"] else None
         units = b["units"]
-        zero = with_cards and ships_zero(state, ctx, b, house, extra)
-        total = sum(0 if u == "ship" and zero else unit_value(ctx, u, area, True, b["origin"]) + (u == extra) for u in units)
-        parts.append(Msg("agot.part.army", units=units_list(units), n=total))
+        zero = with_cards and bool(rules.FOREIGN_SHIPS_ZERO) and ships_zero(state, ctx, b, house, extra)
+        total = 0
+        for u in units:
+            if not (zero and u == "ship"):
+                total += unit_value(ctx, u, area, True, origin) + (u == extra)
+        parts = [fast_msg("agot.part.army", units=units_list(units), n=total)]
         if b["march_bonus"]:
-            parts.append(Msg("agot.part.march", n=b["march_bonus"]))
+            parts.append(fast_msg("agot.part.march", n=b["march_bonus"]))
             total += b["march_bonus"]
     else:
         units = fighting_units(state, b, house)
-        zero = with_cards and ships_zero(state, ctx, b, house, None)
-        total = sum(0 if u == "ship" and zero else unit_value(ctx, u, area, False, b["origin"]) for u in units)
-        parts.append(Msg("agot.part.army", units=units_list(units), n=total))
-        garrison = garrison_of(state, ctx, area, house, b["origin"])
+        zero = with_cards and bool(rules.FOREIGN_SHIPS_ZERO) and ships_zero(state, ctx, b, house, None)
+        total = 0
+        for u in units:
+            if not (zero and u == "ship"):
+                total += unit_value(ctx, u, area, False, origin)
+        parts = [fast_msg("agot.part.army", units=units_list(units), n=total)]
+        garrison = garrison_of(state, ctx, area, house, origin)
         if garrison:
-            parts.append(Msg("agot.part.garrison", n=garrison))
+            parts.append(fast_msg("agot.part.garrison", n=garrison))
             total += garrison
-        routed = pos.routed_in(state, b["area"])
+        routed = state["routed"].get(area)
         if routed:
-            parts.append(Msg("agot.part.routed", units=units_list(routed)))
-        if pos.order_kind(state, b["area"]) == "defense":
-            bonus = pos.order_bonus(state, b["area"])
-            if with_cards and ability_active(b, house, ctx.rules.cards.DEFENSE_DOUBLED):
+            parts.append(fast_msg("agot.part.routed", units=units_list(routed)))
+        if pos.order_kind(state, area) == "defense":
+            bonus = pos.order_bonus(state, area)
+            if card is not None and ability_active(b, house, rules.DEFENSE_DOUBLED):
                 bonus *= 2
-            parts.append(Msg("agot.part.defense", n=bonus))
+            parts.append(fast_msg("agot.part.defense", n=bonus))
             total += bonus
+    declared = b["supports"]
     for src in b["supporters"]:
-        if b["supports"].get(src) == house:
+        if declared.get(src) == house:
             value, note = supports[src] if supports is not None else support_value(state, ctx, b, src)
-            parts.append(Msg("agot.part.support", area=ctx.area(src), n=value, notes=note))
+            parts.append(fast_msg("agot.part.support", area=ctx.area(src), n=value, notes=note))
             total += value
-    if with_cards and b["cards"].get(house) is not None:  # 2e: none after Tyrion's, if the hand held no other
-        card = b["cards"][house]
+    if card is not None:  # (2e: none after Tyrion's, if the hand held no other)
         value = ctx.gd.card(card).strength
-        if ability_active(b, opponent(b, house), ctx.rules.cards.ZERO_OPPOSING_CARD):
+        if ability_active(b, opponent(b, house), rules.ZERO_OPPOSING_CARD):
             value = 0
-        parts.append(Msg("agot.part.card", card=card, n=value))
+        parts.append(fast_msg("agot.part.card", card=card, n=value))
         total += value
-        extra = ctx.rules.cards.bonus(state, ctx, b, house)[0]
+        extra = rules.bonus(state, ctx, b, house)[0]
         if extra:  # 2e: a static ability of the card (agot2e RULES.md R8.5)
-            parts.append(Msg("agot.part.ability", card=card, n=extra))
+            parts.append(fast_msg("agot.part.ability", card=card, n=extra))
             total += extra
-    tides = (b.get("tides") or {}).get(house)
-    if with_cards and tides is not None:  # 2e option Tides of Battle (agot2e RULES.md section 10)
-        value = ctx.gd.tides_of_battle[tides].strength
-        parts.append(Msg("agot.part.tides", n=value))
+    tides = b.get("tides")
+    if with_cards and tides and tides.get(house) is not None:  # 2e option Tides of Battle (agot2e RULES.md section 10)
+        value = ctx.gd.tides_of_battle[tides[house]].strength
+        parts.append(fast_msg("agot.part.tides", n=value))
         total += value
     if b["blade"] == house:
-        parts.append(Msg("agot.part.blade"))
+        parts.append(fast_msg("agot.part.blade"))
         total += 1
     return total, parts
 
@@ -146,7 +151,7 @@ def _decide(state: dict, b: dict, totals: dict) -> str:
 
 
 def _strength_text(ctx: Ctx, house: str, total: int, parts: list[Msg]) -> Msg:
-    return Msg("agot.strength", house=house, total=total, parts=parts)
+    return fast_msg("agot.strength", house=house, total=total, parts=parts)
 
 
 def _blade(state: dict, ctx: Ctx, b: dict, totals: dict) -> list[Event]:
@@ -177,7 +182,7 @@ def _blade(state: dict, ctx: Ctx, b: dict, totals: dict) -> list[Event]:
         return []
     b["blade"] = holder
     state["blade_used"] = True
-    return [Event("agot.battle.blade", house=holder)]
+    return [fast_event("agot.battle.blade", house=holder)]
 
 
 # -- the API ------------------------------------------------------------------------------------------------------
@@ -203,12 +208,12 @@ def start(state: dict, ctx: Ctx, *, area: str, attacker: str, origin: str, units
     state["battle"] = b
     state["step"] = "battle"
     routed = pos.routed_in(state, area)
-    events = [Event("agot.battle.begins", area=ctx.area(area), attacker=attacker, defender=defender,
+    events = [fast_event("agot.battle.begins", area=ctx.area(area), attacker=attacker, defender=defender,
                     units=units_list(b["units"]), origin=ctx.area(origin), bonus=int(march_bonus),
                     defending=units_list(fighting_units(state, b, defender)), routed=units_list(routed))]
     if b["supporters"]:
-        listed = [Msg("agot.area_of", area=ctx.area(s), house=pos.order_owner(state, s)) for s in b["supporters"]]
-        events.append(Event("agot.battle.supporters", area=ctx.area(area), supporters=listed))
+        listed = [fast_msg("agot.area_of", area=ctx.area(s), house=pos.order_owner(state, s)) for s in b["supporters"]]
+        events.append(fast_event("agot.battle.supporters", area=ctx.area(area), supporters=listed))
     return events
 
 
@@ -219,14 +224,14 @@ def pending(state: dict, ctx: Ctx) -> list[Owed]:
     where = ctx.area(b["area"])
     stage = b["stage"]
     if stage == "supports":
-        return [Owed(helper, Msg("agot.owed.support", src=ctx.area(src), area=where, attacker=b["attacker"],
+        return [Owed(helper, fast_msg("agot.owed.support", src=ctx.area(src), area=where, attacker=b["attacker"],
                                  defender=b["defender"]), "step",
                      support_line(state, ctx, b, helper, src) is not None)
                 for src in b["supporters"] for helper in [pos.order_owner(state, src)]]
     if stage == nocard.STAGE:  # agot2e-ru: CARD NONE, the defender first
         return nocard.pending(state, ctx, b)
     if stage == "cards":
-        return [Owed(h, Msg("agot.owed.card", area=where, opponent=opponent(b, h),
+        return [Owed(h, fast_msg("agot.owed.card", area=where, opponent=opponent(b, h),
                             cards=_public_hand(state, ctx, opponent(b, h))), "step",
                      _card_line(state, ctx, b, h) is not None)
                 for h in (b["attacker"], b["defender"]) if h not in b.get("no_card", ())]
@@ -236,22 +241,22 @@ def pending(state: dict, ctx: Ctx) -> list[Owed]:
         return [_choice_owed(state, ctx, b, b["asking"])]
     if stage == "repick":
         house, returned = b["repick"]["house"], b["repick"]["card"]
-        return [Owed(house, Msg("agot.owed.repick", area=where, returned=returned,
+        return [Owed(house, fast_msg("agot.owed.repick", area=where, returned=returned,
                                 cards=[c for c in _public_hand(state, ctx, house) if c != returned]), "step",
                      _card_line(state, ctx, b, house, not_this=returned) is not None)]
     if stage == "ability":
         card = b["cards"][b["winner"]]
-        return [Owed(b["winner"], Msg("agot.owed.ability", card=card, area=where), "step",
+        return [Owed(b["winner"], fast_msg("agot.owed.ability", card=card, area=where), "step",
                      _ability_line(state, ctx, b) is not None)]
     if stage == "casualties":
         owed = []
         n, available = aftermath.casualty_count(state, b, ctx)
         if aftermath.casualty_choice(n, available):
-            owed.append(Owed(b["loser"], Msg("agot.owed.casualties", n=n, available=units_list(available), area=where),
+            owed.append(Owed(b["loser"], fast_msg("agot.owed.casualties", n=n, available=units_list(available), area=where),
                              "step", aftermath.casualty_line(state, ctx, b, n, available) is not None))
         n, available = aftermath.skull_losses(state, b, ctx)  # 2e Tides of Battle: the winner's too
         if aftermath.casualty_choice(n, available):
-            owed.append(Owed(b["winner"], Msg("agot.owed.skull_losses", n=n, available=units_list(available),
+            owed.append(Owed(b["winner"], fast_msg("agot.owed.skull_losses", n=n, available=units_list(available),
                                               area=where), "step",
                              aftermath.skull_line(state, ctx, b, n, available) is not None))
         return owed
@@ -271,7 +276,7 @@ def pending(state: dict, ctx: Ctx) -> list[Owed]:
 
 
 def _retreat_owed(state: dict, ctx: Ctx, b: dict, legal: list[str]) -> Owed:
-    return Owed(b["loser"], Msg("agot.owed.retreat", area=ctx.area(b["area"]), legal=[ctx.area(a) for a in legal]),
+    return Owed(b["loser"], fast_msg("agot.owed.retreat", area=ctx.area(b["area"]), legal=[ctx.area(a) for a in legal]),
                 "step", aftermath.retreat_line(state, ctx, b, legal) is not None)
 
 
@@ -282,7 +287,7 @@ def _choice_owed(state: dict, ctx: Ctx, b: dict, card: str) -> Owed:
     kind = ctx.gd.card(card).choice  # data: use, area, card or track (the text says which tracks)
     areas = [ctx.area(o) for o in options] if kind == "area" else []
     cards = options if kind == "card" else []
-    return Owed(house, Msg("agot.owed.choice", card=card, area=ctx.area(b["area"]), areas=areas, cards=cards,
+    return Owed(house, fast_msg("agot.owed.choice", card=card, area=ctx.area(b["area"]), areas=areas, cards=cards,
                            opponent=opponent(b, house)),
                 "step", choice_line(state, ctx, b, house, card) is not None)
 
@@ -335,47 +340,47 @@ def check_instruction(state: dict, ctx: Ctx, house: str, command) -> Msg | None:
     if isinstance(command, Card):
         card = ctx.gd.card(command.card_id)
         if card.house != house:
-            return Msg("agot.error.not_your_house_card", card=card.id)
+            return fast_msg("agot.error.not_your_house_card", card=card.id)
         if not fights:
-            return Msg("agot.error.not_fighting", area=ctx.area(area)) if here else None
+            return fast_msg("agot.error.not_fighting", area=ctx.area(area)) if here else None
         if here and house in b.get("no_card", ()):  # agot2e-ru: it announced CARD NONE for this battle
-            return Msg("agot.error.announced_no_card", area=ctx.area(area))
+            return fast_msg("agot.error.announced_no_card", area=ctx.area(area))
         if (b.get("repick") or {}).get("house") == house:  # 2e: Tyrion Lannister handed a card back
             if command.card_id == b["repick"]["card"]:
-                return Msg("agot.error.card_handed_back", card=command.card_id)
+                return fast_msg("agot.error.card_handed_back", card=command.card_id)
         elif b["stage"] == "cancel" and house != ctx.gd.card(b["asking"]).house:
             pass  # 2e: a second CARD line for Tyrion Lannister's question, used if he hands the card back
         elif not stage_at_or_before(b, "cards"):
-            return Msg("agot.error.cards_played", area=ctx.area(area)) if here else None
+            return fast_msg("agot.error.cards_played", area=ctx.area(area)) if here else None
         if command.card_id not in state["hands"][house]:
-            return Msg("agot.error.card_not_in_hand", card=card.id)
+            return fast_msg("agot.error.card_not_in_hand", card=card.id)
         return None
     if isinstance(command, Ability):
         return _check_ability(state, ctx, b, house, command)
     if isinstance(command, Casualties):
         if not fights:
-            return Msg("agot.error.not_fighting", area=ctx.area(area)) if here else None
+            return fast_msg("agot.error.not_fighting", area=ctx.area(area)) if here else None
         if house == b["loser"] and stage_at_or_before(b, "casualties"):
             n, available = aftermath.casualty_count(state, b, ctx)
             return aftermath.casualty_problem(n, available, command.units)
         if house == b["winner"] and b["stage"] == "casualties" and aftermath.skull_losses(state, b, ctx)[0]:
             return aftermath.casualty_problem(*aftermath.skull_losses(state, b, ctx), command.units)  # 2e Tides
         if here and house == b["winner"]:
-            return Msg("agot.error.won_no_casualties", area=ctx.area(area))
+            return fast_msg("agot.error.won_no_casualties", area=ctx.area(area))
         if here and b["winner"] is not None:
-            return Msg("agot.error.casualties_taken", area=ctx.area(area))
+            return fast_msg("agot.error.casualties_taken", area=ctx.area(area))
         if here and Counter(command.units) - Counter(fighting_units(state, b, house)):
-            return Msg("agot.error.fighting_units", area=ctx.area(area), units=units_list(fighting_units(state, b, house)))
+            return fast_msg("agot.error.fighting_units", area=ctx.area(area), units=units_list(fighting_units(state, b, house)))
         return None
     if isinstance(command, Retreat):
         if not fights:
-            return Msg("agot.error.not_fighting", area=ctx.area(area)) if here else None
+            return fast_msg("agot.error.not_fighting", area=ctx.area(area)) if here else None
         if here and house == b["winner"]:
-            return Msg("agot.error.won_no_retreat", area=ctx.area(area))
+            return fast_msg("agot.error.won_no_retreat", area=ctx.area(area))
         if house == b["attacker"]:
-            return Msg("agot.error.attacker_retreats_home", origin=ctx.area(b["origin"])) if here else None
+            return fast_msg("agot.error.attacker_retreats_home", origin=ctx.area(b["origin"])) if here else None
         if here and not stage_at_or_before(b, "retreat"):
-            return Msg("agot.error.retreat_made", area=ctx.area(area))
+            return fast_msg("agot.error.retreat_made", area=ctx.area(area))
         if b["stage"] == "retreat" and house == b["loser"]:
             survivors = fighting_units(state, b, house)
             legal, _ = aftermath.retreat_options(state, ctx, b, survivors)
@@ -385,7 +390,7 @@ def check_instruction(state: dict, ctx: Ctx, house: str, command) -> Msg | None:
         if here:
             problem = aftermath.retreat_problem(state, ctx, b, command.area)
             if problem:
-                return Msg("agot.error.not_legal_retreat", dest=ctx.area(command.area), problem=problem)
+                return fast_msg("agot.error.not_legal_retreat", dest=ctx.area(command.area), problem=problem)
         return None
     return None
 
@@ -396,15 +401,15 @@ def check_instruction(state: dict, ctx: Ctx, house: str, command) -> Msg | None:
 def _check_support(state: dict, ctx: Ctx, b: dict, house: str, command: Support, here: bool) -> Msg | None:
     area, src = b["area"], command.src
     if src not in b["supporters"]:
-        return Msg("agot.error.cannot_support", src=ctx.area(src), area=ctx.area(area),
+        return fast_msg("agot.error.cannot_support", src=ctx.area(src), area=ctx.area(area),
                    why=support_problem(state, ctx, area, src)) if here else None
     if pos.order_owner(state, src) != house:
-        return Msg("agot.error.no_order_in", kind="support", area=ctx.area(src))
+        return fast_msg("agot.error.no_order_in", kind="support", area=ctx.area(src))
     if command.house is not None and command.house not in (b["attacker"], b["defender"]):
-        return Msg("agot.error.house_not_fighting", house=command.house, area=ctx.area(area), attacker=b["attacker"],
+        return fast_msg("agot.error.house_not_fighting", house=command.house, area=ctx.area(area), attacker=b["attacker"],
                    defender=b["defender"]) if here else None
     if b["stage"] != "supports" and here:
-        return Msg("agot.error.supports_declared", area=ctx.area(area))
+        return fast_msg("agot.error.supports_declared", area=ctx.area(area))
     return None
 
 
@@ -417,16 +422,16 @@ def _resolve_supports(state: dict, ctx: Ctx, b: dict) -> list[Event]:
         side = found[1].house if found else None
         b["supports"][src] = side
         if found is None:
-            events.append(Event("agot.default.support", house=helper, area=ctx.area(src)))
+            events.append(fast_event("agot.default.support", house=helper, area=ctx.area(src)))
         elif side is None:
-            events.append(Event("agot.battle.no_support", house=helper, area=ctx.area(src)))
+            events.append(fast_event("agot.battle.no_support", house=helper, area=ctx.area(src)))
         else:
             value, note = values[src] = support_value(state, ctx, b, src)
-            events.append(Event("agot.battle.supports", house=helper, side=side, area=ctx.area(src), n=value,
+            events.append(fast_event("agot.battle.supports", house=helper, side=side, area=ctx.area(src), n=value,
                                 notes=note))
     texts = [_strength_text(ctx, h, *strength(state, ctx, b, h, with_cards=False, supports=values))
              for h in (b["attacker"], b["defender"])]
-    events.append(Event("agot.battle.strength_before_cards", area=ctx.area(b["area"]), sides=texts))
+    events.append(fast_event("agot.battle.strength_before_cards", area=ctx.area(b["area"]), sides=texts))
     nocard.begin(ctx, b)
     return events
 
@@ -468,17 +473,17 @@ def _resolve_cards(state: dict, ctx: Ctx, b: dict) -> list[Event]:
             consume_instruction(state, house, "cards", found[0])
         else:
             card = default_card(state, ctx, house)
-            events.append(Event("agot.default.card", house=house, card=card))
+            events.append(fast_event("agot.default.card", house=house, card=card))
         hand.remove(card)
         if not hand:
             b["seventh"].append(house)
         b["cards"][house] = card
     for house in (a, d):
         if b["cards"][house] is None:
-            events.append(Event("agot.battle.plays_no_card", house=house))
+            events.append(fast_event("agot.battle.plays_no_card", house=house))
             continue
         card = ctx.gd.card(b["cards"][house])
-        events.append(Event("agot.battle.plays", house=house, card=card.id, strength=card.strength, swords=card.swords,
+        events.append(fast_event("agot.battle.plays", house=house, card=card.id, strength=card.strength, swords=card.swords,
                             fortifications=card.fortifications))
     if ctx.rules.cards.BY_TIMING:
         return events + _by_timing(state, ctx, b)
@@ -505,7 +510,7 @@ def _fight(state: dict, ctx: Ctx, b: dict) -> list[Event]:
         loser = emptied[0]
         winner = opponent(b, loser)
         b["strength"] = {}
-        events.append(Event("agot.battle.emptied", loser=loser, winner=winner, area=ctx.area(b["area"])))
+        events.append(fast_event("agot.battle.emptied", loser=loser, winner=winner, area=ctx.area(b["area"])))
     else:
         sides = {house: strength(state, ctx, b, house) for house in (a, d)}
         events += _blade(state, ctx, b, {house: side[0] for house, side in sides.items()})
@@ -517,18 +522,18 @@ def _fight(state: dict, ctx: Ctx, b: dict) -> list[Event]:
             totals[house], parts = sides[house]
             texts.append(_strength_text(ctx, house, totals[house], parts))
         b["strength"] = totals
-        events.append(Event("agot.battle.strength", area=ctx.area(b["area"]), sides=texts))
+        events.append(fast_event("agot.battle.strength", area=ctx.area(b["area"]), sides=texts))
         winner = _decide(state, b, totals)
         loser = opponent(b, winner)
         if totals[a] == totals[d]:
-            events.append(Event("agot.battle.tie", attacker=a, defender=d, total=totals[a], winner=winner))
-        events.append(Event("agot.battle.wins", house=winner, area=ctx.area(b["area"])))
+            events.append(fast_event("agot.battle.tie", attacker=a, defender=d, total=totals[a], winner=winner))
+        events.append(fast_event("agot.battle.wins", house=winner, area=ctx.area(b["area"])))
     b["winner"], b["loser"] = winner, loser
     b["casualties"] = max(0, card_icons(state, ctx, b, winner)[0] - card_icons(state, ctx, b, loser)[1])
     events += _skulls(state, ctx, b, winner, loser)
     if b["casualties"] and ability_active(b, loser, ctx.rules.cards.NO_CASUALTIES):  # 2e The Blackfish
         b["casualties"] = 0
-        events.append(Event("agot.ability.no_casualties", card=b["cards"][loser], house=loser))
+        events.append(fast_event("agot.ability.no_casualties", card=b["cards"][loser], house=loser))
     b["stage"] = "casualties"
     if emptied:  # nothing is left to decide: no casualties, nobody to retreat (and no area left empty mid-battle)
         return events + aftermath.resolve_retreat(state, ctx, b)
@@ -542,7 +547,7 @@ def _immediate_abilities(state: dict, ctx: Ctx, b: dict) -> list[Event]:
         other = opponent(b, house)
         if b["cards"][house] in ctx.rules.cards.CANCEL_OPPOSING_ABILITY and b["cards"][other] in ctx.rules.cards.ALL_ABILITIES:
             b["cancelled"].append(other)
-            events.append(Event("agot.ability.cancels", card=b["cards"][house], other=b["cards"][other]))
+            events.append(fast_event("agot.ability.cancels", card=b["cards"][house], other=b["cards"][other]))
     for house in (b["attacker"], b["defender"]):
         events += _immediate_of(state, ctx, b, house)
     return events
@@ -551,41 +556,44 @@ def _immediate_abilities(state: dict, ctx: Ctx, b: dict) -> list[Event]:
 def _immediate_of(state: dict, ctx: Ctx, b: dict, house: str) -> list[Event]:
     """What ``house``'s card does as the cards are shown, without a choice: its immediate effect on the
     board (Brienne 1e, Loras 1e, Mace 2e) and the notes of its strength changes."""
+    card = b["cards"][house]
+    rules = ctx.rules.cards
+    if card not in rules.ALL_ABILITIES or house in b["cancelled"]:  # (most cards: nothing to do or say)
+        return []
     events = []
     area = b["area"]
     other = opponent(b, house)
-    card = b["cards"][house]
-    if ability_active(b, house, ctx.rules.cards.DISCARD_DEFENSE):
+    if ability_active(b, house, rules.DISCARD_DEFENSE):
         if other == b["defender"] and pos.order_kind(state, area) == "defense":
             kind = state["orders"][area]
             pos.remove_order(state, area)
-            events.append(Event("agot.ability.defense_discarded", card=card, house=other, order=say.token(kind),
+            events.append(fast_event("agot.ability.defense_discarded", card=card, house=other, order=say.token(kind),
                                 area=ctx.area(area)))
         else:
-            events.append(Event("agot.ability.no_defense", card=card, house=other, area=ctx.area(area)))
+            events.append(fast_event("agot.ability.no_defense", card=card, house=other, area=ctx.area(area)))
     if ability_active(b, house, ctx.rules.cards.KILL_FOOTMAN):
         if ability_active(b, other, ctx.rules.cards.NO_CASUALTIES):  # 2e: The Blackfish prevents it (R8.5)
-            events.append(Event("agot.ability.no_casualties", card=b["cards"][other], house=other))
+            events.append(fast_event("agot.ability.no_casualties", card=b["cards"][other], house=other))
         else:
             events.append(_kill_footman(state, ctx, b, other, card))
     if ability_active(b, house, ctx.rules.cards.ZERO_OPPOSING_CARD):
         if b["cards"][other] is None:  # no card to count 0 (agot2e-ru CARD NONE; 2e: none left after Tyrion's)
-            events.append(Event("agot.ability.no_opposing_card", card=card, house=other))
+            events.append(fast_event("agot.ability.no_opposing_card", card=card, house=other))
         else:
-            events.append(Event("agot.ability.card_counts_0", card=card, other=b["cards"][other]))
+            events.append(fast_event("agot.ability.card_counts_0", card=card, other=b["cards"][other]))
     if ability_active(b, house, ctx.rules.cards.ZERO_OPPOSING_SUPPORT_SHIPS):
-        events.append(Event("agot.ability.ships_count_0", card=card, house=other))
+        events.append(fast_event("agot.ability.ships_count_0", card=card, house=other))
     if ability_active(b, house, ctx.rules.cards.DEFENSE_DOUBLED):
         if house == b["defender"] and pos.order_kind(state, area) == "defense":
-            events.append(Event("agot.ability.defense_doubled", card=card, house=house))
+            events.append(fast_event("agot.ability.defense_doubled", card=card, house=house))
         else:
-            events.append(Event("agot.ability.no_defense", card=card, house=house, area=ctx.area(area)))
+            events.append(fast_event("agot.ability.no_defense", card=card, house=house, area=ctx.area(area)))
     if card in ctx.rules.cards.ATTACK_UNIT_BONUS and ability_active(b, house, {card}):
         kind = ctx.rules.cards.ATTACK_UNIT_BONUS[card]
         if house == b["attacker"]:
-            events.append(Event("agot.ability.attack_bonus", card=card, unit=kind))
+            events.append(fast_event("agot.ability.attack_bonus", card=card, unit=kind))
         else:
-            events.append(Event("agot.ability.not_attacking", card=card, house=house))
+            events.append(fast_event("agot.ability.not_attacking", card=card, house=house))
     return events
 
 
@@ -638,20 +646,20 @@ def _repick(state: dict, ctx: Ctx, b: dict) -> tuple[list[Event], bool]:
         return [], True
     del b["repick"]
     if not others:
-        return [Event("agot.ability.no_other_card", house=house)], False
+        return [fast_event("agot.ability.no_other_card", house=house)], False
     events = []
     if found is not None:
         card = found[1].card_id
         consume_instruction(state, house, "cards", found[0])
     else:
         card = default_card(state, ctx, house, others)
-        events.append(Event("agot.default.card", house=house, card=card))
+        events.append(fast_event("agot.default.card", house=house, card=card))
     state["hands"][house].remove(card)
     if not state["hands"][house]:
         b["seventh"].append(house)
     b["cards"][house] = card
     played = ctx.gd.card(card)
-    return events + [Event("agot.battle.plays", house=house, card=card, strength=played.strength,
+    return events + [fast_event("agot.battle.plays", house=house, card=card, strength=played.strength,
                            swords=played.swords, fortifications=played.fortifications)], False
 
 
@@ -666,7 +674,7 @@ def _skulls(state: dict, ctx: Ctx, b: dict, winner: str, loser: str) -> list[Eve
         if not skulls:
             continue
         victim = opponent(b, house)
-        events.append(Event("agot.tides.skull", house=house, victim=victim, n=skulls))
+        events.append(fast_event("agot.tides.skull", house=house, victim=victim, n=skulls))
         if victim == loser:
             b["casualties"] += skulls
         else:
@@ -681,19 +689,19 @@ def _kill_footman(state: dict, ctx: Ctx, b: dict, victim: str, card: str) -> Eve
     area = b["area"]
     if victim == b["attacker"]:
         if "footman" not in b["units"]:
-            return Event("agot.ability.no_footman", card=card, house=victim, attacking=True)
+            return fast_event("agot.ability.no_footman", card=card, house=victim, attacking=True)
         units = list(b["units"])
         units.remove("footman")
         b["units"] = units
     else:
         present = pos.units_in(state, area, victim)
         if "footman" not in fighting_units(state, b, victim):
-            return Event("agot.ability.no_footman", card=card, house=victim, attacking=False)
+            return fast_event("agot.ability.no_footman", card=card, house=victim, attacking=False)
         present.remove("footman")  # a fighting footman: the routed marks stay as they are
         pos.set_units(state, area, victim, present)
         if not present and area in state["orders"] and (state.get("garrisons") or {}).get(area):
             pos.remove_order(state, area)  # 2e: the garrison fights on alone (B15); no order stays where no unit is
-    return Event("agot.ability.kills_footman", card=card, house=victim, area=ctx.area(area))
+    return fast_event("agot.ability.kills_footman", card=card, house=victim, area=ctx.area(area))
 
 
 # -- sub-step: the winner's ability with a choice --------------------------------------------------------------------
@@ -710,12 +718,12 @@ def _resolve_ability(state: dict, ctx: Ctx, b: dict) -> list[Event]:
     card = b["cards"][winner]
     found = _ability_line(state, ctx, b)
     if found is None:
-        events = [Event("agot.default.ability", house=winner, card=card)]
+        events = [fast_event("agot.default.ability", house=winner, card=card)]
     else:
         consume_instruction(state, winner, "abilities", found[0])
         value, _ = ctx.rules.cards.parse_choice(state, ctx, b, card, found[1].choice)
         if value is None:
-            events = [Event("agot.ability.unused", house=winner, card=card)]
+            events = [fast_event("agot.ability.unused", house=winner, card=card)]
         else:
             events = ctx.rules.cards.apply_choice(state, ctx, b, card, value)
     return events + aftermath.end_battle(state, ctx, b)
@@ -725,9 +733,9 @@ def ability_form(ctx: Ctx, house: str, command: Ability) -> Msg | None:
     """2e: what is wrong with an ABILITY line whatever the battle (sent ahead, or for a later battle)."""
     card = ctx.gd.card(command.card_id)
     if card.house != house:
-        return Msg("agot.error.not_your_house_card", card=card.id)
+        return fast_msg("agot.error.not_your_house_card", card=card.id)
     if card.id not in ctx.rules.cards.CHOICE_STAGE:
-        return Msg("agot.error.no_choice_ability", card=card.id, some=card.id in ctx.rules.cards.ALL_ABILITIES)
+        return fast_msg("agot.error.no_choice_ability", card=card.id, some=card.id in ctx.rules.cards.ALL_ABILITIES)
     return ctx.rules.cards.check_form(ctx, house, card.id, command.choice)
 
 
@@ -742,9 +750,9 @@ def _check_ability(state: dict, ctx: Ctx, b: dict, house: str, command: Ability)
                 ctx.rules.cards.parse_choice(state, ctx, b, card.id, command.choice)[1]
         return ability_form(ctx, house, command)
     if card.house != house:
-        return Msg("agot.error.not_your_house_card", card=card.id)
+        return fast_msg("agot.error.not_your_house_card", card=card.id)
     if card.id not in ctx.rules.cards.WIN_CHOICE:
-        return Msg("agot.error.no_choice_ability", card=card.id, some=card.id in ctx.rules.cards.ALL_ABILITIES)
+        return fast_msg("agot.error.no_choice_ability", card=card.id, some=card.id in ctx.rules.cards.ALL_ABILITIES)
     if b["stage"] == "ability" and house == b["winner"] and b["cards"][house] == card.id:
         return ctx.rules.cards.parse_choice(state, ctx, b, card.id, command.choice)[1]
     text = command.choice

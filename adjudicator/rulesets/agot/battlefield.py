@@ -57,7 +57,10 @@ def ability_active(b: dict, house: str, ids) -> bool:
 def find_instruction(state: dict, ctx: Ctx, house: str, key: str, area: str, legal) -> tuple[int, object] | None:
     """The instruction of ``plan[key]`` to use: a legal line for this battle area (``IN``) beats a
     general one; within each, the first legal line in the order written."""
-    parsed = [(i, ctx.command(line)) for i, line in enumerate(pos.plan(state, house)[key])]
+    lines = pos.plan(state, house)[key]
+    if not lines:  # (nearly always for some keys: no line to read)
+        return None
+    parsed = [(i, ctx.command(line)) for i, line in enumerate(lines)]
     for want in (area, None):
         for i, command in parsed:
             if getattr(command, "battle_area", None) == want and legal(command):

@@ -23,7 +23,7 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Literal
@@ -221,6 +221,7 @@ class Board:
         # The questions the engine asks in its inner loops, answered once per board (one Board per
         # data version): plain dicts and tuples are several times faster than walking the graph.
         self._display = {area.id: area.name for area in areas}
+        self._kinds = {area.id: area.kind for area in areas}
         self._neighbours = {a: tuple(sorted(ns)) for a, ns in adj.items()}
         self._adjacent = {a: frozenset(ns) for a, ns in adj.items()}
         self._ports = {area.port_of: area.id for area in reversed(areas) if area.port_of is not None}
@@ -264,11 +265,22 @@ class Board:
         except KeyError:
             raise KeyError(f"unknown area id {area_id!r}") from None
 
+    @property
+    def display_names(self) -> Mapping[str, str]:
+        """area id -> its display name (:meth:`name` without the check, for a reader that asks it often)."""
+        return self._display
+
     def is_land(self, area_id: str) -> bool:
-        return self.area(area_id).kind == "land"
+        try:
+            return self._kinds[area_id] == "land"
+        except KeyError:
+            raise KeyError(f"unknown area id {area_id!r}") from None
 
     def is_sea(self, area_id: str) -> bool:
-        return self.area(area_id).kind == "sea"
+        try:
+            return self._kinds[area_id] == "sea"
+        except KeyError:
+            raise KeyError(f"unknown area id {area_id!r}") from None
 
     @cached_property
     def land_areas(self) -> tuple[str, ...]:
@@ -329,8 +341,11 @@ class Board:
     def supports_into(self, src: str, area: str) -> bool:
         """Whether an order in ``src`` may ever support a battle in the adjacent ``area``: land units
         never support at sea (CZ p.10); ships in a port (2e) support only battles in its sea (R6.4)."""
-        if self.is_land(src):
-            return self.is_land(area)
+        try:  # (is_land's lookups without its calls: asked for every neighbour of every battle)
+            if self._kinds[src] == "land":
+                return self._kinds[area] == "land"
+        except KeyError as exc:
+            raise KeyError(f"unknown area id {exc.args[0]!r}") from None
         port = self.area(src)
         return port.kind != "port" or area == port.sea
 

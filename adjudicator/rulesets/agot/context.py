@@ -20,13 +20,23 @@ class Ctx:
     options: frozenset[str] = frozenset()  # a variant's game options switched on (state["options"])
     params: Any = None  # the variant's numbers (its variant-params.yaml), None without a variant
 
+    def __post_init__(self):
+        # Caches of questions a combat asks for every unit and every part of its report (not fields: a context
+        # is compared and hashed by what it is made of). ``support.unit_value``: (unit, area, attacking, origin)
+        # -> strength; the board's display names, read for every area an event names.
+        object.__setattr__(self, "unit_values", {})
+        object.__setattr__(self, "_area_names", self.gd.board.display_names)
+
     def on(self, option: str) -> bool:
         """Whether the game's variant option ``option`` is switched on (never in agot1e or agot2e)."""
         return option in self.options
 
     def area(self, area_id: str) -> str:
         """Display name of an area, for events."""
-        return self.gd.board.name(area_id)
+        try:
+            return self._area_names[area_id]
+        except KeyError:
+            return self.gd.board.name(area_id)  # (which names the unknown id)
 
     def card(self, card_id: str) -> str:
         return self.gd.card(card_id).name
@@ -57,8 +67,19 @@ def ctx_for(edition_name: str, data_version: str, houses: tuple[str, ...], optio
     return Ctx(gd, GameDataNames(gd, houses, variant=rules.variant is not None), rules, options, params)
 
 
+_PLAIN: dict[tuple, Ctx] = {}
+"""(edition, data version, houses) -> the context of a game without options (agot1e, agot2e): asked at every
+step, found with one lookup."""
+
+
 def ctx_of(state: dict) -> Ctx:
     """The context of a game state or of a view of it."""
     chosen = state.get("options")  # (none in agot1e: no set to build at every step)
-    options = frozenset(k for k, v in chosen.items() if v == "yes") if chosen else frozenset()
+    if not chosen:
+        key = (state.get("edition"), state["data_version"], tuple(state["houses"]))
+        found = _PLAIN.get(key)
+        if found is None:
+            found = _PLAIN[key] = ctx_for(edition_of(state).name, key[1], key[2], frozenset())
+        return found
+    options = frozenset(k for k, v in chosen.items() if v == "yes")
     return ctx_for(edition_of(state).name, state["data_version"], tuple(state["houses"]), options)

@@ -62,7 +62,7 @@ def advance(state: dict, ctx: Ctx, force: bool) -> list[Event]:
         events = westeros.advance(state, ctx, force)
         if state["phase"] == "planning":  # agot2e-ru: the hostages come between Westeros and planning
             events += variantsteps.run(state, ctx, "before_planning", _to_planning)
-    elif variantsteps.module(ctx, step) is not None:
+    elif ctx.rules.variant is not None and variantsteps.module(ctx, step) is not None:
         events = variantsteps.advance(state, ctx, force, {"after_action": end_round, "before_planning": _to_planning})
     elif step == "orders":
         events = planning.reveal(state, ctx)
@@ -77,9 +77,11 @@ def advance(state: dict, ctx: Ctx, force: bool) -> list[Event]:
     elif step == "raven_card":
         events = planning.resolve_raven_card(state, ctx) + begin_action(state, ctx)
     elif step == "raid":
-        events = action.resolve_raid(state, ctx, force)
-        if action.next_house(state, "raid", ctx) is None:
+        events, over = action.resolve_raid(state, ctx, force)
+        if not over and action.next_house(state, "raid", ctx) is None:
             events += action.drop_hopeless_raids(state, ctx)
+            over = True
+        if over:
             state.update(step="march", turn=0)
     elif step == "march":
         events = action.resolve_march(state, ctx, force)
@@ -144,11 +146,32 @@ def _kept(plan: dict) -> dict:
     return {"chooses": plan["chooses"]} if plan.get("chooses") else {}
 
 
+_UNWON: list[tuple] = []
+"""What the last victory check that found no winner read (``_victory_inputs``), copied: a step that moved no
+unit, power token or neutral force (the raid step, a battle's supports and most of its cards) leaves them
+equal, and the check's answer with them (comparing costs a fraction of counting the castles)."""
+
+
+def _victory_inputs(state: dict, ctx: Ctx) -> tuple:
+    """What ``position.check_victory`` reads: the game data, the houses and options, and one level of the
+    areas, power tokens and neutral forces (their writers, ``position.set_units`` and the token and neutral
+    force writers, replace an area's ``{house: units}``, never change it in place, so a copy one level deep
+    stays what was checked; self-play's invariants, ``AgotRuleset.violations``, would see a victory missed)."""
+    return (ctx.gd, state["areas"].copy(), state["control"].copy(), state["neutral"].copy(), list(state["houses"]),
+            dict(state.get("options") or {}))
+
+
 def victory(state: dict, ctx: Ctx) -> list[Event]:
     if state["winner"] is not None:
         return []
+    if _UNWON:
+        gd, areas, control, neutral, houses, options = _UNWON[0]
+        if gd is ctx.gd and areas == state["areas"] and control == state["control"] and neutral == state["neutral"] \
+                and houses == state["houses"] and options == (state.get("options") or {}):
+            return []  # the same castles as at the last check that found no winner
     winner = pos.check_victory(state, ctx.gd)
     if winner is None:
+        _UNWON[:] = [_victory_inputs(state, ctx)]
         return []
     state["winner"] = winner
     count = pos.castles_controlled(state, ctx.gd, winner)

@@ -25,12 +25,11 @@ from __future__ import annotations
 import difflib
 import functools
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Final, Protocol, runtime_checkable
 
 from .board import UnknownName
-from ...mailbody import logical_lines, strip_accents, text_problem
+from ...mailbody import close_command, line_problem, logical_lines, strip_accents
 from ...mailcommands import ALL as PRESS_ALL
 from ...mailcommands import MAIL_WORDS
 from ... import messages
@@ -583,12 +582,13 @@ def _head(body: str) -> tuple[str, str]:
 
 def _check_text(raw: str) -> None:
     """Refuse what is not a line of text: too long, or control/undecodable characters."""
-    if text_problem(raw, MAX_LINE_CHARS) is None:
+    problem = line_problem(raw, MAX_LINE_CHARS)
+    if problem is None:
         return
-    if len(raw) > MAX_LINE_CHARS:
-        raise LineError(Msg("agot.error.too_long", length=len(raw), limit=MAX_LINE_CHARS), EXAMPLES["LONG"])
-    bad = next(c for c in raw if c == "\ufffd" or (c != "\t" and unicodedata.category(c) in ("Cc", "Cs", "Co", "Cn")))
-    raise LineError(Msg("agot.error.unreadable", code=f"U+{ord(bad):04X}"), EXAMPLES["HELP"])
+    which, params = problem
+    if which == "too_long":
+        raise LineError(Msg("agot.error.too_long", params), EXAMPLES["LONG"])
+    raise LineError(Msg("agot.error.unreadable", params), EXAMPLES["HELP"])
 
 
 def _parse_line(lineno: int, raw: str, body: str, names: NameResolver) -> LineResult:
@@ -690,9 +690,7 @@ def command_word(body: str, words: dict[str, str] = COMMAND_WORDS) -> str | None
 
 def _close_command(word: str, names: NameResolver) -> str | None:
     """The command keyword ``word`` is probably a misspelling of, if any."""
-    words = _commands_of(names)
-    close = difflib.get_close_matches(fold(word), [k for k in words if k != "judge"], 1, 0.75)
-    return words[close[0]] if close else None
+    return close_command(fold(word), _commands_of(names))
 
 
 def _parse_command(body: str, names: NameResolver, with_example: bool = True) -> Command:

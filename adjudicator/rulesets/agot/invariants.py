@@ -87,6 +87,16 @@ def violations(state: dict, ctx: Ctx) -> list[str]:
     return out + gold.violations(state) + ironbank.violations(state, ctx) + mercenaries.violations(state, ctx)
 
 
+def missed_victory(state: dict, ctx: Ctx) -> list[str]:
+    """A house that holds enough castles to win in a game nobody has won. Never after a step of a game played
+    from its start, as self-play plays it (the engine checks victory after every step, skipping the count
+    when what it reads is what its last check found no winner in: ``engine.victory``); a position made up
+    for a test may start so (its first step decides it), which is why :func:`violations` does not ask it."""
+    if state["winner"] is not None or (winner := pos.check_victory(state, ctx.gd)) is None:
+        return []
+    return [f"{winner} holds {pos.castles_controlled(state, ctx.gd, winner)} castles and has not won"]
+
+
 def leaks(view: dict, state: dict, viewer: str) -> list[str]:
     """Another house's secrets found in ``viewer``'s view (hands, plans, the seed)."""
     out = []

@@ -57,7 +57,11 @@ UNIT_ORDER = ("footman", "knight", "ship", "siege_engine", "sellsword")  # siege
 
 
 def sort_units(units: Iterable[str]) -> list[str]:
-    return sorted(units, key=UNIT_ORDER.index)
+    """A new list of ``units`` in the rulebook's order."""
+    out = list(units)
+    if len(out) > 1:  # (most lists a battle reports hold one unit)
+        out.sort(key=UNIT_ORDER.index)
+    return out
 
 
 # -- units ---------------------------------------------------------------------------------------
@@ -87,10 +91,14 @@ def order_owner(state: dict, area: str) -> str | None:
     """The house whose order stands, or may stand, in ``area``: the house with units there; with the
     agot2e-ru option ``orders-in-token-areas`` also the house whose power token holds an area without
     units (RULES.md V25)."""
-    who = owner(state, area)
-    if who is None and (state.get("options") or {}).get("orders-in-token-areas") == "yes":
+    holders = state["areas"].get(area)  # (owner's loop, without the call: asked some 20 times a battle)
+    if holders:
+        for house, units in holders.items():
+            if units:
+                return house
+    if (state.get("options") or {}).get("orders-in-token-areas") == "yes":
         return state["control"].get(area)
-    return who
+    return None
 
 
 def units_in(state: dict, area: str, house: str) -> list[str]:
@@ -318,9 +326,10 @@ def castle_counts(state: dict, gd: GameData) -> dict[str, int]:
     """Cities and strongholds each house controls: :func:`controller` for every castle area, written as
     set operations on the board's castles (the victory check runs after every step): the castles with
     units, then those with a power token, then the home castles left to their houses."""
-    areas, control, houses = state["areas"], state["control"], state["houses"]
-    uncounted = uncounted_castles(state, gd)
-    castles = gd.board.castle_set.difference(uncounted) if uncounted else gd.board.castle_set
+    areas, control, houses, neutral = state["areas"], state["control"], state["houses"], state["neutral"]
+    castles = gd.board.castle_set
+    if (state.get("options") or {}).get("moat-cailin") == "yes":
+        castles = castles.difference(uncounted_castles(state, gd))
     counts: dict[str, int] = {}
     held = set()
     for area in castles.intersection(areas):
@@ -334,8 +343,7 @@ def castle_counts(state: dict, gd: GameData) -> dict[str, int]:
         if who is not None:
             counts[who] = counts.get(who, 0) + 1
     for area, home in gd.board.home_castles:
-        if area not in held and area not in control and home in houses and area in castles \
-                and area not in state["neutral"]:
+        if area not in held and area not in control and area not in neutral and home in houses and area in castles:
             counts[home] = counts.get(home, 0) + 1
     return counts
 
@@ -365,8 +373,10 @@ def turn_order(state: dict) -> list[str]:
 
 def holder(state: dict, token: str) -> str:
     """Who holds a special token: ``iron_throne``, ``valyrian_steel_blade``, ``messenger_raven``."""
-    track = {"iron_throne": "iron_throne", "valyrian_steel_blade": "fiefdoms", "messenger_raven": "kings_court"}[token]
-    return state["tracks"][track][0]
+    return state["tracks"][_TOKEN_TRACKS[token]][0]
+
+
+_TOKEN_TRACKS = {"iron_throne": "iron_throne", "valyrian_steel_blade": "fiefdoms", "messenger_raven": "kings_court"}
 
 
 def fiefdoms_rank(state: dict, house: str) -> int:
@@ -399,10 +409,15 @@ def within_supply(state: dict, gd: GameData, house: str, areas: dict | None = No
 
 def armies_fit(state: dict, gd: GameData, house: str, sizes: list[int]) -> bool:
     """Do armies of ``sizes`` (largest first) fit ``house``'s supply level?"""
+    if not sizes:  # (no army: nothing to fit)
+        return True
     allowed = sorted(gd.setup.supply_armies[min(state["supply"][house], max(gd.setup.supply_armies))], reverse=True)
     if len(sizes) > len(allowed):
         return False
-    return all(size <= limit for size, limit in zip(sizes, allowed))
+    for size, limit in zip(sizes, allowed):
+        if size > limit:
+            return False
+    return True
 
 
 def areas_after(state: dict, house: str, changes: dict[str, list[str]]) -> dict:
@@ -419,8 +434,11 @@ def areas_after(state: dict, house: str, changes: dict[str, list[str]]) -> dict:
 def supply_after(state: dict, gd: GameData, house: str, changes: dict[str, list[str]]) -> bool:
     """Would ``house`` be within supply if the areas in ``changes`` held these units of it? (The armies of
     :func:`areas_after`, counted without copying the board: marches and musters ask it for every option.)"""
-    sizes = [n for area, holders in state["areas"].items()
-             if area not in changes and (n := army_size(holders.get(house, []))) >= 2]
+    sizes = []
+    for area, holders in state["areas"].items():  # (army_size inlined: asked for every area of the board)
+        units = holders.get(house)
+        if units and len(units) >= 2 and area not in changes and (n := len(units) - units.count("sellsword")) >= 2:
+            sizes.append(n)
     sizes += [n for units in changes.values() if (n := army_size(units)) >= 2]
     return armies_fit(state, gd, house, sorted(sizes, reverse=True))
 

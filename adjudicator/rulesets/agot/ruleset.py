@@ -47,8 +47,9 @@ class AgotRuleset:
         return submission.submit(state, ctx_of(state), player, text)
 
     def advance(self, state: dict, *, force: bool) -> tuple[dict, list[Event]]:
-        events = ledger.publish(state) + engine.advance(state, ctx_of(state), force)  # agot2e-ru: mails' transactions first
-        return state, events
+        published = ledger.publish(state)  # agot2e-ru: mails' transactions first
+        events = engine.advance(state, ctx_of(state), force)
+        return state, published + events if published else events
 
     def result(self, state: dict) -> str | None:
         return state["winner"]
@@ -111,7 +112,7 @@ class AgotRuleset:
 
     def violations(self, state: dict) -> list[str]:
         ctx = ctx_of(state)
-        problems = invariants.violations(state, ctx)
+        problems = invariants.violations(state, ctx) + invariants.missed_victory(state, ctx)
         for house in state["houses"]:
             problems += [f"{house} sees {leak}" for leak in invariants.leaks(self.view(state, house), state, house)]
         return problems

@@ -9,7 +9,7 @@ kind and its language-neutral rest: " +1*"), and each catalogue names the kind i
 
 from __future__ import annotations
 
-from ...messages import Msg
+from ...messages import Msg, fast_msg
 
 
 def token(text: str, trade: bool = False) -> Msg:
@@ -18,7 +18,7 @@ def token(text: str, trade: bool = False) -> Msg:
     text = str(text)
     word = text.split(" ", 1)[0]
     kind = word.rstrip("*")
-    return Msg("agot.token", kind="trade" if trade and kind == "consolidate" else kind, rest=text[len(kind):])
+    return fast_msg("agot.token", kind="trade" if trade and kind == "consolidate" else kind, rest=text[len(kind):])
 
 
 def trade_word(text: str | None, trade: bool) -> str | None:

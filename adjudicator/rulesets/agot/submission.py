@@ -284,6 +284,8 @@ def _check(state: dict, ctx: Ctx, house: str, stretch: list, index: dict, broken
             problem, example = mercenaries.check(state, ctx, house, command)
         elif isinstance(command, Ability) and ctx.rules.cards.BY_TIMING and state["step"] != "battle":
             problem = battle.ability_form(ctx, house, command)  # 2e: checked when sent ahead, not only in battle
+        elif isinstance(command, Ability) and state["step"] != "battle" and ctx.gd.card(command.card_id).house != house:
+            problem = Msg("agot.error.not_your_house_card", card=command.card_id)  # 1e, sent ahead: as in battle
         if problem is None and state["step"] == "battle" and isinstance(command, (Support, Card, Ability, Casualties, Retreat)):
             problem = battle.check_instruction(state, ctx, house, command)
         if problem:  # (on a broken ORDERS block's header this replaces the grammar's word: it says more)

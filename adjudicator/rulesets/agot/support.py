@@ -18,9 +18,10 @@ def supporters(state: dict, ctx: Ctx, area: str) -> list[str]:
     """Adjacent areas with a support order that may join the battle at ``area`` (CZ p.10: adjacent only,
     never through ships; ships support land battles too; land units never support a sea battle)."""
     board = ctx.gd.board
+    orders = state["orders"]
     out = []
     for n in board.neighbours(area):
-        if pos.order_kind(state, n) != "support" or pos.order_owner(state, n) is None:
+        if n not in orders or pos.order_kind(state, n) != "support" or pos.order_owner(state, n) is None:
             continue
         if not board.supports_into(n, area):
             continue
@@ -51,10 +52,11 @@ def support_value(state: dict, ctx: Ctx, b: dict, src: str) -> tuple[int, list[s
     "protivníkových podpůrných lodí": the opponent's own supporting ships)."""
     side = b["supports"][src]
     helper = pos.order_owner(state, src)  # (agot2e-ru orders-in-token-areas: the token's house)
-    no_ships = helper == side and ability_active(b, opponent(b, side), ctx.rules.cards.ZERO_OPPOSING_SUPPORT_SHIPS)
-    kind = ctx.rules.cards.ATTACK_UNIT_BONUS.get(b["cards"].get(side)) if ctx.rules.cards.ATTACK_BONUS_SUPPORTERS else None
+    rules = ctx.rules.cards
+    no_ships = helper == side and ability_active(b, opponent(b, side), rules.ZERO_OPPOSING_SUPPORT_SHIPS)
+    kind = rules.ATTACK_UNIT_BONUS.get(b["cards"].get(side)) if rules.ATTACK_BONUS_SUPPORTERS else None
     doubling = kind and side == b["attacker"] and helper == side and ability_active(b, side, {b["cards"][side]})
-    no_ships = no_ships or ships_zero(state, ctx, b, helper, kind if doubling else None)
+    no_ships = no_ships or bool(rules.FOREIGN_SHIPS_ZERO) and ships_zero(state, ctx, b, helper, kind if doubling else None)
     value, notes = support_strength(state, ctx, src, area=b["area"], attacking=side == b["attacker"], no_ships=no_ships,
                                     origin=b["origin"])
     if doubling:
@@ -69,7 +71,7 @@ def support_value(state: dict, ctx: Ctx, b: dict, src: str) -> tuple[int, list[s
 def support_share(ctx: Ctx, value: int) -> int:
     """What a support's whole strength (its units and the order's bonus) adds: all of it, or with the
     variant's ``half-support`` half of it, rounded down (agot2e-ru RULES.md V1: the starred +1 first)."""
-    return value // ctx.params.support_divisor if ctx.on("half-support") else value
+    return value // ctx.params.support_divisor if "half-support" in ctx.options else value  # (ctx.on, without the call)
 
 
 def ships_zero(state: dict, ctx: Ctx, b: dict, house: str, doubled: str | None) -> bool:
@@ -110,16 +112,24 @@ def unit_value(ctx: Ctx, unit: str, area: str, attacking: bool, origin: str | No
     on, an area with a castle (agot2e RULES.md R2.2, R7.1). The variant's options (agot2e-ru RULES.md V2, V3,
     V24): ``siege-towers`` count 2 there, ``knights-in-castles`` count 1 less in an area with a castle,
     ``moat-cailin`` attacked from the north is none (:func:`castle_in_combat`)."""
+    key = (unit, area, attacking, origin)
+    try:
+        return ctx.unit_values[key]  # worked out once per context (a combat asks it for every unit, every time)
+    except KeyError:
+        pass
     if unit == "sellsword":  # agot2e-ru mercenaries (RULES.md V19)
-        return ctx.params.mercenaries.strength
-    castle = castle_in_combat(ctx, area, origin)
-    if unit in ctx.gd.setup.castle_only_units:
-        if not (attacking and castle):
-            return 0
-        return ctx.params.siege_tower_strength if ctx.on("siege-towers") else ctx.gd.setup.unit_strength[unit]
-    if unit == "knight" and castle and ctx.on("knights-in-castles"):
-        return ctx.gd.setup.unit_strength[unit] - ctx.params.knight_castle_penalty
-    return ctx.gd.setup.unit_strength[unit]
+        value = ctx.params.mercenaries.strength
+    elif unit in ctx.gd.setup.castle_only_units:
+        if not (attacking and castle_in_combat(ctx, area, origin)):
+            value = 0
+        else:
+            value = ctx.params.siege_tower_strength if ctx.on("siege-towers") else ctx.gd.setup.unit_strength[unit]
+    elif unit == "knight" and ctx.on("knights-in-castles") and castle_in_combat(ctx, area, origin):
+        value = ctx.gd.setup.unit_strength[unit] - ctx.params.knight_castle_penalty
+    else:
+        value = ctx.gd.setup.unit_strength[unit]
+    ctx.unit_values[key] = value
+    return value
 
 
 def support_strength(state: dict, ctx: Ctx, src: str, *, area: str, attacking: bool,
@@ -128,18 +138,16 @@ def support_strength(state: dict, ctx: Ctx, src: str, *, area: str, attacking: b
     order's bonus; ``attacking``: it supports the attacker. Routed units count 0 (CZ p.11); footmen 0
     under Rains of Autumn (CZ p.13). Also used for a march into a neutral force (action.py), which is
     no battle but takes supports all the same."""
-    rains = RAINS_OF_AUTUMN in (state.get("restrictions") or [])
+    rains = RAINS_OF_AUTUMN in (state.get("restrictions") or ())
     notes = []
-    total = 0
+    total = pos.order_bonus(state, src)
     for unit in pos.unrouted(state, src):  # in the rulebook's order: each note once, footmen's first
         if unit == "footman" and rains:
             if "rains" not in notes:
                 notes.append("rains")
-            continue
-        if unit == "ship" and no_ships:
+        elif unit == "ship" and no_ships:
             if "salladhor" not in notes:
                 notes.append("salladhor")
-            continue
-        total += unit_value(ctx, unit, area, attacking, origin)
-    total += pos.order_bonus(state, src)
+        else:
+            total += unit_value(ctx, unit, area, attacking, origin)
     return total, notes  # why parts count 0: "rains" (Rains of Autumn), "salladhor" (Salladhor Saan)

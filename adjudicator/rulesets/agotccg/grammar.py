@@ -30,11 +30,10 @@ word where a player may stand is a player.
 
 from __future__ import annotations
 
-import difflib
 import re
 from typing import Final
 
-from ...mailbody import CommandLine, command_lines, fold, head_word, text_problem
+from ...mailbody import CommandLine, close_command, command_lines, fold, head_word, line_problem
 from ...mailcommands import MAIL_WORDS
 from ...messages import Msg
 from ...ruleset import LineError
@@ -123,8 +122,7 @@ def parse_command(body: str, players) -> Command:
     head, rest = head_word(body)
     keyword = COMMAND_WORDS.get(head)
     if keyword is None or keyword == "JUDGE":
-        close = difflib.get_close_matches(head, [w for w in COMMAND_WORDS if w != "judge"], 1, 0.75)
-        suggestion = COMMAND_WORDS[close[0]] if close else None
+        suggestion = close_command(head, COMMAND_WORDS)
         word = None if keyword == "JUDGE" else body.split()[0]
         raise LineError(_error("command", word=word, suggestion=suggestion),
                         EXAMPLES[suggestion] if suggestion else EXAMPLES["HELP"])
@@ -134,13 +132,14 @@ def parse_command(body: str, players) -> Command:
 
 
 def _check_text(raw: str) -> None:
-    """The judge's test of a line of text (mailbody.text_problem), said in this ruleset's messages."""
-    if text_problem(raw, MAX_LINE_CHARS) is None:
+    """The judge's test of a line of text (mailbody.line_problem), said in this ruleset's messages."""
+    problem = line_problem(raw, MAX_LINE_CHARS)
+    if problem is None:
         return
-    if len(raw) > MAX_LINE_CHARS:
-        raise LineError(_error("too_long", length=len(raw), limit=MAX_LINE_CHARS), EXAMPLES["LONG"])
-    bad = next(c for c in raw if text_problem(c, MAX_LINE_CHARS) is not None)
-    raise LineError(_error("unreadable", code=f"U+{ord(bad):04X}"), EXAMPLES["HELP"])
+    which, params = problem
+    if which == "too_long":
+        raise LineError(_error("too_long", **params), EXAMPLES["LONG"])
+    raise LineError(_error("unreadable", **params), EXAMPLES["HELP"])
 
 
 # -- pieces ----------------------------------------------------------------------------------------------

@@ -29,7 +29,7 @@ import difflib
 import re
 from dataclasses import dataclass, field
 
-from ...mailbody import logical_lines, text_problem
+from ...mailbody import close_command, line_problem, logical_lines
 from ...messages import Msg, render
 from ...ruleset import LineError
 from .gamedata import GameData, UnknownName, fold
@@ -103,13 +103,14 @@ def example_text(key: str) -> str:
 
 
 def _text_problem(raw: str) -> Msg | None:
-    """Why ``raw`` is no line of text a player wrote (``mailbody.text_problem``), as a message."""
-    if not text_problem(raw, MAX_LINE_CHARS):
+    """Why ``raw`` is no line of text a player wrote (``mailbody.line_problem``), as a message."""
+    problem = line_problem(raw, MAX_LINE_CHARS)
+    if problem is None:
         return None
-    if len(raw) > MAX_LINE_CHARS:
-        return Msg("claim.error.line_too_long", length=len(raw), max=MAX_LINE_CHARS)
-    bad = next((c for c in raw if text_problem(c, MAX_LINE_CHARS)), "\ufffd")
-    return Msg("claim.error.unreadable", char=f"U+{ord(bad):04X}")
+    which, params = problem
+    if which == "too_long":
+        return Msg("claim.error.line_too_long", length=params["length"], max=params["limit"])
+    return Msg("claim.error.unreadable", char=params["code"])
 
 
 @dataclass
@@ -181,9 +182,8 @@ def parse_line(body: str, names: Names) -> object:
         if seer_card or _looks_like_card(body, names):
             raise LineError(Msg("claim.error.needs_play", text=body.strip()[:40]),
                             example("PLAY", names), fix=(body.strip(), "PLAY " + body.strip()))
-        close = difflib.get_close_matches(head, [k for k in COMMAND_WORDS if k != "judge"], 1, 0.75)
-        if close:
-            good = COMMAND_WORDS[close[0]]
+        good = close_command(head, COMMAND_WORDS)
+        if good:
             raise LineError(Msg("claim.error.did_you_mean", word=word[:40], command=good.rstrip("?").lower()),
                             example(good, names), fix=(word, good))
         raise LineError(Msg("claim.error.unknown_command", word=word[:40]), example("PLAY", names))

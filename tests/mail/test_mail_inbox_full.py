@@ -1,0 +1,73 @@
+"""A global cap on the unprocessed inbox: mail that arrives faster than the judge processes it
+(a flood) is refused for now once the inbox holds ``--inbox-limit`` bytes: ``judge serve``
+answers 452 (temporary: the MTA keeps the mail and retries) instead of 250, ``judge ingest``
+exits 75 (EX_TEMPFAIL). Nothing is journaled then, nothing lost; once processed, mail is taken again."""
+
+from __future__ import annotations
+
+import smtplib
+import subprocess
+import sys
+
+import pytest
+
+from adjudicator.judge import Judge
+from adjudicator.mail.inbox import Inbox
+from adjudicator.store import Store
+
+from conftest import FakeClock, subprocess_env
+from mailhelp import JUDGE, ServerProcess, raw_mail, wait_for
+
+PADDING = "x" * 1000  # each mail about 1.2 KB
+
+
+def _game(data):
+    Judge(Store(data), now=FakeClock()).new_game("g", "toy", {"alice": {"address": "alice@example.org"}, "bob": {"address": "bob@example.org"}}, seed=1)
+
+
+def _ingest(data, n: int, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "adjudicator", "ingest", "--address", JUDGE, "--sender",
+                           "x@example.org", *args], input=raw_mail(f"hello {n}\n{PADDING}", sender="x@example.org",
+                                                                   message_id=f"<i{n}@example.org>"),
+                          env=subprocess_env(data), capture_output=True)
+
+
+def test_ingest_exits_75_while_the_unprocessed_inbox_is_over_its_limit(tmp_path):
+    data = tmp_path / "data"
+    _game(data)
+    inbox = Inbox(data)
+    for n in range(3):  # mail journaled and not processed yet (a server that died, a flood)
+        inbox.journal(raw_mail(f"hi {n}\n{PADDING}", sender="x@example.org"), mail_from="x@example.org")
+    done = _ingest(data, 1, "--inbox-limit", "3000")
+    assert done.returncode == 75 and b"the inbox is full; try again later" in done.stdout + done.stderr
+    assert Inbox(data).pending() == [1, 2, 3]  # not journaled: the MTA keeps it and retries
+    done = _ingest(data, 2, "--inbox-limit", "10000")  # under the limit: journaled and processed
+    assert done.returncode == 0 and Inbox(data).pending() == []
+
+
+def test_serve_answers_452_while_the_unprocessed_inbox_is_over_its_limit(tmp_path):
+    data = tmp_path / "data"
+    _game(data)
+    held = ServerProcess(data, "--inbox-limit", "3000", env={"JUDGE_TEST_HOLD_INBOX": "1"})
+    try:
+        with smtplib.SMTP(held.host, held.port) as smtp:
+            for n in range(3):
+                smtp.sendmail("x@example.org", [JUDGE], raw_mail(f"hi {n}\n{PADDING}", sender="x@example.org",
+                                                                 message_id=f"<s{n}@example.org>"))
+            with pytest.raises(smtplib.SMTPDataError) as refused:
+                smtp.sendmail("x@example.org", [JUDGE], raw_mail("one more", sender="x@example.org"))
+        assert refused.value.smtp_code == 452 and b"inbox is full" in refused.value.smtp_error
+        assert Inbox(data).pending() == [1, 2, 3]
+        # an MTA pipe into ingest, with this server running (the hand-over), is refused the same way
+        done = _ingest(data, 9, "--inbox-limit", "3000")
+        assert done.returncode == 75 and Inbox(data).pending() == [1, 2, 3]
+    finally:
+        held.stop()
+    server = ServerProcess(data, "--inbox-limit", "3000")  # one that processes: the inbox empties
+    try:
+        wait_for(lambda: Inbox(data).pending() == [], what="the held mail processed")
+        with smtplib.SMTP(server.host, server.port) as smtp:
+            assert smtp.sendmail("x@example.org", [JUDGE], raw_mail("again", sender="x@example.org",
+                                                                     message_id="<again@example.org>")) == {}
+    finally:
+        server.stop()
