@@ -212,7 +212,7 @@ _SIGN_ON_AGAIN = re.compile(r"^(\W*judge\s+\S+\s+\S+\s+)[^\s#]+", re.I)
 reply's echo of the line) sees it."""
 
 GREETING_LINES = 3
-"""Lines of greeting ("Hi judge,") allowed before the sign-on line."""
+"""Lines of greeting ("Hi judge,", "Judge, my orders:") allowed before the sign-on line."""
 
 
 def find_signon(body: str) -> tuple[SignOn | None, str | None, str]:
@@ -230,7 +230,7 @@ def find_signon(body: str) -> tuple[SignOn | None, str | None, str]:
         stripped = line.replace("\ufeff", "").strip()
         if not stripped:
             continue
-        if not re.match(r"judge(?![\w-])", stripped, re.I):
+        if not re.match(r"judge(?![\w-])(?!\s*[,!])", stripped, re.I):  # "Judge, ..." greets
             before += 1
             if before > GREETING_LINES or len(stripped) > 80:
                 return None, None, body
