@@ -202,10 +202,10 @@ class Postmaster:
         self.inbox = Inbox(data, fsync=fsync)
         self.outbox = Outbox(data, settings, now=judge.now, fsync=fsync)
         self.limiter = RateLimiter(self.inbox.root / "ratelimit.log", limit=settings.rate_limit,
-                                   window_seconds=settings.rate_window_seconds, fsync=fsync)
+                                   window_seconds=settings.rate_window_seconds)
         # wrong passwords per house ("game/house"), whoever sends them: a sender address is free to forge
         self.house_limiter = RateLimiter(self.inbox.root / "houselimit.log", limit=settings.rate_limit,
-                                         window_seconds=settings.rate_window_seconds, fsync=fsync)
+                                         window_seconds=settings.rate_window_seconds)
         self._done: list[tuple[int, Handled]] = []  # processed, to be marked done after the next sync
         self._version_cache: OrderedDict[tuple, dict] = OrderedDict()
         self._legacy: dict | None = None
