@@ -386,6 +386,10 @@ class Store:
         judge trusts a present it checked only while this number stays (``Judge.trusting``)."""
         return self._writes.get(game_id, 0)
 
+    def all_writes(self) -> int:
+        """How many times this process changed any game's files (:meth:`writes`, summed)."""
+        return sum(self._writes.values())
+
     def secret(self) -> bytes:
         """The key that passwords are checked with (``passwords.key``: ``secret.key``, mode 0600)."""
         if self._secret is None:

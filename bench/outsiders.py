@@ -82,7 +82,7 @@ def main() -> None:
     cpu = time.process_time() - start
     size = (postmaster.outbox.root / f"{handled.mails[0]}.eml").stat().st_size
     print(f"  15,000 attachments {cpu * 1000:7.1f} ms, reply {size} bytes")
-    limiter = RateLimiter(data / "bench-ratelimit", limit=30, window_seconds=3600, fsync=False)
+    limiter = RateLimiter(data / "bench-ratelimit", limit=30, window_seconds=3600)
     start = time.process_time()
     for i in range(args.senders):
         limiter.hit(f"s{i}@spam.example", START + timedelta(seconds=i / 10))

@@ -211,8 +211,12 @@ _SIGN_ON_AGAIN = re.compile(r"^(\W*judge\s+\S+\s+\S+\s+)[^\s#]+", re.I)
 """A sign-on pasted again below the first: its password is masked before the game (its journal, the
 reply's echo of the line) sees it."""
 
+_SIGN_ON_IN_SUBJECT = re.compile(r"^((?:\s*(?:re|fwd?|aw|odp|sv)\s*:)*\W*judge\s+\S+\s+\S+\s+)[^\s#]+", re.I)
+"""A sign-on typed in the Subject (which is no sign-on: the body's first lines are): its password is
+masked before anything echoes the Subject (the reply's and the copy's subjects, ``judge inbox``)."""
+
 GREETING_LINES = 3
-"""Lines of greeting ("Hi judge,") allowed before the sign-on line."""
+"""Lines of greeting ("Hi judge,", "Judge, my orders:") allowed before the sign-on line."""
 
 
 def find_signon(body: str) -> tuple[SignOn | None, str | None, str]:
@@ -230,7 +234,7 @@ def find_signon(body: str) -> tuple[SignOn | None, str | None, str]:
         stripped = line.replace("\ufeff", "").strip()
         if not stripped:
             continue
-        if not re.match(r"judge(?![\w-])", stripped, re.I):
+        if not re.match(r"judge(?![\w-])(?!\s*[,!])", stripped, re.I):  # "Judge, ..." greets
             before += 1
             if before > GREETING_LINES or len(stripped) > 80:
                 return None, None, body
@@ -527,7 +531,7 @@ def _extract(raw: bytes, inbound: Inbound) -> None:
     inbound.sender = sender or (inbound.envelope_from or None)
     inbound.message_id = next(iter(_message_ids(msg, "message-id")), None)
     inbound.references = tuple((_message_ids(msg, "references") or _message_ids(msg, "in-reply-to"))[-10:])
-    inbound.subject = _subject(msg)
+    inbound.subject = _SIGN_ON_IN_SUBJECT.sub(r"\1********", _subject(msg))
 
     body_part = msg.get_body(preferencelist=("plain",))
     html = False

@@ -101,6 +101,9 @@ RETRY_FIRST, RETRY_MAX = timedelta(minutes=1), timedelta(hours=1)  # after an un
 STUCK_AFTER = 3  # unexpected errors on one message before its sender and the GM are told
 VERSIONS_KEPT = 4096  # versions' events and phases a process keeps (they never change)
 BATCH = 64  # mails processed under one hold of the processing lock and made durable by one sync
+LANGUAGE_MAP_SECONDS = 60
+"""How long the address -> language map of the mail that reaches no game may serve (judge's clock):
+a seat another process made meanwhile gets answers in its language at most this late."""
 SIGNED_ON = frozenset({"submitted", "rejected", "recovered", "duplicate"})  # mail with a valid sign-on
 EXAMPLE_SIGNON = "JUDGE westeros1 stark raven-oak-417"
 
@@ -199,16 +202,16 @@ class Postmaster:
         self.inbox = Inbox(data, fsync=fsync)
         self.outbox = Outbox(data, settings, now=judge.now, fsync=fsync)
         self.limiter = RateLimiter(self.inbox.root / "ratelimit.log", limit=settings.rate_limit,
-                                   window_seconds=settings.rate_window_seconds, fsync=fsync)
+                                   window_seconds=settings.rate_window_seconds)
         # wrong passwords per house ("game/house"), whoever sends them: a sender address is free to forge
         self.house_limiter = RateLimiter(self.inbox.root / "houselimit.log", limit=settings.rate_limit,
-                                         window_seconds=settings.rate_window_seconds, fsync=fsync)
+                                         window_seconds=settings.rate_window_seconds)
         self._done: list[tuple[int, Handled]] = []  # processed, to be marked done after the next sync
         self._version_cache: OrderedDict[tuple, dict] = OrderedDict()
         self._legacy: dict | None = None
         self._seen_cache: StampedCache | None = None
         self._records: dict[str, tuple[tuple, dict]] = {}  # mail.yaml path -> (its stat, its record): _record
-        self._languages: dict[str, str] | None = None  # this batch's address -> language: _address_languages
+        self._languages: tuple | None = None  # (store writes, made at, address -> language): _address_languages
 
     @property
     def now(self) -> datetime:
@@ -251,7 +254,6 @@ class Postmaster:
             batch: list[Handled] = []
             try:
                 with self.inbox.processing_lock(lock_timeout), ExitStack() as held:
-                    self._languages = None  # seats may have changed since the last batch
                     if self.judge.store.fsync and self.outbox.hold_delivery(held):
                         held.enter_context(self.judge.grouped())
                     for number in numbers[start:start + BATCH]:
@@ -294,7 +296,6 @@ class Postmaster:
     def process(self, number: int, *, lock_timeout: float = 60.0) -> Handled:
         try:
             with self.inbox.processing_lock(lock_timeout):
-                self._languages = None  # seats may have changed since the last batch
                 handled = self._process_locked(number)
                 self._finish()
                 return handled
@@ -362,7 +363,6 @@ class Postmaster:
     def drop(self, number: int) -> Handled:
         """The GM gives up on a pending message: done as ``dropped-by-gm``, its sender told."""
         with self.inbox.processing_lock():
-            self._languages = None
             if not self.inbox.is_pending(number):
                 raise ValueError(f"no pending message {number} in the inbox (see `judge inbox`)")
             raw, meta = self.inbox.read(number)
@@ -420,17 +420,21 @@ class Postmaster:
 
     def _address_languages(self) -> dict[str, str]:
         """Address -> the language of its first seat (in the order of the games), from the games'
-        glances (``Judge.overview``: a few ``stat`` calls per quiet game); made at most once per
-        batch of mails (:meth:`process_pending` forgets it), so a flood of outsiders' mails costs
-        O(1) in games per mail."""
-        if self._languages is None:
-            self._languages = {}
+        glances (``Judge.overview``: a few ``stat`` calls per quiet game). Made again only when this
+        process changed a game or :data:`LANGUAGE_MAP_SECONDS` have passed (another process's new
+        seat is seen by then), so a flood of outsiders' mails costs O(1) in games per mail, in
+        batches of one mail too (``judge serve`` processes mail as it comes)."""
+        writes, now = self.judge.store.all_writes(), self.now
+        if self._languages is None or self._languages[0] != writes or \
+                now - self._languages[1] >= timedelta(seconds=LANGUAGE_MAP_SECONDS):
+            languages: dict[str, str] = {}
             for glance in self.judge.overview().values():
                 for seat in (glance.get("seats") or {}).values():
                     address, language = canonical_address(seat.get("address")), _language_of_seat(seat)
                     if address is not None and language is not None:
-                        self._languages.setdefault(address, language)
-        return self._languages
+                        languages.setdefault(address, language)
+            self._languages = (writes, now, languages)
+        return self._languages[2]
 
     def notify_gm(self, name: str, subject: str, body: str) -> bool:
         """Mail the GM (once per ``name``); False if no GM address is known (it is logged instead)."""

@@ -4,8 +4,10 @@ A peer that answers every mail (an auto-responder the loop filter did not recogn
 script) would otherwise make the judge answer it forever. Only mail that changes nothing is
 counted (no or a wrong sign-on, an unknown game): a signed-on player playing is never limited,
 however many mails a busy evening takes. Over the limit a sender's mail is still journaled in
-the inbox but not processed (not even its password checked), and the sender gets one notice
-per window.
+the inbox but not processed, and the sender gets one notice per window; only a mail that signs on
+with its house's right password is processed all the same (forged junk must not lock a player out),
+its password checked under the house's own limit of wrong passwords (``Postmaster.house_limiter``,
+the same class keyed by game and house), so a flood from one address learns nothing by it.
 
 The record is an append-only log, one line per counted mail or notice
 (``2026-11-24T05:00:00Z hit a@example.org``, ``... notice a@example.org``), kept in memory with
@@ -51,11 +53,10 @@ class _Sender:
 class RateLimiter:
     """``limit`` mails per ``window`` seconds per sender address, recorded in the log ``path``."""
 
-    def __init__(self, path: os.PathLike | str, *, limit: int, window_seconds: int, fsync: bool = True):
+    def __init__(self, path: os.PathLike | str, *, limit: int, window_seconds: int):
         self.path = Path(path)
         self.limit = limit
         self.window = timedelta(seconds=window_seconds)
-        self.fsync = fsync  # the log is bookkeeping, synced with its batch (``Postmaster._finish``)
         self._senders: dict[str, _Sender] = {}
         self._file: tuple[int, int] | None = None  # (inode, bytes read) of the log as this process knows it
         self._lines = 0  # lines in the log

@@ -109,7 +109,7 @@ def _one(lineno: int, raw: str, folded: str) -> tuple[LineResult, tuple | None] 
         number = int(what) if what else None
         return LineResult(lineno, raw, canonical="HISTORY" + (f" {number}" if what else "")), ("history", number)
     if m := _PRESS_GM.match(folded):
-        message = raw.split(":", 1)[1].strip() if ":" in raw else ""
+        message = " ".join(raw.split(":", 1)[1].split()) if ":" in raw else ""  # one line (U+2028 too), as PRESS
         if not message:
             return _bad(lineno, raw, Msg("mail.press_gm.empty"), "press-gm")
         return LineResult(lineno, raw, canonical=f"PRESS GM: {message}"), ("press-gm", message)

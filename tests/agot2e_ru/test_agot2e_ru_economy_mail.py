@@ -29,8 +29,10 @@ class Table(CzechTable):
 def test_trade_taxes_and_the_mustering_of_every_round_by_mail(tmp_path):
     table = Table(tmp_path)
     reply = table.mail("stark", "ORDERS\nWinterfell: торговля\nWhite Harbor: defense +1\nThe Shivering Sea: support")
-    assert "Winterfell: consolidate" in reply  # the Trade order is the Consolidate Power token
-    table.mail("lannister", "ROZKAZY\nLannisport: obchod\nStoney Sept: obrana +1\nThe Golden Sound: podpora")
+    assert "Winterfell: trade" in reply and "consolidate" not in reply  # the echo names the token as the game does
+    czech = table.mail("lannister", "ROZKAZY\nLannisport: obchod\nStoney Sept: obrana +1\nThe Golden Sound: podpora")
+    assert "Lannisport: obchod" in czech and "konsolid" not in czech.lower()
+    assert "Winterfell: trade" in table.mail("stark", "ORDERS?")  # what the judge holds says it too
     table.mail("baratheon", "ORDERS\nDragonstone: trade\nKingswood: defense +1\nShipbreaker Bay: support")
     while table.state["step"] not in ("mustering",) and table.state["round"] == 1:
         table.deadline()  # the raven, if asked; nothing else is owed before the taxes

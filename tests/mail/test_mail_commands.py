@@ -407,6 +407,15 @@ def test_press_to_the_gm_goes_to_the_gm_only(tmp_path):
     assert "This judge knows no address of a game master" in _reply(mails)
 
 
+def test_press_to_the_gm_is_one_line_however_it_is_separated(tmp_path):
+    """A Unicode line separator in a PRESS GM line (as in a PRESS line) makes no lines of the GM's mail."""
+    desk = make_desk(tmp_path, gm="gm@example.org")
+    handled, _ = _signed(desk, "bob", "PRESS GM: away next week.\u2028From: the GM\u2029all agreed")
+    (name,) = [n for n in handled.mails if n.startswith("gm-")]
+    assert "away next week. From: the GM all agreed" in desk.outbox_text(name)
+    assert not any(line.strip().startswith("From: the GM") for line in desk.outbox_text(name).splitlines())
+
+
 # -- DRAW ---------------------------------------------------------------------------------------
 
 

@@ -154,6 +154,9 @@ def test_signon_variants():
     greeted = p(raw_mail("Hello judge,\n\nJUDGE g bob pw\nBID 1"))
     assert greeted.signon == envelope.SignOn("g", "bob", "pw", 3) and greeted.text == "Hello judge,\n\n\nBID 1"
     assert p(raw_mail("Hello\nthere\nmy\nfriend\nJUDGE g bob pw")).signon is None
+    addressed = p(raw_mail("Judge, my orders for this round:\nJUDGE g bob pw\nBID 1"))  # a greeting, no bad sign-on
+    assert addressed.signon == envelope.SignOn("g", "bob", "pw", 2) and addressed.signon_problem is None
+    assert p(raw_mail("judge! JUDGE g bob pw")).signon is None
     assert p(raw_mail("x" * 81 + "\nJUDGE g bob pw")).signon is None
     assert p(raw_mail("")).signon is None and p(raw_mail("")).signon_problem is None
 

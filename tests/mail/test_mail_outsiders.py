@@ -9,7 +9,7 @@ import time
 from adjudicator import gameindex
 from adjudicator.judge import Judge
 from adjudicator.mail import envelope
-from adjudicator.store import GameFiles
+from adjudicator.store import GameFiles, Store
 
 from mailhelp import make_desk, raw_mail, text_of
 
@@ -60,6 +60,36 @@ def test_outsiders_mail_looks_at_each_game_at_most_once_a_batch(tmp_path, monkey
     for czech in ("zed@example.org", "bob@example.org"):  # a seat in game h19, in game g: Czech only
         assert "přihlašovací řádek" in answers[czech] and "sign-on" not in answers[czech]
     assert "přihlašovací řádek" in answers["x3@outside.example"] and "sign-on line" in answers["x3@outside.example"]
+
+
+def test_outsiders_mail_one_at_a_time_looks_at_the_games_once_a_minute(tmp_path, monkeypatch):
+    """`judge serve` processes mail as it comes, in batches of one: the address -> language map is
+    kept across them (a stamp of every game per mail would be 40,000 `stat` calls with 10,000
+    games) and made again when this process changed a game or a minute has passed on the judge's
+    clock, so that a seat another process made is answered in its language by then."""
+    desk = make_desk(tmp_path)
+    _more_games(desk, 20)
+    postmaster = desk.postmaster
+
+    def one(sender: str, n: int) -> str:
+        handled = postmaster.process(postmaster.receive(
+            raw_mail("hello, what is this?", sender=sender, message_id=f"<{n}.{sender}>"), mail_from=sender))
+        assert handled.status == "no-sign-on"
+        return text_of(desk.outbox_message(handled.mails[0]))
+
+    one("warm@up.example", 0)
+    looks = Looks(monkeypatch)
+    for n in range(12):
+        one(f"x{n}@outside.example", n)
+    assert looks.configs + looks.stamps == 0  # the map made for the first mail serves them all
+    other = Judge(Store(desk.data), now=desk.clock)  # another process seats a Czech player
+    other.new_game("late", "toy", {"alice": {"address": "new@example.org", "language": "cs"},
+                                   "bob": {"address": "nb@example.org"}, "carol": {"address": "nc@example.org"}},
+                   seed=3)
+    assert "sign-on line" in one("new@example.org", 1)  # within the minute: every language
+    desk.clock.advance(seconds=61)
+    answer = one("new@example.org", 2)
+    assert "přihlašovací řádek" in answer and "sign-on" not in answer
 
 
 def _age(data, seconds: int = 3600) -> None:

@@ -95,6 +95,21 @@ def test_a_second_judge_line_keeps_its_password_out_of_the_journal_and_the_repli
         assert secret not in message.as_string() and secret not in text_of(message)
 
 
+
+def test_a_sign_on_typed_in_the_subject_keeps_its_password_out_of_every_subject(tmp_path):
+    desk = make_desk(tmp_path)
+    secret = desk.passwords["alice"]
+    handled = desk.signed("alice", "BID 3", sender="alice.phone@example.com", subject=f"Re: JUDGE g alice {secret}")
+    assert handled.status == "submitted"
+    messages = replies(desk, handled)  # the reply and the copy to the registered address
+    assert len(messages) == 2 and all("JUDGE g alice ********" in m["Subject"] for m in messages)
+    for message in messages:
+        assert secret not in message.as_string()
+    desk.postmaster.receive(raw_mail("BID 2", subject=f"JUDGE g alice {secret}", message_id="<later@x>"),
+                            mail_from="alice@example.org")
+    (waiting,) = desk.postmaster.waiting()  # what `judge inbox` shows the GM
+    assert "JUDGE g alice ********" in waiting and secret not in waiting
+
 # ---------------------------------------------------------------------------------------------
 # Forged senders: where the answer goes, and whom a forgery can hurt
 # ---------------------------------------------------------------------------------------------

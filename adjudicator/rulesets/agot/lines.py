@@ -50,11 +50,12 @@ def _units(units) -> list[str] | str:
     return "all" if units == ALL else list(units)
 
 
-def message(command, names: grammar.GameDataNames) -> Msg | None:
-    """The ``agot.line.*`` message of a command read with ``names`` (None for what has no line of its own)."""
+def message(command, names: grammar.GameDataNames, trade: bool = False) -> Msg | None:
+    """The ``agot.line.*`` message of a command read with ``names`` (None for what has no line of its own);
+    ``trade``: the line names its Consolidate Power token Trade (agot2e-ru, a game with gold)."""
     area = names.area_name
     if isinstance(command, OrderLine):
-        return Msg("agot.line.order", area=area(command.area), token=say.token(command.token.canonical()))
+        return Msg("agot.line.order", area=area(command.area), token=say.token(command.token.canonical(), trade))
     if isinstance(command, Orders):
         return Msg("agot.line.orders")
     if isinstance(command, Raid):
@@ -175,7 +176,7 @@ def _one(line: str, language: str, in_block: bool) -> str:
         command, names = _read(words, in_block)
     except grammar.LineError:
         return line
-    msg = message(command, names)
+    msg = message(command, names, trade=isinstance(command, OrderLine) and words.rsplit(":", 1)[-1].strip().startswith("trade"))
     if msg is None:
         return line
     out = render(msg, language)

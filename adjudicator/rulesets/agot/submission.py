@@ -8,14 +8,16 @@ secret plan as canonical lines, to be used when their moment comes.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ... import mailcommands
 from ...messages import Msg
 from ...plaindata import clone
 from ...ruleset import LineResult, Parsed, Submission
-from . import action, battle, consolidate, examples, hostages, mercenaries, planning, takeover, tides, transactions, westeros
+from . import action, battle, consolidate, examples, gold, hostages, mercenaries, planning, say, takeover, tides, transactions, westeros
 from . import position as pos
 from .commands import (CLEAR_KINDS, Ability, Bid, BidAll, Blade, Card, Casualties, Choose, Clear, Consolidate,
-                       Discard, March, Muster, Orders, Penalty, Port, Promote, Raid, Raven, Reclaim, Redraw, Remove,
+                       Discard, March, Muster, OrderLine, Orders, Penalty, Port, Promote, Raid, Raven, Reclaim, Redraw, Remove,
                        Retreat, Support, Tiebreak, Track)
 from .commands import NEUTRAL  # agot2e-ru: SUPPORT ... -> NEUTRAL
 from .commands import TRANSACTIONS  # agot2e-ru: BUY, GIVE, LOAN, REPAY at any time
@@ -41,6 +43,9 @@ def submit(state: dict, ctx: Ctx, house: str, text: str) -> Submission:
                    error=errors[i][0] if i in errors else r.error, example=shown.get(i))
         for i, r in enumerate(mail.lines)
     )
+    if gold.in_play(state):  # agot2e-ru: the echo names a Consolidate Power token as the game does, Trade
+        lines = tuple(replace(line, canonical=f"{line.canonical.split(':', 1)[0]}: {say.trade_word(r.command.token.canonical(), True)}")
+                      if isinstance(r.command, OrderLine) and line.canonical else line for line, r in zip(lines, mail.lines))
     parsed = Parsed(lines, tuple(mail.commands))
     if not parsed.ok:
         return Submission(state, parsed, False, requests=mailcommands.requests(mail.commands))
@@ -392,7 +397,8 @@ def on_file(state: dict, ctx: Ctx, house: str) -> list[str]:
     out = []
     if plan["orders"] is not None:
         out.append("ORDERS")
-        out += [f"{ctx.area(a)}: {t}" for a, t in plan["orders"].items()]
+        trade = gold.in_play(state)  # agot2e-ru: Consolidate Power is Trade
+        out += [f"{ctx.area(a)}: {say.trade_word(t, trade)}" for a, t in plan["orders"].items()]
     if plan["raven"]:
         out.append(plan["raven"])
     if plan.get("raven_card"):
