@@ -107,6 +107,17 @@ class _Segment:
         self.torn = False  # a partial record after ``end`` (a writer killed mid-append)
         self.done: dict[int, dict] = {}
         self.done_end = 0
+        self.pending_bytes = 0  # the sizes of the records not done, kept as records and marks are read or written
+
+    def add_record(self, number: int, offset: int, size: int) -> None:
+        self.records[number] = (offset, size)
+        if number not in self.done:
+            self.pending_bytes += size
+
+    def add_done(self, number: int, result: dict) -> None:
+        if number in self.records and number not in self.done:
+            self.pending_bytes -= self.records[number][1]
+        self.done[number] = result
 
     def scan(self) -> None:
         """Read the records appended since the last scan (other processes append too). A partial
@@ -131,7 +142,7 @@ class _Segment:
                 if data.read(1) != b"\n":
                     self.torn = True
                     break
-                self.records[header["number"]] = (offset, header["size"])
+                self.add_record(header["number"], offset, header["size"])
                 self.headers[header["number"]] = header
                 self.end = data.tell()
 
@@ -153,7 +164,7 @@ class _Segment:
                     break  # torn by a crash: the message is pending again, which is safe
                 try:
                     mark = json.loads(line)
-                    self.done[int(mark["number"])] = mark.get("result") or {}
+                    self.add_done(int(mark["number"]), mark.get("result") or {})
                 except (ValueError, KeyError, TypeError):
                     pass
                 self.done_end += len(line)
@@ -342,7 +353,7 @@ class Inbox:
         finally:
             os.close(fd)
         crashpoint(f"after appending inbox {number:06d}")
-        segment.records[number] = (segment.end + len(record) - len(raw) - 1, len(raw))
+        segment.add_record(number, segment.end + len(record) - len(raw) - 1, len(raw))
         segment.headers[number] = header
         segment.end += len(record)
 
@@ -395,7 +406,7 @@ class Inbox:
     def pending_bytes(self) -> int:
         """The size of the messages not yet processed (``MailSettings.max_inbox_bytes``: over it,
         new mail is refused for now, so that a flood cannot fill the disk)."""
-        return sum(size for s in self._live() for n, (_, size) in s.records.items() if n not in s.done)
+        return sum(s.pending_bytes for s in self._live())  # (kept per segment: O(segments), not O(messages))
 
     def done_count(self) -> int:
         """How many messages are done (archived segments included): for tools that wait for the judge."""
@@ -514,7 +525,7 @@ class Inbox:
             finally:
                 os.close(fd)
             crashpoint(f"after marking inbox {number:06d} done")
-            segment.done[number] = result
+            segment.add_done(number, result)
             segment.done_end += len(line)
             try:
                 os.unlink(f"{self.retry_dir}/{number:06d}.yaml")

@@ -71,3 +71,25 @@ def test_serve_answers_452_while_the_unprocessed_inbox_is_over_its_limit(tmp_pat
                                                                      message_id="<again@example.org>")) == {}
     finally:
         server.stop()
+
+
+def test_the_unprocessed_size_is_kept_as_mail_is_journaled_and_marked_in_any_process(tmp_path, monkeypatch):
+    """``Inbox.pending_bytes`` is asked at every mail accepted: kept per segment as records and done
+    marks are written or read (not a sum over every message), it agrees with one, for the process that
+    writes and for another that reads the same inbox, across a new segment."""
+    monkeypatch.setattr("adjudicator.mail.inbox.SEGMENT_RECORDS", 4)
+    data = tmp_path / "data"
+    writer, reader = Inbox(data, fsync=False), Inbox(data, fsync=False)
+    numbers = [writer.journal(raw_mail(f"m {n}\n" + "y" * n * 10, sender="x@example.org"), mail_from="x@example.org",
+                              sync=False) for n in range(10)]
+    for n in numbers[::3]:
+        writer.mark_done(n, {"status": "done"})
+
+    def summed(inbox: Inbox) -> int:
+        return sum(size for s in inbox._live() for n, (_, size) in s.records.items() if n not in s.done)
+
+    assert writer.pending_bytes() == summed(writer) == reader.pending_bytes() == summed(Inbox(data)) > 0
+    for n in numbers:
+        if writer.is_pending(n):
+            reader.mark_done(n, {"status": "done"})
+    assert writer.pending_bytes() == reader.pending_bytes() == 0
