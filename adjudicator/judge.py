@@ -84,6 +84,12 @@ class Present:
         return Present(self.files, clone(self.config), self.ruleset, self.version, self.journal_seq,
                        clone(self.state), dict(self.clock), list(self.events), list(self.problems), self.synced_seq)
 
+    def sharing(self) -> "Present":
+        """A new present sharing this one's config, state and clock (an input replaces them, never
+        changes them in place) with lists of its own (``dataclasses.replace`` without its cost)."""
+        return Present(self.files, self.config, self.ruleset, self.version, self.journal_seq, self.state, self.clock,
+                       list(self.events), list(self.problems), self.synced_seq, self._owed)
+
     def owed(self) -> list[Owed]:
         """(Asked several times of one state per mail or tick: kept until the state is replaced;
         states are never changed in place, an input makes a new one.)"""
@@ -219,6 +225,7 @@ def _run_steps(present: Present, at: datetime, force: bool, outcome: Outcome, ve
         owed = present.ruleset.pending(present.state)
         complete = all(o.done for o in owed)
         if not complete and not force:
+            present._owed = (present.state, owed)  # what present.owed() asks next (the reply, the index)
             return
         force = False
         paused = present.paused()
@@ -555,7 +562,7 @@ class Judge:
             # state, the clock and the events, never changes them in place): the cache stays as
             # it was if the entry fails, and no copy of the whole state is made for every mail
             present = self._settle(files, shared=True)
-            present = replace(present, events=list(present.events), problems=list(present.problems))
+            present = present.sharing()
             entry = {**entry, "seq": present.journal_seq + 1, "at": clock.to_text(self.now())}
             state_before, clock_before = present.state, present.clock  # (apply_entry replaces them, never changes them)
             outcome, versions = apply_entry(present, entry, files.read_version)

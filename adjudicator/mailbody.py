@@ -214,6 +214,15 @@ def strip_accents(text: str) -> str:
     return "".join(c for c in text if not unicodedata.combining(c)).casefold()
 
 
+def may_start_with(text: str, words: tuple[str, ...]) -> bool:
+    """Could a line of ``text``, folded (:func:`strip_accents`), start with one of ``words`` (folded)?
+    False when none of them is anywhere in the folded text: a logical line's folded text is a
+    piece of it (the MTA's continuations join it only far past its start), so a reader of lines
+    that look for those words need not split the text at all."""
+    folded = strip_accents(text)
+    return any(word in folded for word in words)
+
+
 def line_problem(line: str, max_chars: int) -> tuple[str, dict] | None:
     """Why ``line`` is not a line of text a player wrote, as a message key's last part and its
     parameters for the grammar's own catalogue: ``("too_long", {"length", "limit"})``, or
@@ -221,6 +230,8 @@ def line_problem(line: str, max_chars: int) -> tuple[str, dict] | None:
     data or a wrong character set); None for a good line. Every grammar checks its lines with it."""
     if len(line) > max_chars:
         return "too_long", {"length": len(line), "limit": max_chars}
+    if line.isascii() and line.replace("\t", "").isprintable():
+        return None  # (the usual line: in ASCII the unprintable characters are exactly the controls, Cc)
     for c in line:
         if c == "\ufffd" or (c != "\t" and unicodedata.category(c) in ("Cc", "Cs", "Co", "Cn")):
             return "unreadable", {"code": f"U+{ord(c):04X}"}

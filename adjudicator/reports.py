@@ -48,6 +48,7 @@ from . import ruleset as rulesets
 from .judge import Outcome, Present
 from .mail import preferences, servicelines
 from .paths import TEMPLATES_DIR
+from .messages import Msg
 from .ruleset import OBSERVER, Event, LineResult, Ruleset
 
 LANGUAGES = messages.LANGUAGES
@@ -69,17 +70,50 @@ def environment(language: str = DEFAULT_LANGUAGE, *, html: bool = False) -> jinj
         trim_blocks=True,
         lstrip_blocks=True,
         autoescape=html,
+        auto_reload=False,  # compiled once per process, as the code is: no stat of each template at each mail
     )
     env.filters["yaml"] = yamlio.dumps
     # a game's texts with its ruleset's own names where it prints some differently (messages.py)
-    env.filters["say"] = jinja2.pass_context(
-        lambda context, value: messages.render(value, language, context.get("ruleset")) if value is not None else "")
-    env.filters["line"] = jinja2.pass_context(lambda context, text: _line(context.get("ruleset"), text, language))
+    env.filters["say"] = jinja2.pass_context(lambda context, value: _say(value, language, context.get("ruleset")))
+    env.filters["line"] = jinja2.pass_context(lambda context, text: _said_line(context.get("ruleset"), text, language))
     # a ruleset's word for an id of its view, from its catalogue: {{ b.phase | term("phase", "agot") }}
     env.filters["term"] = jinja2.pass_context(
         lambda context, ident, kind, namespace, n=None, form=None: messages.name(ident, kind, language, namespace,
                                                                                  form, n, context.get("ruleset")))
     return env
+
+
+_SAID: dict[tuple, str] = {}
+SAID_KEPT = 4096
+
+
+def _say(value, language: str, ruleset: str | None) -> str:
+    """``value`` rendered (:func:`messages.render`); a message the same as one rendered before in
+    this language and ruleset is not rendered again. Every mail says the same few (the step's
+    summary, who owes what), and a rendering is a Jinja call of its own. The same: the key and the
+    ``repr`` of the parameters, which tells apart what equality does not (``1`` and ``True``)."""
+    if value is None:
+        return ""
+    if type(value) is not Msg:
+        return messages.render(value, language, ruleset)
+    key = (language, ruleset, value.key, repr(value.params))
+    text = _SAID.get(key)
+    if text is None:
+        if len(_SAID) >= SAID_KEPT:
+            _SAID.clear()
+        text = _SAID[key] = messages.render(value, language, ruleset)
+    return text
+
+
+def _said_line(ruleset_name: str | None, text: str | None, language: str) -> str:
+    """:func:`_line`, kept as :func:`_say` keeps messages (a reply echoes the same lines on file)."""
+    key = (ruleset_name, language, text)
+    said = _SAID.get(key)
+    if said is None:
+        if len(_SAID) >= SAID_KEPT:
+            _SAID.clear()
+        said = _SAID[key] = _line(ruleset_name, text, language)
+    return said
 
 
 def _line(ruleset_name: str | None, text: str | None, language: str) -> str:

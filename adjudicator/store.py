@@ -284,30 +284,40 @@ class GameFiles:
     INDEX = "journal.index"
 
     def _index_append(self, entries: list[dict]) -> None:
-        lines = "".join("\t".join([str(e["seq"]), *(_index_field(e.get(k)) for k in
-                                                    ("kind", "inbox_id", "inbox", "message_id", "from"))]) + "\n"
-                        for e in entries)
+        data = "".join("\t".join([str(e["seq"]), *(_index_field(e.get(k)) for k in
+                                                   ("kind", "inbox_id", "inbox", "message_id", "from"))]) + "\n"
+                       for e in entries).encode("utf-8")
+        path = f"{self.path}/{self.INDEX}"
         try:
-            with open(self.path / self.INDEX, "a", encoding="utf-8") as out:
-                out.write(lines)
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            try:
+                os.write(fd, data)
+                st = os.fstat(fd)
+            finally:
+                os.close(fd)
         except OSError:
-            pass  # a cache: the next lookup catches up from the journal
+            return  # a cache: the next lookup catches up from the journal
+        hit = self._index_cache.get(path)
+        if hit and (hit[0], hit[1] + len(data)) == (st.st_ino, st.st_size):  # nobody else appended meanwhile:
+            rows = _index_lines(data.decode("utf-8"), hit[2])  # the process's copy gets the lines it wrote
+            if rows is not None:
+                self._index_cache[path] = (st.st_ino, st.st_size, rows)
 
     def journal_index(self, upto: int) -> list[tuple]:
         """``(seq, kind, inbox id, inbox number, Message-ID, sender)`` of journal entries 1..``upto``."""
         rows = self._index_rows()
-        last = rows[-1][0] if rows else 0
-        if any(r[0] != i for i, r in enumerate(rows, 1)):
-            rows, last = [], 0  # not this journal's index (or damaged): build it again
-            self._index_cache.pop(str(self.path / self.INDEX), None)
+        if rows is None:
+            rows = []  # not this journal's index (or damaged): build it again
+            self._index_cache.pop(f"{self.path}/{self.INDEX}", None)
             try:
-                (self.path / self.INDEX).unlink()
+                os.unlink(f"{self.path}/{self.INDEX}")
             except FileNotFoundError:
                 pass
+        last = len(rows)
         if last < upto:
             missing = [self.read_journal(n) for n in range(last + 1, upto + 1)]
             self._index_append(missing)
-            rows += [_index_row(e) for e in missing]
+            return rows + [_index_row(e) for e in missing]
         return rows[:upto]
 
     def find_mail(self, upto: int, *, inbox_id: str, number: int, message_id: str | None,
@@ -322,10 +332,12 @@ class GameFiles:
                 return seq, False
         return None
 
-    def _index_rows(self) -> list[tuple]:
-        """The index's rows; a process keeps them (``index_cache``, by file) and reads only what
-        was appended since, so that a mail costs the new lines, not the whole journal's."""
-        path = str(self.path / self.INDEX)
+    def _index_rows(self) -> list[tuple] | None:
+        """The index's rows, numbered 1, 2, ... in order (None: they are not, the index is damaged
+        or another journal's). A process keeps them (``index_cache``, by file: not to be changed)
+        and reads only what was appended since, so that a mail costs the new lines, not the whole
+        journal's; the lines it appends itself it keeps without reading them back."""
+        path = f"{self.path}/{self.INDEX}"
         hit = self._index_cache.get(path)
         if hit:  # nothing appended since (asked twice a mail): a stat, not an open and a read
             try:
@@ -333,12 +345,12 @@ class GameFiles:
             except FileNotFoundError:
                 st = None
             if st is not None and (st.st_ino, st.st_size) == hit[:2]:
-                return list(hit[2])
+                return hit[2]
         try:
             with open(path, "rb") as fh:
                 st = os.fstat(fh.fileno())
                 hit = self._index_cache.get(path)
-                rows, start = (list(hit[2]), hit[1]) if hit and hit[0] == st.st_ino and hit[1] <= st.st_size else ([], 0)
+                rows, start = (hit[2], hit[1]) if hit and hit[0] == st.st_ino and hit[1] <= st.st_size else ([], 0)
                 fh.seek(start)
                 data = fh.read()
         except FileNotFoundError:
@@ -347,18 +359,13 @@ class GameFiles:
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
-            text = "\x00"  # damaged: rebuilt below
-        for line in text.splitlines():
-            parts = line.split("\t")
-            if len(parts) != 6 or not parts[0].isdigit():
-                self._index_cache.pop(path, None)
-                return []  # torn or damaged: rebuilt from the journal
-            seq, kind, inbox_id, number, message_id, sender = parts
-            rows.append((int(seq), kind, None if inbox_id == "-" else inbox_id,
-                         int(number) if number.isdigit() else None, None if message_id == "-" else message_id,
-                         None if sender == "-" else sender))
+            text = "\x00"  # damaged: rebuilt
+        rows = _index_lines(text, rows)
+        if rows is None:
+            self._index_cache.pop(path, None)
+            return None
         self._index_cache[path] = (st.st_ino, start + len(data), rows)
-        return list(rows)
+        return rows
 
 
 class Store:
@@ -371,6 +378,7 @@ class Store:
         self._index_cache: dict[str, tuple] = {}  # journal index file -> (inode, bytes read, rows)
         self._writes: dict[str, int] = {}  # game id -> changes of its files by this process: writes()
         self._root = str(self.root)
+        self._files: dict[str, GameFiles] = {}  # game id -> its GameFiles (open)
 
     def writes(self, game_id: str) -> int:
         """How many times this process changed ``game_id``'s files (a version, a journal entry,
@@ -402,11 +410,18 @@ class Store:
         return os.path.isfile(f"{self._root}/{game_id}/game.yaml")
 
     def open(self, game_id: str) -> GameFiles:
-        check_game_id(game_id)
+        """The files of ``game_id`` (one ``stat``: it must exist). A :class:`GameFiles` holds no
+        state of its own, so each game's is made once (a mail opens its game three times)."""
+        files = self._files.get(game_id)
+        if files is None:
+            check_game_id(game_id)
         if not self.exists(game_id):
             known = ", ".join(self.game_ids()) or "none"
             raise StoreError(f"no game {game_id!r} in {self.root} (games: {known})")
-        return GameFiles(self.root / game_id, fsync=self.fsync, index_cache=self._index_cache, writes=self._writes)
+        if files is None:
+            files = self._files[game_id] = GameFiles(self.root / game_id, fsync=self.fsync,
+                                                     index_cache=self._index_cache, writes=self._writes)
+        return files
 
     def create(self, game_id: str, config: dict, first_version: dict) -> GameFiles:
         """Lay out a new game: directories, version 1, then game.yaml last (it marks the game as existing)."""
@@ -441,6 +456,23 @@ def _empty_tail(directory: Path, numbers: list[int]) -> list[int]:
 def _index_field(value) -> str:
     text = "-" if value is None else str(value)
     return text.replace("\t", " ").replace("\n", " ") or "-"
+
+
+def _index_lines(text: str, rows: list[tuple]) -> list[tuple] | None:
+    """``rows`` (numbered 1, 2, ...) followed by the rows of the index lines ``text`` (a new list);
+    None if a line is torn (the last one too: no line end) or damaged, or does not number the next entry."""
+    if text and not text.endswith("\n"):
+        return None
+    rows = list(rows)
+    for line in text.splitlines():
+        parts = line.split("\t")
+        if len(parts) != 6 or not parts[0].isdigit() or int(parts[0]) != len(rows) + 1:
+            return None
+        seq, kind, inbox_id, number, message_id, sender = parts
+        rows.append((int(seq), kind, None if inbox_id == "-" else inbox_id,
+                     int(number) if number.isdigit() else None, None if message_id == "-" else message_id,
+                     None if sender == "-" else sender))
+    return rows
 
 
 def _index_row(entry: dict) -> tuple:

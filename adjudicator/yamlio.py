@@ -345,18 +345,23 @@ def _own_sequence(lines: list[str], pos: int, indent: int) -> tuple[list, int]:
 
 def atomic_write(path: os.PathLike | str, data: bytes | str, *, fsync: bool = True) -> None:
     """Write ``data`` to ``path`` so that readers see the old file or the new one, never a mix."""
-    path = Path(path)
+    path = os.fspath(path)
+    directory, name = os.path.split(path)
+    directory = directory or "."
     if isinstance(data, str):
         data = data.encode("utf-8")
-    crashpoint(f"before writing {path.name}")
-    fd, tmp = _temp_file(path.parent)
+    crashpoint(f"before writing {name}")
+    fd, tmp = _temp_file(directory)
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+        try:
+            view = memoryview(data)
+            while view:  # (os.write may write less than asked: a full disk, a signal)
+                view = view[os.write(fd, view):]
             if fsync:
-                fh.flush()
-                os.fsync(fh.fileno())
-        crashpoint(f"before renaming over {path.name}")
+                os.fsync(fd)
+        finally:
+            os.close(fd)
+        crashpoint(f"before renaming over {name}")
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -365,14 +370,14 @@ def atomic_write(path: os.PathLike | str, data: bytes | str, *, fsync: bool = Tr
             pass
         raise
     if fsync:
-        fsync_dir(path.parent)
-    crashpoint(f"after writing {path.name}")
+        fsync_dir(directory)
+    crashpoint(f"after writing {name}")
 
 
 _serial = itertools.count()
 
 
-def _temp_file(directory: Path) -> tuple[int, str]:
+def _temp_file(directory: os.PathLike | str) -> tuple[int, str]:
     """A new temp file in ``directory`` (mode 0600), named ``.tmp-<pid>-<serial>``: unique in this
     process (the serial; ``next`` of a count is atomic under the GIL), and ``O_EXCL`` against the
     leftover of a dead process that had the same pid. (``tempfile.mkstemp`` draws random names

@@ -167,3 +167,26 @@ def test_bad_game_ids_and_missing_games_are_refused(judge):
         judge.store.open("../etc")
     with pytest.raises(StoreError, match="no game 'nope'"):
         judge.store.open("nope")
+
+
+def test_the_journal_index_answers_as_the_journal_whatever_happened_to_it(judge, toy_game):
+    """``journal.index`` (which mail each entry recorded) is a cache kept by each process: lines
+    another process appended are read, a torn or misnumbered index is rebuilt from the journal."""
+    from adjudicator.store import Store
+
+    files = judge.store.open("g")
+    for n in range(1, 4):
+        files.append_journal({"kind": "submit", "player": "alice", "text": "", "inbox_id": "i", "inbox": n,
+                              "message_id": f"<m{n}@x>", "from": "alice@example.org"})
+    assert files.find_mail(3, inbox_id="i", number=2, message_id=None, sender=None) == (2, True)
+    other = Store(judge.store.root).open("g")  # another process appends one entry
+    other.append_journal({"kind": "submit", "player": "bob", "text": "", "inbox_id": "i", "inbox": 4,
+                          "message_id": "<m4@x>", "from": "bob@example.org"})
+    assert files.find_mail(4, inbox_id="j", number=9, message_id="<m4@x>", sender="bob@example.org") == (4, False)
+    index = files.path / "journal.index"
+    whole = index.read_text()
+    for damage in (whole[:-9], whole.replace("\n3\t", "\n7\t"), whole + "5\tsubmit\n"):
+        index.write_text(damage)
+        assert [row[:4] for row in files.journal_index(4)] == [(n, "submit", "i", n) for n in range(1, 5)]
+        assert index.read_text() == whole  # rebuilt
+    assert files.find_mail(4, inbox_id="i", number=5, message_id="<m5@x>", sender="bob@example.org") is None

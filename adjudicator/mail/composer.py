@@ -47,6 +47,8 @@ def _fold(name: str, value: str) -> str:
     """``Name: value`` as wire lines: an ASCII value folded at spaces, any other one RFC 2047 encoded."""
     if not value.isascii():
         return f"{name}: " + Header(value, "utf-8", header_name=name).encode(linesep=CRLF, maxlinelen=_FOLD_AT)
+    if len(name) + 2 + len(value) <= _FOLD_AT:
+        return f"{name}: {value}"  # (most headers: the loop below would not break it)
     words = value.split(" ")
     lines, current = [], f"{name}: {words[0]}"
     for word in words[1:]:

@@ -400,9 +400,9 @@ def _sender(msg) -> str | None:
     raw = _raw_value(msg, "from")
     if raw is None:
         return None
-    simple = _SIMPLE_FROM.fullmatch(raw.strip()) if isinstance(msg, _Received) else None
-    if simple and (simple.group(1) or raw.strip() == simple.group(2)):
-        return canonical_address(simple.group(2))
+    simple = _simple_from(raw) if isinstance(msg, (_Received, _PlainText)) else None
+    if simple is not None:
+        return canonical_address(simple)
     for address in msg["From"].addresses:
         sender = canonical_address(address.addr_spec)
         if sender:
@@ -410,8 +410,123 @@ def _sender(msg) -> str | None:
     return None
 
 
+
+def _simple_from(raw: str) -> str | None:
+    """The address of a From plain enough to read without the stdlib's address parser, else None."""
+    simple = _SIMPLE_FROM.fullmatch(raw.strip())
+    return simple.group(2) if simple and (simple.group(1) or raw.strip() == simple.group(2)) else None
+
+
+def _simple_subject(raw: str) -> bool:
+    """A Subject with nothing to decode: ASCII, no encoded word, not folded."""
+    return raw.isascii() and "=?" not in raw and "\n" not in raw and "\r" not in raw
+
+
+class _PlainText:
+    """A mail of one plain-text part read without the stdlib's parser (:func:`_plain_message`):
+    the few questions :func:`_extract` asks of a message, answered as the stdlib answers them
+    for such a mail (``tests/mail/test_mail_fuzz.py`` compares both readings)."""
+
+    def __init__(self, headers: list[tuple[str, str]], body: bytes, params: dict[str, str]):
+        self._headers, self._body, self._params = headers, body, params
+
+    def raw_items(self):
+        return iter(self._headers)
+
+    def get_body(self, preferencelist):
+        return self if "plain" in preferencelist else None
+
+    def is_multipart(self) -> bool:
+        return False
+
+    def get_content_maintype(self) -> str:
+        return "text"
+
+    def get_content_subtype(self) -> str:
+        return "plain"
+
+    def get_payload(self, decode: bool) -> bytes:
+        assert decode
+        return self._body
+
+    def get_param(self, name: str) -> str | None:
+        return self._params.get(name)
+
+    def get_content_charset(self) -> str | None:
+        charset = self._params.get("charset")
+        return charset.lower() if charset is not None else None
+
+    def walk(self):
+        yield self
+
+
+_PLAIN_TYPE = re.compile(r"text/plain(?:; ?[A-Za-z0-9!#$%&'+.^_`|~-]+=[A-Za-z0-9!#$%&'*+.^_`|~-]+)*", re.I)
+"""``text/plain`` with parameters of tokens (no ``*`` in a name: RFC 2231's encoded parameters)."""
+_HEADER_LINE = re.compile(r"[!-9;-~]+:")
+_PLAIN_CTE = re.compile(r"[78]bit", re.I)
+_PLAIN_MAX = 8192  # the stdlib's parser reads a mail in chunks of this size; smaller ones in one
+
+
+def _plain_message(raw: bytes) -> _PlainText | None:
+    """``raw`` as a :class:`_PlainText` when it is the usual order mail: under 8 KiB, an ASCII
+    header block of well-formed lines (folded ones too) ended by an empty line, no Content-Type or
+    ``text/plain`` with token parameters, no Content-Disposition, no transfer encoding but
+    7bit or 8bit, a From and Subject that :func:`_sender` and :func:`_subject` read without the
+    stdlib. Anything else (None) goes to the stdlib's parser. The header block is split as the
+    stdlib's ``feedparser`` splits it, and each value is its ``raw_items`` value."""
+    if len(raw) >= _PLAIN_MAX:
+        return None
+    headers: list[tuple[str, str]] = []
+    end = None
+    for found in _RAW_LINES.finditer(raw):
+        line = found.group()
+        if line in (b"\r\n", b"\n", b"\r"):
+            end = found.end()  # the empty line that ends the header block (the stdlib drops it)
+            break
+        try:
+            text = line.decode("ascii")
+        except UnicodeDecodeError:
+            return None
+        if text[:1] in (" ", "\t"):
+            if not headers:
+                return None  # a continuation first: the stdlib records a defect
+            headers[-1] = (headers[-1][0], headers[-1][1] + text)
+        elif text.startswith("From ") or not _HEADER_LINE.match(text):
+            return None  # an mbox From line, or a line the stdlib takes for the start of the body
+        else:
+            name, value = text.split(":", 1)
+            headers.append((name, value.lstrip(" \t")))
+    if end is None or not headers:
+        return None
+    headers = [(name, value.rstrip("\r\n")) for name, value in headers]
+    first: dict[str, str] = {}
+    for name, value in headers:
+        first.setdefault(name.lower(), value)
+    if "content-disposition" in first:
+        return None
+    cte = first.get("content-transfer-encoding")
+    if cte is not None and not _PLAIN_CTE.fullmatch(cte):
+        return None
+    if "from" in first and _simple_from(first["from"]) is None:
+        return None
+    if "subject" in first and not _simple_subject(first["subject"]):
+        return None
+    params: dict[str, str] = {}
+    ctype = first.get("content-type")
+    if ctype is not None:
+        if not _PLAIN_TYPE.fullmatch(ctype):
+            return None
+        for part in ctype.split(";")[1:]:
+            key, _, value = part.strip().partition("=")
+            params.setdefault(key.lower(), value)
+    return _PlainText(headers, raw[end:], params)
+
+
+_RAW_LINES = re.compile(rb"[^\r\n]*(?:\r\n|\r|\n)")
+"""The lines of a mail as the stdlib's parser cuts them (each with its line end)."""
+
 def _extract(raw: bytes, inbound: Inbound) -> None:
-    msg = email.message_from_bytes(raw, policy=_RECEIVED)
+    msg = _plain_message(raw) or email.message_from_bytes(raw, policy=_RECEIVED)
     sender = _sender(msg)
     inbound.sender = sender or (inbound.envelope_from or None)
     inbound.message_id = next(iter(_message_ids(msg, "message-id")), None)
@@ -462,7 +577,7 @@ def _subject(msg) -> str:
     if raw is None:
         return ""
     try:
-        if isinstance(msg, _Received) and raw.isascii() and "=?" not in raw and "\n" not in raw and "\r" not in raw:
+        if isinstance(msg, (_Received, _PlainText)) and _simple_subject(raw):
             value = raw  # what the stdlib's unstructured header would give: nothing to decode
         elif raw.isascii():
             value = str(msg["subject"])

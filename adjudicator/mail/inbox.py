@@ -509,22 +509,28 @@ class Inbox:
         is durable (the postmaster syncs first); the mark itself is not synced (see the module
         docstring). A segment all of whose messages are done, and that is not the last, moves to
         ``done/``."""
-        segment = self._find(number)
-        if segment is None or number in segment.done:
-            return
-        line = json.dumps({"number": number, "result": result}, ensure_ascii=False).encode("utf-8") + b"\n"
-        fd = os.open(segment.done_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-        try:
-            os.write(fd, line)
-        finally:
-            os.close(fd)
-        crashpoint(f"after marking inbox {number:06d} done")
-        segment.add_done(number, result)
-        segment.done_end += len(line)
-        try:
-            self.retry_path(number).unlink()
-        except FileNotFoundError:
-            pass
+        self.mark_all_done([(number, result)])
+
+    def mark_all_done(self, marks: list[tuple[int, dict]]) -> None:
+        """:meth:`mark_done` of each ``(number, result)`` in turn, the finished segments moved once
+        at the end (a batch of mails: one listing of the log, not one a mail)."""
+        for number, result in marks:
+            segment = self._find(number)
+            if segment is None or number in segment.done:
+                continue
+            line = json.dumps({"number": number, "result": result}, ensure_ascii=False).encode("utf-8") + b"\n"
+            fd = os.open(segment.done_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            try:
+                os.write(fd, line)
+            finally:
+                os.close(fd)
+            crashpoint(f"after marking inbox {number:06d} done")
+            segment.add_done(number, result)
+            segment.done_end += len(line)
+            try:
+                os.unlink(f"{self.retry_dir}/{number:06d}.yaml")
+            except FileNotFoundError:
+                pass
         self._archive_finished()
 
     def _archive_finished(self) -> None:

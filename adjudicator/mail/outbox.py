@@ -227,7 +227,7 @@ class Outbox:
         # One file, not synced: queued mail is made durable by whoever queued it (the
         # postmaster's sync after a batch, before its mails are marked done; see durability.py).
         # The sidecar is written only when a delivery fails (attempts, backoff, the error).
-        yamlio.atomic_write(self._paths(name)[0], message.as_bytes(), fsync=False)
+        yamlio.atomic_write(f"{self.root}/{name}.eml", message.as_bytes(), fsync=False)
         return True
 
     def pending(self) -> list[str]:

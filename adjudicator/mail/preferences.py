@@ -32,6 +32,7 @@ REPORT_WORDS = {"digest": {"en": "DIGEST", "cs": "SOUHRN"}, "every-step": {"en":
 
 _SET = re.compile(r"^\s*(?:set|nastav)\s+(language|jazyk|timezone|time\s+zone|pasmo|casove\s+pasmo|reports|zpravy)"
                   r"\b\s*(.*?)\s*$")
+_FIRST_WORDS = ("set", "nastav")  # what _SET's lines start with, folded
 _WHAT = {"language": "language", "jazyk": "language", "timezone": "timezone", "time zone": "timezone",
          "pasmo": "timezone", "casove pasmo": "timezone", "reports": "reports", "zpravy": "reports"}
 EXAMPLES = {"language": "SET LANGUAGE cs", "timezone": "SET TIMEZONE Europe/Prague", "reports": "SET REPORTS DIGEST"}
@@ -42,6 +43,8 @@ def preference_lines(text: str) -> tuple[str, list[LineResult], dict[str, str]]:
     asked for: ``language``, ``timezone``, ``reports``; the last valid line of each kind wins)."""
     results: list[LineResult] = []
     changes: dict[str, str] = {}
+    if not mailbody.may_start_with(text, _FIRST_WORDS):
+        return text, [], {}  # (most mails)
     for lineno, raw in mailbody.logical_lines(text):
         body = raw.split("#", 1)[0]
         folded = " ".join(mailbody.strip_accents(body).split())

@@ -281,8 +281,8 @@ class Postmaster:
         if self.judge.store.fsync:
             durability.sync(self.judge.store.root)
         self.judge.index_later_deadlines()  # the deadlines the batch's entries made later
+        self.inbox.mark_all_done([(number, handled.as_dict()) for number, handled in self._done])
         for number, handled in self._done:
-            self.inbox.mark_done(number, handled.as_dict())
             log.info("inbox %06d: %s %s", number, handled.status, handled.detail)
         self._done.clear()
 

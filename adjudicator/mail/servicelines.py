@@ -47,6 +47,7 @@ _RANGE = re.compile(r"^(\S+)\s+(?:to|do|-)\s+(\S+)$")
 _HISTORY = re.compile(r"^(?:history|historie)\b\s*(.*)$")
 _PRESS_GM = re.compile(r"^(?:press|zprava)\s+(?:gm|spravce)\s*:(.*)$")
 _DRAW = re.compile(r"^(?:draw|remiza)\b\s*(.*)$")
+_FIRST_WORDS = ("set", "nastav", "histor", "press", "zprava", "draw", "remiza")  # what the lines above start with
 YES, NO = {"", "yes", "ano"}, {"no", "ne"}
 WORDS = {"cs": (("SET PASSWORD", "NASTAV HESLO"), ("SET ABSENCE", "NASTAV NEPŘÍTOMNOST"), ("HISTORY", "HISTORIE"),
                 ("PRESS GM:", "ZPRÁVA GM:"), ("DRAW NO", "REMÍZA NE"), ("DRAW", "REMÍZA"))}
@@ -59,6 +60,8 @@ def service_lines(text: str) -> tuple[str, list[LineResult], list[tuple]]:
     ``("absence-none",)``, ``("history", round | None)``, ``("press-gm", text)``, ``("draw", yes)``)."""
     results: list[LineResult] = []
     asks: list[tuple] = []
+    if not mailbody.may_start_with(text, _FIRST_WORDS):
+        return text, [], []  # (most mails)
     for lineno, raw in mailbody.logical_lines(text):
         folded = " ".join(mailbody.strip_accents(raw).split())
         if not _PRESS_GM.match(folded):

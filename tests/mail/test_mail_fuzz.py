@@ -91,15 +91,50 @@ def test_every_message_through_the_whole_mail_path_ends_processed(tmp_path):
     assert set(desk.judge.present("g").state["bids"]) <= {"alice"}  # only alice's own signed mail could bid
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
-@given(raw=st.one_of(messages(), st.binary(max_size=600)))
+PLAIN_HEADERS = st.lists(st.tuples(
+    st.sampled_from(["From", "from", "To", "Subject", "Message-ID", "Content-Type", "content-type", "Content-Transfer-Encoding",
+                     "References", "In-Reply-To", "Content-Disposition", "X-Mailer", "MIME-Version", "From ", "X Bad", ""]),
+    st.one_of(HEADER_VALUES, st.sampled_from(["7bit", "8BIT", "8bit ", "binary", "1.0", "text/plain", "text/plain; charset=us-ascii",
+                                              "text/plain; charset*=utf-8''x", "text/plain; format=flowed", "TEXT/Plain; Charset=UTF-8",
+                                              "text/plain; charset=utf-8; charset=latin-1", "text", "orders\r\n\tfolded", "a\r\n b"]))),
+    max_size=8)
+LINE_ENDS = st.sampled_from(["\r\n", "\n", "\r"])
+
+
+@st.composite
+def plain_messages(draw):
+    """Mails near the plain ones that envelope.py reads without the stdlib's parser: one-part
+    text with simple headers, and every near miss (folding, odd line ends, 8-bit, a Content-Type
+    with RFC 2231 parameters, a missing blank line, a header line the stdlib takes for the body)."""
+    head = "".join(f"{k}:{draw(st.sampled_from([' ', '', '  ', chr(9)]))}{v}{draw(LINE_ENDS)}"
+                   for k, v in draw(PLAIN_HEADERS)).encode("utf-8", "surrogateescape")
+    body = draw(st.one_of(st.binary(max_size=200), st.text(max_size=200).map(lambda t: t.encode("utf-8", "surrogatepass")),
+                          st.sampled_from([b"JUDGE g alice pw\r\nBID 3\r\n", b"> quoted\n-- \nsig", b"a\r\rb\n\r\n"])))
+    return head + draw(st.sampled_from([b"\r\n", b"\n", b"\r", b"", b"\r\n\r\n"])) + body
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@given(raw=st.one_of(messages(), plain_messages(), st.binary(max_size=600)))
 def test_parsing_each_header_once_reads_every_mail_as_the_stdlib_does(raw):
+    """envelope.py's short cuts (each header parsed once, a plain one-part mail read without the
+    stdlib's parser) read every mail as the stdlib's own message class alone does."""
     import email.policy
 
     cached = envelope.parse(raw, own_address=OWN, envelope_from=None)
-    saved, envelope._RECEIVED = envelope._RECEIVED, email.policy.default  # the stdlib's own message class
+    saved = envelope._RECEIVED, envelope._plain_message
+    envelope._RECEIVED, envelope._plain_message = email.policy.default, lambda raw: None  # the stdlib alone
     try:
         plain = envelope.parse(raw, own_address=OWN, envelope_from=None)
     finally:
-        envelope._RECEIVED = saved
+        envelope._RECEIVED, envelope._plain_message = saved
     assert cached == plain
+
+
+def test_the_usual_order_mail_is_read_without_the_stdlib_parser():
+    """The short cut is taken for the mail players send (else it would test nothing above)."""
+    raw = (b"From: Jon Snow <jon@example.org>\r\nTo: j@example.net\r\nSubject: orders\r\nMessage-ID: <a@b>\r\n"
+           b"MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8; format=flowed\r\n"
+           b"Content-Transfer-Encoding: 8bit\r\nDKIM-Signature: v=1;\r\n\tb=xyz\r\n\r\nJUDGE g jon pw\r\nP\xc5\x99\r\n")
+    assert envelope._plain_message(raw) is not None
+    assert envelope._plain_message(raw.replace(b"8bit", b"base64")) is None
+    assert envelope.parse(raw, own_address=OWN).body == "JUDGE g jon pw\nPř"

@@ -164,10 +164,10 @@ def test_crash_after_record_before_done_processes_nothing_twice(desk, monkeypatc
     number = desk.postmaster.receive(raw_mail(f"JUDGE g alice {desk.passwords['alice']}\nBID 4"),
                                      mail_from="alice@example.org")
 
-    def crash(self, number, result):
+    def crash(self, marks):
         raise OSError("power cut")
 
-    monkeypatch.setattr(Inbox, "mark_done", crash)
+    monkeypatch.setattr(Inbox, "mark_all_done", crash)  # the postmaster marks a batch done with it
     with pytest.raises(OSError):
         desk.postmaster.process(number)  # the journal entry and the reply are written, then the crash
     monkeypatch.undo()

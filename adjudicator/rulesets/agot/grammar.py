@@ -504,6 +504,10 @@ def parse_mail(text: str, names: NameResolver) -> ParsedMail:
     return mail
 
 
+_SPACES = re.compile(r"\s+")
+_ORDER_TOKEN = re.compile(r"([a-zа-яё]+)([+-]?\d+)?(\*)?")
+
+
 def parse_order_token(text: str) -> OrderToken:
     """``"M+1"``, ``"march +1*"``, ``"Podpora"``, ``"consolidate power"`` -> the order token.
 
@@ -511,8 +515,8 @@ def parse_order_token(text: str) -> OrderToken:
     march, ``defense*`` is ``defense +2*``, ``raid`` is the plain raid); otherwise it is an error
     listing the valid tokens.
     """
-    folded = re.sub(r"\s+", "", fold(text))
-    m = re.fullmatch(r"([a-zа-яё]+)([+-]?\d+)?(\*)?", folded)
+    folded = _SPACES.sub("", fold(text))
+    m = _ORDER_TOKEN.fullmatch(folded)
     kind = ORDER_WORDS.get(m.group(1)) if m else None
     if m is None or kind is None:
         word = re.match(r"[a-zа-яё]*", folded)
@@ -563,9 +567,12 @@ def _what(ident: str) -> str:
     return ident
 
 
+_HEAD = re.compile(r"\s*([^\s:?]*)(\??)\s*:?\s*")
+
+
 def _head(body: str) -> tuple[str, str]:
     """First word (folded; ``ORDERS?`` and ``ORDERS ?`` both give ``orders?``) and the rest."""
-    m = re.match(r"\s*([^\s:?]*)(\??)\s*:?\s*", body)
+    m = _HEAD.match(body)
     assert m is not None  # the pattern can match the empty string
     head, rest = fold(m.group(1)) + m.group(2), body[m.end():]
     if head == "orders" and rest.startswith("?"):

@@ -8,11 +8,11 @@ secret plan as canonical lines, to be used when their moment comes.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import replace
 
 from ... import mailcommands
 from ...messages import Msg
+from ...plaindata import clone
 from ...ruleset import LineResult, Parsed, Submission
 from . import action, battle, consolidate, examples, gold, hostages, mercenaries, planning, say, takeover, tides, transactions, westeros
 from . import position as pos
@@ -70,7 +70,7 @@ def _legality(state: dict, ctx: Ctx, house: str, mail) -> tuple[dict[int, tuple[
     made = [(at, c) for at, c in items if isinstance(c, TRANSACTIONS)]
     for i, problem in transactions.check(state, ctx, house, [c for _, c in made]).items():
         errors[made[i][0]] = (problem, None)
-    scratch = {**state, "plans": {**state["plans"], house: copy.deepcopy(pos.plan(state, house))}}  # only its plan changes
+    scratch = {**state, "plans": {**state["plans"], house: clone(pos.plan(state, house))}}  # only its plan changes
     stretch: list[tuple[int, object]] = []
     for at, command in [*(item for item in items if item not in made), (None, None)]:
         if command is not None and not isinstance(command, Clear):
@@ -99,6 +99,8 @@ def _valid_examples(state: dict, ctx: Ctx, house: str, mail, errors: dict) -> di
     on the ORDERS block of the same mail. Trying an example in its place judges the whole mail again,
     so a mail gets :data:`EXAMPLE_BUDGET` lines of such judging; past that, ``HELP``."""
     out = {}
+    if not errors and all(r.error is None for r in mail.lines):
+        return out  # nothing refused (most mails): no examples to look for
     budget = [EXAMPLE_BUDGET]
     orders = _final_orders(state, ctx, house, mail)
     kinds = _line_keywords(mail)
