@@ -108,9 +108,11 @@ class _Segment:
         self.done: dict[int, dict] = {}
         self.done_end = 0
         self.pending_bytes = 0  # the sizes of the records not done, kept as records and marks are read or written
+        self.top = 0  # the highest number among the records (the next append's is above it)
 
     def add_record(self, number: int, offset: int, size: int) -> None:
         self.records[number] = (offset, size)
+        self.top = max(self.top, number)
         if number not in self.done:
             self.pending_bytes += size
 
@@ -368,8 +370,7 @@ class Inbox:
                 and len(active.records) < SEGMENT_RECORDS:
             try:
                 if active.path.stat().st_size == active.end:
-                    return active, max(max(active.records, default=0), self._floor or 0,
-                                       self._last_number) + 1
+                    return active, max(active.top, self._floor or 0, self._last_number) + 1
             except FileNotFoundError:
                 pass
         segment, number = self._find_tail()

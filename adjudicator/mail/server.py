@@ -51,6 +51,7 @@ log = logging.getLogger("adjudicator.mail")
 TEMPFAIL = "451 4.3.0 Temporary failure on the judge, please try again later"
 INBOX_FULL = "452 4.3.1 The judge's inbox is full, please try again later"
 IDLE_TIMEOUT = 300  # seconds (aiosmtpd's default, stated)
+PENDING_EVERY = 32  # mails between two readings of the inbox's unprocessed size (JudgeHandler._full)
 
 
 class JudgeSMTP(SMTP):
@@ -75,6 +76,20 @@ class JudgeHandler:
         self.address = postmaster.settings.address.lower()
         self.on_journaled = on_journaled
         self.commit = GroupCommit(postmaster.inbox.root)  # one sync for the mails written meanwhile
+        self._pending = (0, None)  # (mails journaled since, the inbox's unprocessed bytes then + theirs): _full
+
+    def _full(self, size: int) -> bool:
+        """Is the unprocessed inbox over its cap (``--inbox-limit``)? Asked at every mail, read from the
+        inbox (a listing and a ``stat`` per segment) only every :data:`PENDING_EVERY` mails and whenever
+        the last reading was over: in between, the mails this server journaled are added to it, which
+        can only overstate what waits (processing lowers it), never let a flood past the cap."""
+        since, pending = self._pending
+        limit = self.postmaster.settings.max_inbox_bytes
+        if pending is None or since >= PENDING_EVERY or pending >= limit:
+            since, pending = 0, self.postmaster.inbox.pending_bytes()
+        full = pending >= limit
+        self._pending = (since + 1, pending + (0 if full else size))
+        return full
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         if (canonical_address(address) or "").lower() != self.address:
@@ -85,7 +100,7 @@ class JudgeHandler:
     async def handle_DATA(self, server, session, envelope):
         peer = str(session.peer[0]) if isinstance(session.peer, tuple) and session.peer else None
         try:
-            if self.postmaster.inbox.pending_bytes() >= self.postmaster.settings.max_inbox_bytes:
+            if self._full(len(envelope.original_content)):
                 log.warning("inbox full: mail from %s refused for now (452)", peer)
                 return INBOX_FULL  # temporary: the client keeps the mail and retries
             # appended right here: an append under a lock held for microseconds is cheaper than a
@@ -176,7 +191,7 @@ class Server:
             self.wake_postman.wait(self.deliver_every)
 
     def _journaled(self, number: int) -> None:
-        log.info("inbox %06d: received", number)
+        log.debug("inbox %06d: received", number)  # (its processing logs it at INFO)
         self.wake_worker.set()
 
     def _woken(self, wake) -> None:

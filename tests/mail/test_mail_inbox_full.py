@@ -93,3 +93,35 @@ def test_the_unprocessed_size_is_kept_as_mail_is_journaled_and_marked_in_any_pro
         if writer.is_pending(n):
             reader.mark_done(n, {"status": "done"})
     assert writer.pending_bytes() == reader.pending_bytes() == 0
+
+
+def test_the_server_reads_the_inbox_size_now_and_then_and_never_lets_a_flood_past_the_cap(tmp_path, monkeypatch):
+    """The listener asks at every mail whether the inbox is over its cap. It reads the inbox's size only
+    every ``PENDING_EVERY`` mails, adding what it journaled in between (which can only overstate what
+    waits), and reads it again before it refuses: the cap holds, a mail is refused only on a real
+    reading, and a flood costs no listing of the inbox per mail."""
+    from adjudicator.mail import server
+    from adjudicator.mail.process import Postmaster
+    from adjudicator.mail.settings import MailSettings
+
+    data = tmp_path / "data"
+    _game(data)
+    mail = raw_mail(f"hi\n{PADDING}", sender="x@example.org")
+    limit = 40 * len(mail)
+    postmaster = Postmaster(Judge(Store(data), now=FakeClock()), MailSettings(JUDGE, max_inbox_bytes=limit))
+    handler = server.JudgeHandler(postmaster)
+    reads = []
+    real = postmaster.inbox.pending_bytes
+    monkeypatch.setattr(postmaster.inbox, "pending_bytes", lambda: reads.append(real()) or reads[-1])
+    accepted = 0
+    for _ in range(60):  # a flood, nothing processed
+        if handler._full(len(mail)):
+            break
+        postmaster.inbox.journal(mail, mail_from="x@example.org", sync=False)
+        accepted += 1
+    assert accepted == 40 and real() == limit  # refused at the first mail that would go past the cap
+    assert reads[-1] == limit and len(reads) <= 4  # that refusal read the inbox; the others mostly did not
+    done = postmaster.inbox.pending()[:5]
+    for number in done:  # processing drains it: the next mail reads again and is taken
+        postmaster.inbox.mark_done(number, {"status": "done"})
+    assert handler._full(len(mail)) is False
