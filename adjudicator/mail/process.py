@@ -496,16 +496,27 @@ class Postmaster:
             return handled
         return self._submit(handled, inbound)
 
-    def _house_open(self, game: str, house: str) -> bool:
-        """Is ``house`` under its count of wrong passwords (``house_limiter``)? The first refusal in a
-        window is told to the GM: someone is guessing, or a player forgot their password."""
-        verdict = self.house_limiter.check(f"{game}/{house}", self.now)
+    @staticmethod
+    def _guesses(game: str, house: str, seat: dict, sender: str | None) -> str:
+        """Which count of wrong passwords (``house_limiter``) a mail signed on as ``house`` goes to: the
+        house's registered address has a count of its own, so that guesses from other addresses (new
+        or forged ones, free to send) cannot lock its player out before a deadline; a guesser who also
+        forges that address gains only its count more."""
+        own = sender is not None and canonical_address(seat.get("address")) == sender
+        return f"{game}/{house}/own" if own else f"{game}/{house}"
+
+    def _house_open(self, key: str) -> bool:
+        """Is the count ``key`` (:meth:`_guesses`) under the limit of wrong passwords? The first refusal
+        in a window is told to the GM: someone is guessing, or a player forgot their password."""
+        verdict = self.house_limiter.check(key, self.now)
         if verdict.notify:
-            self.notify_gm(f"locked-{game}-{house}-{clock.to_text(self.now).replace(':', '')}",
+            game, house, *own = key.split("/")
+            where = "from the house's registered address" if own else "from addresses other than the house's registered one"
+            self.notify_gm(f"locked-{key.replace('/', '-')}-{clock.to_text(self.now).replace(':', '')}",
                            f"{house} in {game}: too many wrong passwords", (
                                f"More than {self.settings.rate_limit} mails signed on as {house} in game {game} with a "
-                               "wrong password came within the hour, from whatever address (see `judge inbox` and "
-                               "the inbox log). Until the hour is over the judge tries no password of that house."))
+                               f"wrong password came within the hour {where} (see `judge inbox` and the inbox log). "
+                               "Until the hour is over the judge tries no password of that house sent from there."))
         return verdict.allowed
 
     def _right_password(self, inbound: Inbound) -> bool:
@@ -518,11 +529,12 @@ class Postmaster:
             seat = self.judge.present(signon.game, shared=True).config["players"][signon.house] or {}
         except (*GAME_PROBLEMS, AttributeError, KeyError, TypeError):
             return False
-        if not self._house_open(signon.game, signon.house):
+        key = self._guesses(signon.game, signon.house, seat, inbound.sender)
+        if not self._house_open(key):
             return False
         if _password_ok(signon.password, str(seat.get("password", "")), self.judge.store.secret()):
             return True
-        self.house_limiter.hit(f"{signon.game}/{signon.house}", self.now)
+        self.house_limiter.hit(key, self.now)
         return False
 
     def _submit(self, handled: Handled, inbound: Inbound) -> Handled:
@@ -550,13 +562,14 @@ class Postmaster:
                                                           houses=list(players)), self._language_for(inbound)))
             return handled
         seat = players[house] or {}
-        if not self._house_open(game, house):
+        guesses = self._guesses(game, house, seat, inbound.sender)
+        if not self._house_open(guesses):
             handled.status, handled.detail = "house-locked", house
             self._reply(handled, inbound, _text_reply(Msg("mail.house_locked", game=game, house=house,
                                                           limit=self.settings.rate_limit), self._language_for(inbound)))
             return handled
         if not _password_ok(signon.password, str(seat.get("password", "")), self.judge.store.secret()):
-            self.house_limiter.hit(f"{game}/{house}", self.now)
+            self.house_limiter.hit(guesses, self.now)
             handled.status, handled.detail = "wrong-password", house
             self._reply(handled, inbound, _text_reply(Msg("mail.wrong_password", game=game, house=house),
                                                       self._language_for(inbound)))

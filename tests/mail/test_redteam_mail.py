@@ -64,12 +64,30 @@ def test_a_locked_house_is_told_in_its_players_language_and_the_gm_once(tmp_path
     for i in range(4):
         desk.mail(raw_mail(f"JUDGE g bob oak-oak-{i:03d}\nBID 1", sender=f"x{i}@evil.example",
                            message_id=f"<g{i}@evil.example>"), mail_from=f"x{i}@evil.example")
-    handled = desk.signed("bob", "BID 2")  # bob himself, with his right password: the house waits out the hour
+    handled = desk.signed("bob", "BID 2", sender="bob.phone@example.com")  # right password, another address
     assert handled.status == "house-locked"
     text = desk.outbox_text(handled.mails[0])
     assert "bob" in text and "hodin" in text and untranslated(text, "cs", ()) == []
     to_gm = [n for n in desk.postmaster.outbox.pending() if n.startswith("gm-locked-g-bob")]
     assert len(to_gm) == 1 and "too many wrong passwords" in desk.outbox_message(to_gm[0])["Subject"]
+
+
+def test_guesses_from_other_addresses_do_not_lock_the_player_out_of_the_registered_address(tmp_path):
+    """Locking a house by guessing from throwaway addresses would keep its player's orders out before a
+    deadline: the registered address has a count of wrong passwords of its own. A guesser who forges
+    that address too gets only that count more, then it is locked as well."""
+    desk = make_desk(tmp_path, rate_limit=3)
+    for i in range(5):  # throwaway addresses: the house's count from elsewhere is spent
+        desk.mail(raw_mail(f"JUDGE g bob oak-oak-{i:03d}\nBID 1", sender=f"x{i}@evil.example",
+                           message_id=f"<g{i}@evil.example>"), mail_from=f"x{i}@evil.example")
+    assert desk.signed("bob", "BID 2").status == "submitted"  # bob from his registered address plays on
+    forged = [desk.mail(raw_mail(f"JUDGE g bob elm-elm-{i:03d}\nBID 1", sender="bob@example.org",
+                                 message_id=f"<f{i}@evil.example>"), mail_from="bob@example.org").status
+              for i in range(5)]
+    assert forged[:3] == ["wrong-password"] * 3  # at most the limit more guesses: then no password is tried
+    assert set(forged[3:]) <= {"house-locked", "rate-limited"} and forged[3:]
+    assert desk.signed("bob", "BID 3").status in ("house-locked", "rate-limited")
+    assert desk.judge.present("g").state["bids"]["bob"] == 2
 
 
 def test_another_houses_seat_or_another_game_with_ones_own_password_changes_nothing(tmp_path):
