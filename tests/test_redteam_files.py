@@ -1,0 +1,70 @@
+"""Red team, files and the GM's command line: a broken or hostile YAML file (a game's
+``game.yaml`` edited by hand with a wrong type, a rules case written to hurt, an alias bomb)
+gets one line naming the file and the problem with a valid example, never a traceback, never
+code run, and the game's files are left as they were."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from adjudicator import yamlio
+
+NEW = ["new", "w", "--ruleset", "agot1e", "--player", "stark=ned@example.org", "--player",
+       "lannister=tywin@example.org", "--player", "baratheon=stannis@example.org", "--seed", "1", "--no-mail"]
+
+# "billion laughs": ten levels of nine aliases each, a few hundred bytes that stand for 9**10 strings
+LAUGHS = "l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n" + "".join(
+    f"l{i}: &l{i} [{', '.join([f'*l{i - 1}'] * 9)}]\n" for i in range(1, 10))
+
+
+def test_an_alias_bomb_is_refused_naming_the_source_and_honest_aliases_still_read():
+    with pytest.raises(yamlio.YamlFileError) as caught:
+        yamlio.loads(LAUGHS + "players: *l9\n", "hostile.yaml")
+    assert "hostile.yaml" in str(caught.value) and "alias" in str(caught.value)
+    assert yamlio.loads("a: &a [1, 2]\nb: *a\nc: *a\n") == {"a": [1, 2], "b": [1, 2], "c": [1, 2]}
+
+
+def test_a_rules_case_carrying_an_alias_bomb_fails_naming_the_file(cli, tmp_path):
+    case = Path(__file__).parent / "cases" / "agot1e" / "card-asha-greyjoy.yaml"
+    hostile = tmp_path / "laughs.yaml"
+    hostile.write_text(LAUGHS + case.read_text(encoding="utf-8") + "notes: *l9\n", encoding="utf-8")
+    done = cli("case", str(hostile))
+    assert done.exit_code == 1 and f"{hostile}" in done.output and "alias" in done.output
+
+
+@pytest.mark.parametrize("edit,named", [
+    (lambda text: text.split("players:")[0] + "players: [stark, lannister]\n", "players"),
+    (lambda text: re.sub(r"  stark:\n(    .*\n)+", "  stark: ned@example.org\n", text), "stark"),
+    (lambda text: text.replace("  planning: 48h\n  step: 24h\n  grace: 1h\n", "").replace("deadlines:\n", "deadlines: 48h\n"),
+     "deadlines"),
+    (lambda text: text.replace("ruleset: agot1e", "ruleset: [agot1e]"), "ruleset"),
+])
+def test_a_game_yaml_with_a_wrong_type_is_named_with_an_example_and_left_alone(cli, tmp_path, edit, named):
+    assert cli(*NEW).exit_code == 0
+    path = tmp_path / "data" / "w" / "game.yaml"
+    path.write_text(edit(path.read_text(encoding="utf-8")), encoding="utf-8")
+    broken = path.read_bytes()
+    for command in (["status", "w"], ["show", "w", "--as", "stark"], ["web", "--links", "w"],
+                    ["adjudicate", "w", "--force"], ["submit", "w", "--as", "stark", "-"]):
+        done = cli(*command, input="ORDERS\n")
+        assert done.exit_code == 1, (command, done.output)
+        assert f"{path}" in done.output and f"'{named}'" in done.output and "example" in done.output, (command, done.output)
+        assert "Traceback" not in done.output
+    assert path.read_bytes() == broken and sorted(p.name for p in (path.parent / "states").iterdir()) == ["000001.yaml"]
+
+
+@pytest.mark.parametrize("edit,named", [
+    (lambda text: text.replace("ruleset: agot1e", "ruleset: [agot1e]"), "ruleset"),
+    (lambda text: text + "expect: hello\n", "expect"),
+    (lambda text: text.replace("decisions:\n", "decisions: [stark]\nold_decisions:\n"), "decisions"),
+])
+def test_a_rules_case_with_a_wrong_type_is_named_with_an_example(cli, tmp_path, edit, named):
+    case = Path(__file__).parent / "cases" / "agot1e" / "card-asha-greyjoy.yaml"
+    hostile = tmp_path / "case.yaml"
+    hostile.write_text(edit(case.read_text(encoding="utf-8")), encoding="utf-8")
+    done = cli("case", str(hostile))
+    assert done.exit_code == 1 and f"{hostile}" in done.output, done.output
+    assert f"'{named}'" in done.output and "example" in done.output and "crashed" not in done.output, done.output
