@@ -55,6 +55,27 @@ def check_game_id(game_id: str) -> str:
     return game_id
 
 
+CONFIG_SHAPE = {  # the keys of game.yaml that code reads without a check of its own: type, example
+    "ruleset": (str, "ruleset: agot1e"),
+    "players": (dict, "players: {stark: {address: ned@example.org}}"),
+    "deadlines": (dict, "deadlines: {planning: 48h, step: 24h, grace: 1h}"),
+    "options": (dict, "options: {}"),
+}
+
+
+def _check_config(path: Path, config: dict) -> None:
+    """game.yaml edited by hand with a wrong type is named here, with an example, not met later
+    as a traceback in whatever command reads it first."""
+    for key, (kind, example) in CONFIG_SHAPE.items():
+        if key in config and not isinstance(config[key], kind):
+            raise yamlio.YamlFileError(path, f"'{key}' must be a {'text' if kind is str else 'mapping'}, "
+                                             f"found {type(config[key]).__name__} (example: {example})")
+    for player, seat in (config.get("players") or {}).items():
+        if not isinstance(seat, dict):
+            raise yamlio.YamlFileError(path, f"the seat of '{player}' must be a mapping, found {type(seat).__name__} "
+                                             f"(example: players: {{{player}: {{address: ned@example.org}}}})")
+
+
 def _numbered(directory: Path) -> list[int]:
     """Numbers of the ``NNNNNN.yaml`` files in ``directory``, ascending (temp files ignored)."""
     try:
@@ -112,7 +133,10 @@ class GameFiles:
 
     # -- game.yaml ----------------------------------------------------------------------
     def config(self) -> dict:
-        return yamlio.load_mapping(self.path / "game.yaml", format_version=FORMAT)
+        path = self.path / "game.yaml"
+        config = yamlio.load_mapping(path, format_version=FORMAT)
+        _check_config(path, config)
+        return config
 
     def write_config(self, config: dict) -> None:
         self._wrote()
