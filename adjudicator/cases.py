@@ -25,6 +25,13 @@ from .plaindata import clone
 
 MAX_STEPS = 10_000
 REQUIRED = ("ruleset", "title", "position")
+SHAPE = {  # key -> type, example (yamlio.check_keys); an empty key is read as absent
+    "ruleset": (str, "ruleset: agot1e"),
+    "position": (dict, "position: {players: [stark, lannister, baratheon], round: 2}"),
+    "decisions": (dict, "decisions: {stark: 'CARD Eddard Stark'}"),
+    "until": (str, "until: end of action"),
+    "expect": (dict, "expect: {winner: stark}"),
+}
 
 
 @dataclass
@@ -65,6 +72,11 @@ def run_case(path: Path) -> CaseResult:
     if missing:
         return CaseResult(path, str(case.get("title", path.name)), error=f"{path}: missing key(s) {', '.join(missing)}")
     result = CaseResult(path, str(case["title"]))
+    try:
+        yamlio.check_keys(path, {k: v for k, v in case.items() if v is not None}, SHAPE)
+    except YamlFileError as exc:
+        result.error = str(exc)
+        return result
     try:
         _run(case, result)
     except (RulesetError, YamlFileError) as exc:

@@ -64,12 +64,8 @@ CONFIG_SHAPE = {  # the keys of game.yaml that code reads without a check of its
 
 
 def _check_config(path: Path, config: dict) -> None:
-    """game.yaml edited by hand with a wrong type is named here, with an example, not met later
-    as a traceback in whatever command reads it first."""
-    for key, (kind, example) in CONFIG_SHAPE.items():
-        if key in config and not isinstance(config[key], kind):
-            raise yamlio.YamlFileError(path, f"'{key}' must be a {'text' if kind is str else 'mapping'}, "
-                                             f"found {type(config[key]).__name__} (example: {example})")
+    """game.yaml's keys and seats of the wrong type named (``yamlio.check_keys``)."""
+    yamlio.check_keys(path, config, CONFIG_SHAPE)
     for player, seat in (config.get("players") or {}).items():
         if not isinstance(seat, dict):
             raise yamlio.YamlFileError(path, f"the seat of '{player}' must be a mapping, found {type(seat).__name__} "

@@ -114,6 +114,15 @@ def load_mapping(path: os.PathLike | str, *, format_version: int | None = None) 
     return data
 
 
+def check_keys(path: os.PathLike | str, data: dict, shape: dict[str, tuple[type, str]]) -> None:
+    """A file edited by hand with a key of the wrong type is named with an example here, not met
+    later as a traceback in whatever reads it first. ``shape``: key -> (type, example)."""
+    for key, (kind, example) in shape.items():
+        if key in data and not isinstance(data[key], kind):
+            raise YamlFileError(path, f"'{key}' must be a {'text' if kind is str else 'mapping'}, "
+                                      f"found {type(data[key]).__name__} (example: {example})")
+
+
 def dumps(data: Any) -> str:
     """Serialise to block-style YAML with unicode kept readable and key order preserved."""
     return yaml.dump(data, Dumper=_Dumper, allow_unicode=True, sort_keys=False, default_flow_style=False)
