@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from adjudicator import yamlio
+from adjudicator.rulesets.agot import mapshapes
 
 NEW = ["new", "w", "--ruleset", "agot1e", "--player", "stark=ned@example.org", "--player",
        "lannister=tywin@example.org", "--player", "baratheon=stannis@example.org", "--seed", "1", "--no-mail"]
@@ -68,3 +69,16 @@ def test_a_rules_case_with_a_wrong_type_is_named_with_an_example(cli, tmp_path, 
     done = cli("case", str(hostile))
     assert done.exit_code == 1 and f"{hostile}" in done.output, done.output
     assert f"'{named}'" in done.output and "example" in done.output and "crashed" not in done.output, done.output
+
+
+@pytest.mark.parametrize("edit", [lambda text: re.sub(r"(?m)^cell: \d+", "cell: many", text),
+                                  lambda text: text[:len(text) // 2]])
+def test_a_broken_board_yaml_is_a_file_error_naming_it(tmp_path, monkeypatch, edit):
+    """The drawn board (``games/<edition>/vN/board.yaml``): ``judge map`` printed a traceback."""
+    board = tmp_path / "agot1e" / "v9" / "board.yaml"
+    board.parent.mkdir(parents=True)
+    board.write_text(edit(mapshapes.board_path("agot1e", "v1").read_text(encoding="utf-8")), encoding="utf-8")
+    monkeypatch.setattr(mapshapes, "GAMES_DIR", tmp_path)
+    with pytest.raises(yamlio.YamlFileError) as caught:
+        mapshapes.shapes_for("agot1e", "v9")
+    assert str(caught.value).startswith(f"{board}: ") and str(caught.value).count(str(board)) == 1
