@@ -6,6 +6,7 @@ code run, and the game's files are left as they were."""
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -82,3 +83,15 @@ def test_a_broken_board_yaml_is_a_file_error_naming_it(tmp_path, monkeypatch, ed
     with pytest.raises(yamlio.YamlFileError) as caught:
         mapshapes.shapes_for("agot1e", "v9")
     assert str(caught.value).startswith(f"{board}: ") and str(caught.value).count(str(board)) == 1
+
+
+def test_claims_factions_of_the_wrong_type_are_named_with_an_example(tmp_path):
+    from adjudicator.rulesets.claim import gamedata
+
+    shutil.copytree(gamedata.DATA_DIR / "v1", tmp_path / "v1")
+    factions = tmp_path / "v1" / "factions.yaml"
+    factions.write_text(re.sub(r"(?ms)^factions:\n.*\Z", "factions: oops\n", factions.read_text(encoding="utf-8")),
+                        encoding="utf-8")
+    with pytest.raises(yamlio.YamlFileError) as caught:
+        gamedata.load_gamedata_from(tmp_path / "v1", "v1")
+    assert str(caught.value).startswith(f"{factions}: 'factions' must be a mapping") and "example" in str(caught.value)
