@@ -95,3 +95,10 @@ def test_claims_factions_of_the_wrong_type_are_named_with_an_example(tmp_path):
     with pytest.raises(yamlio.YamlFileError) as caught:
         gamedata.load_gamedata_from(tmp_path / "v1", "v1")
     assert str(caught.value).startswith(f"{factions}: 'factions' must be a mapping") and "example" in str(caught.value)
+
+
+def test_a_game_id_with_a_trailing_line_break_is_refused_and_makes_no_folder(cli, tmp_path):
+    """``$`` matches before a final line break: ``judge new 'w<newline>'`` made the folder ``w\\n``."""
+    done = cli("new", "w\n", *NEW[2:])
+    assert done.exit_code == 1 and "bad game id 'w\\n'" in done.output and "example: westeros1" in done.output
+    assert not (tmp_path / "data" / "w\n").exists()
