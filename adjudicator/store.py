@@ -32,7 +32,7 @@ from .yamlio import YamlFileError
 log = logging.getLogger("adjudicator.store")
 
 FORMAT = 1
-_GAME_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+_GAME_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}\Z")  # \Z: "$" would let a final line break through
 RESERVED = frozenset({"inbox", "outbox", "maildir", "log", "cache"})  # the mail service's folders in the data directory
 _NUMBERED = re.compile(r"^(\d{6})\.yaml$")
 
