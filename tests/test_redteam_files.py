@@ -102,3 +102,16 @@ def test_a_game_id_with_a_trailing_line_break_is_refused_and_makes_no_folder(cli
     done = cli("new", "w\n", *NEW[2:])
     assert done.exit_code == 1 and "bad game id 'w\\n'" in done.output and "example: westeros1" in done.output
     assert not (tmp_path / "data" / "w\n").exists()
+
+
+def test_a_version_file_whose_events_or_state_have_the_wrong_type_is_named(cli, tmp_path):
+    assert cli(*NEW).exit_code == 0
+    path = tmp_path / "data" / "w" / "states" / "000001.yaml"
+    good = path.read_text(encoding="utf-8")
+    for broken, named in ((good.replace("events:", "events: hello\nold_events:", 1), "events"),
+                          (re.sub(r"(?ms)^state:\n.*?(?=^\S|\Z)", "state: hello\n", good), "state")):
+        path.write_text(broken, encoding="utf-8")
+        for command in (["status", "w"], ["history", "w"], ["replay", "w"]):
+            done = cli(*command)
+            assert f"{path}" in done.output and f"'{named}' must be a" in done.output, (command, done.output)
+        assert path.read_text(encoding="utf-8") == broken
