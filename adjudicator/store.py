@@ -63,6 +63,9 @@ CONFIG_SHAPE = {  # the keys of game.yaml that code reads without a check of its
 }
 
 
+VERSION_SHAPE = {"state": (dict, "state: {round: 1}"), "events": (list, "events: [{key: judge.begins, params: {game: w}}]")}
+
+
 def _check_config(path: Path, config: dict) -> None:
     """game.yaml's keys and seats of the wrong type named (``yamlio.check_keys``)."""
     yamlio.check_keys(path, config, CONFIG_SHAPE)
@@ -172,6 +175,7 @@ class GameFiles:
                 raise YamlFileError(path, f"missing key {key!r}")
         if data["version"] != number:
             raise YamlFileError(path, f"says version {data['version']!r} but is file {number}")
+        yamlio.check_keys(path, {**data, "events": data.get("events") or []}, VERSION_SHAPE)  # no events: none
         return data
 
     def latest_good_version(self) -> tuple[dict, list[YamlFileError]]:

@@ -119,8 +119,11 @@ def check_keys(path: os.PathLike | str, data: dict, shape: dict[str, tuple[type,
     later as a traceback in whatever reads it first. ``shape``: key -> (type, example)."""
     for key, (kind, example) in shape.items():
         if key in data and not isinstance(data[key], kind):
-            raise YamlFileError(path, f"'{key}' must be a {'text' if kind is str else 'mapping'}, "
-                                      f"found {type(data[key]).__name__} (example: {example})")
+            raise YamlFileError(path, f"'{key}' must be a {_KINDS[kind]}, found {type(data[key]).__name__} "
+                                      f"(example: {example})")
+
+
+_KINDS = {str: "text", dict: "mapping", list: "list"}
 
 
 def dumps(data: Any) -> str:
