@@ -115,3 +115,18 @@ def test_a_version_file_whose_events_or_state_have_the_wrong_type_is_named(cli, 
             done = cli(*command)
             assert f"{path}" in done.output and f"'{named}' must be a" in done.output, (command, done.output)
         assert path.read_text(encoding="utf-8") == broken
+
+
+@pytest.mark.parametrize("expectation,difference", [
+    ("  events: Lannister\n", "events: no 'Lannister'"),
+    ("  rejected: {stark: Lannister}\n", "rejected.stark: no error mentions 'Lannister'"),
+    ("  rejected: {stark: 3}\n", "'rejected.stark' must be a list of substrings, found int (example: stark: [unknown area])"),
+])
+def test_a_case_expecting_one_text_instead_of_a_list_checks_that_text_not_each_letter(cli, tmp_path, expectation, difference):
+    """No Lannister is in this case's events or errors: a word where a list belongs was checked one
+    letter at a time (L, a, n, ... each found somewhere in order), so the case passed and could not fail."""
+    case = Path(__file__).parent / "cases" / "agot1e" / "card-asha-greyjoy.yaml"
+    written = tmp_path / "case.yaml"
+    written.write_text(case.read_text(encoding="utf-8") + expectation, encoding="utf-8")
+    done = cli("case", str(written))
+    assert done.exit_code == 1 and difference in done.output and "'L'" not in done.output, done.output
