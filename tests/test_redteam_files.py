@@ -130,3 +130,12 @@ def test_a_case_expecting_one_text_instead_of_a_list_checks_that_text_not_each_l
     written.write_text(case.read_text(encoding="utf-8") + expectation, encoding="utf-8")
     done = cli("case", str(written))
     assert done.exit_code == 1 and difference in done.output and "'L'" not in done.output, done.output
+
+
+def test_a_journal_entry_without_its_time_is_named_not_a_key_error(cli, tmp_path):
+    assert cli(*NEW).exit_code == 0
+    entry = tmp_path / "data" / "w" / "journal" / "000001.yaml"
+    entry.write_text("format: 1\nseq: 1\nkind: adjudicate\nforce: true\nreason: gm\n", encoding="utf-8")
+    for command in (["status", "w"], ["replay", "w"], ["web", "--links", "w"]):
+        done = cli(*command)
+        assert done.exit_code == 1 and f"{entry}: not a journal entry (needs seq, kind and at" in done.output, (command, done.output)
