@@ -210,8 +210,9 @@ class GameFiles:
     def read_journal(self, seq: int) -> dict:
         path = self.path / "journal" / f"{seq:06d}.yaml"
         data = yamlio.load_mapping(path, format_version=FORMAT)
-        if data.get("seq") != seq or "kind" not in data:
-            raise YamlFileError(path, "not a journal entry (needs seq and kind)")
+        if data.get("seq") != seq or "kind" not in data or "at" not in data:
+            raise YamlFileError(path, f"not a journal entry (needs seq, kind and at; example: seq: {seq}, "
+                                      'kind: adjudicate, at: "2026-11-21T12:00:00Z")')
         return data
 
     def journal_after(self, seq: int) -> list[dict]:
