@@ -7,12 +7,16 @@ from __future__ import annotations
 
 import re
 import shutil
+import subprocess
+import sys
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
 
 from adjudicator import yamlio
 from adjudicator.rulesets.agot import mapshapes
+from conftest import subprocess_env
 
 NEW = ["new", "w", "--ruleset", "agot1e", "--player", "stark=ned@example.org", "--player",
        "lannister=tywin@example.org", "--player", "baratheon=stannis@example.org", "--seed", "1", "--no-mail"]
@@ -139,3 +143,15 @@ def test_a_journal_entry_without_its_time_is_named_not_a_key_error(cli, tmp_path
     for command in (["status", "w"], ["replay", "w"], ["web", "--links", "w"]):
         done = cli(*command)
         assert done.exit_code == 1 and f"{entry}: not a journal entry (needs seq, kind and at" in done.output, (command, done.output)
+
+
+def test_tick_names_a_broken_game_file_in_one_line_without_a_traceback(cli, tmp_path):
+    """The GM's cron mail shows what tick wrote: a file the GM can mend is one line, as elsewhere."""
+    assert cli(*NEW).exit_code == 0
+    path = tmp_path / "data" / "w" / "game.yaml"
+    path.write_text("- not a game\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "adjudicator", "tick"], capture_output=True, text=True,
+                          env=subprocess_env(tmp_path / "data", now=datetime(2026, 11, 25, 12, tzinfo=timezone.utc)))
+    output = done.stdout + done.stderr
+    assert done.returncode == 1 and f"w: FAILED, flagged for the GM: YamlFileError: {path}: expected a mapping" in output
+    assert "Traceback" not in output, output
