@@ -155,3 +155,14 @@ def test_tick_names_a_broken_game_file_in_one_line_without_a_traceback(cli, tmp_
     output = done.stdout + done.stderr
     assert done.returncode == 1 and f"w: FAILED, flagged for the GM: YamlFileError: {path}: expected a mapping" in output
     assert "Traceback" not in output, output
+
+
+def test_a_deadline_that_is_no_duration_is_named_before_the_step_that_needs_it(cli, tmp_path):
+    """``planning: forever`` was read only when a planning step began: a ValueError traceback then."""
+    assert cli(*NEW).exit_code == 0
+    path = tmp_path / "data" / "w" / "game.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("planning: 48h", "planning: forever"), encoding="utf-8")
+    for command in (["status", "w"], ["adjudicate", "w", "--force"]):
+        done = cli(*command)
+        assert done.exit_code == 1 and f"{path}: deadlines: 'planning' is not a duration: 'forever'" in done.output, done.output
+        assert "examples: 48h" in done.output
