@@ -25,7 +25,7 @@ import os
 import re
 from pathlib import Path
 
-from . import durability, passwords, yamlio
+from . import clock, durability, passwords, yamlio
 from .locks import file_lock
 from .yamlio import YamlFileError
 
@@ -69,6 +69,11 @@ VERSION_SHAPE = {"state": (dict, "state: {round: 1}"), "events": (list, "events:
 def _check_config(path: Path, config: dict) -> None:
     """game.yaml's keys and seats of the wrong type named (``yamlio.check_keys``)."""
     yamlio.check_keys(path, config, CONFIG_SHAPE)
+    for kind, length in (config.get("deadlines") or {}).items():
+        try:
+            clock.parse_duration(length)
+        except ValueError as exc:
+            raise yamlio.YamlFileError(path, f"deadlines: '{kind}' is {exc}") from None
     for player, seat in (config.get("players") or {}).items():
         if not isinstance(seat, dict):
             raise yamlio.YamlFileError(path, f"the seat of '{player}' must be a mapping, found {type(seat).__name__} "
