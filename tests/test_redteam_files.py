@@ -166,3 +166,17 @@ def test_a_deadline_that_is_no_duration_is_named_before_the_step_that_needs_it(c
         done = cli(*command)
         assert done.exit_code == 1 and f"{path}: deadlines: 'planning' is not a duration: 'forever'" in done.output, done.output
         assert "examples: 48h" in done.output
+
+
+@pytest.mark.parametrize("edit,named", [
+    (lambda text: text.replace("round: 4", "round: four"), "round: expected a number, found 'four'"),
+    (lambda text: text.replace("supply: {stark: 1,", "supply: {stark: one,"), "supply.stark: expected a number, found 'one'"),
+    (lambda text: text.replace("King's Landing: 5", "King's Landing: five"),
+     "neutral.King's Landing: expected a number, found 'five'"),
+])
+def test_a_word_for_a_number_in_an_agot_case_position_is_named_not_an_engine_crash(cli, tmp_path, edit, named):
+    case = Path(__file__).parent / "cases" / "agot1e" / "card-asha-greyjoy.yaml"
+    written = tmp_path / "case.yaml"
+    written.write_text(edit(case.read_text(encoding="utf-8")), encoding="utf-8")
+    done = cli("case", str(written))
+    assert done.exit_code == 1 and named in done.output and "crashed" not in done.output, done.output
