@@ -25,6 +25,13 @@ from .plaindata import clone
 
 MAX_STEPS = 10_000
 REQUIRED = ("ruleset", "title", "position")
+SHAPE = {  # key -> type, example (yamlio.check_keys); an empty key is read as absent
+    "ruleset": (str, "ruleset: agot1e"),
+    "position": (dict, "position: {players: [stark, lannister, baratheon], round: 2}"),
+    "decisions": (dict, "decisions: {stark: 'CARD Eddard Stark'}"),
+    "until": (str, "until: end of action"),
+    "expect": (dict, "expect: {winner: stark}"),
+}
 
 
 @dataclass
@@ -66,6 +73,11 @@ def run_case(path: Path) -> CaseResult:
         return CaseResult(path, str(case.get("title", path.name)), error=f"{path}: missing key(s) {', '.join(missing)}")
     result = CaseResult(path, str(case["title"]))
     try:
+        yamlio.check_keys(path, {k: v for k, v in case.items() if v is not None}, SHAPE)
+    except YamlFileError as exc:
+        result.error = str(exc)
+        return result
+    try:
         _run(case, result)
     except (RulesetError, YamlFileError) as exc:
         result.error = f"{path}: {exc}"
@@ -105,12 +117,30 @@ def _run(case: dict, result: CaseResult) -> None:
         if key == "winner":
             result.differences += diff_values("winner", expected, rs.result(state))
         elif key == "events":
-            result.differences += _check_events(expected or [], [e.text for e in events if e.to is None])
+            wanted = _listed("events", expected, "Greyjoy wins the battle at Seagard")
+            result.differences += _check_events(wanted, [e.text for e in events if e.to is None])
         elif key == "rejected":
+            if not isinstance(expected or {}, dict):
+                raise RulesetError(f"'rejected' must be a mapping, found {type(expected).__name__} "
+                                   "(example: rejected: {stark: [unknown area]})")
             for player, wanted in (expected or {}).items():
-                result.differences += _check_rejected(str(player), wanted or [], errors.get(str(player), []))
+                wanted = _listed(f"rejected.{player}", wanted, "unknown area")
+                result.differences += _check_rejected(str(player), wanted, errors.get(str(player), []))
         else:
             result.differences += rs.case_compare(state, key, expected)
+
+
+def _listed(name: str, value: Any, example: str) -> list:
+    """An expectation's substrings: one text where the list belongs is that one substring (iterated,
+    it would be checked letter by letter, and pass)."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    if not isinstance(value, list):
+        raise RulesetError(f"'{name}' must be a list of substrings, found {type(value).__name__} "
+                           f"(example: {name.rpartition('.')[2]}: [{example}])")
+    return value
 
 
 def _check_events(wanted: list[str], texts: list[str]) -> list[str]:

@@ -708,7 +708,8 @@ class Judge:
                 result.busy.append(game_id)
                 continue
             except Exception as exc:  # noqa: BLE001  one broken game must not stop the others
-                log.exception("game %s: the deadline could not be adjudicated", game_id)
+                # a file the GM can mend is named in one line; anything else is a bug, with its traceback
+                log.error("game %s: the deadline could not be adjudicated", game_id, exc_info=not isinstance(exc, FIXABLE_GAME))
                 problem = f"{exc.__class__.__name__}: {exc}"[:1000]
                 result.failed.append((game_id, problem))
                 self._flag(game_id, "deadline", problem)

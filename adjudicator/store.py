@@ -25,14 +25,14 @@ import os
 import re
 from pathlib import Path
 
-from . import durability, passwords, yamlio
+from . import clock, durability, passwords, yamlio
 from .locks import file_lock
 from .yamlio import YamlFileError
 
 log = logging.getLogger("adjudicator.store")
 
 FORMAT = 1
-_GAME_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+_GAME_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}\Z")  # \Z: "$" would let a final line break through
 RESERVED = frozenset({"inbox", "outbox", "maildir", "log", "cache"})  # the mail service's folders in the data directory
 _NUMBERED = re.compile(r"^(\d{6})\.yaml$")
 
@@ -53,6 +53,31 @@ def check_game_id(game_id: str) -> str:
     if game_id in RESERVED:
         raise StoreError(f"game id {game_id!r} is reserved for the mail service's folder (example: westeros1)")
     return game_id
+
+
+CONFIG_SHAPE = {  # the keys of game.yaml that code reads without a check of its own: type, example
+    "ruleset": (str, "ruleset: agot1e"),
+    "players": (dict, "players: {stark: {address: ned@example.org}}"),
+    "deadlines": (dict, "deadlines: {planning: 48h, step: 24h, grace: 1h}"),
+    "options": (dict, "options: {}"),
+}
+
+
+VERSION_SHAPE = {"state": (dict, "state: {round: 1}"), "events": (list, "events: [{key: judge.begins, params: {game: w}}]")}
+
+
+def _check_config(path: Path, config: dict) -> None:
+    """game.yaml's keys and seats of the wrong type named (``yamlio.check_keys``)."""
+    yamlio.check_keys(path, config, CONFIG_SHAPE)
+    for kind, length in (config.get("deadlines") or {}).items():
+        try:
+            clock.parse_duration(length)
+        except ValueError as exc:
+            raise yamlio.YamlFileError(path, f"deadlines: '{kind}' is {exc}") from None
+    for player, seat in (config.get("players") or {}).items():
+        if not isinstance(seat, dict):
+            raise yamlio.YamlFileError(path, f"the seat of '{player}' must be a mapping, found {type(seat).__name__} "
+                                             f"(example: players: {{{player}: {{address: ned@example.org}}}})")
 
 
 def _numbered(directory: Path) -> list[int]:
@@ -112,7 +137,10 @@ class GameFiles:
 
     # -- game.yaml ----------------------------------------------------------------------
     def config(self) -> dict:
-        return yamlio.load_mapping(self.path / "game.yaml", format_version=FORMAT)
+        path = self.path / "game.yaml"
+        config = yamlio.load_mapping(path, format_version=FORMAT)
+        _check_config(path, config)
+        return config
 
     def write_config(self, config: dict) -> None:
         self._wrote()
@@ -152,6 +180,7 @@ class GameFiles:
                 raise YamlFileError(path, f"missing key {key!r}")
         if data["version"] != number:
             raise YamlFileError(path, f"says version {data['version']!r} but is file {number}")
+        yamlio.check_keys(path, {**data, "events": data.get("events") or []}, VERSION_SHAPE)  # no events: none
         return data
 
     def latest_good_version(self) -> tuple[dict, list[YamlFileError]]:
@@ -186,8 +215,9 @@ class GameFiles:
     def read_journal(self, seq: int) -> dict:
         path = self.path / "journal" / f"{seq:06d}.yaml"
         data = yamlio.load_mapping(path, format_version=FORMAT)
-        if data.get("seq") != seq or "kind" not in data:
-            raise YamlFileError(path, "not a journal entry (needs seq and kind)")
+        if data.get("seq") != seq or "kind" not in data or "at" not in data:
+            raise YamlFileError(path, f"not a journal entry (needs seq, kind and at; example: seq: {seq}, "
+                                      'kind: adjudicate, at: "2026-11-21T12:00:00Z")')
         return data
 
     def journal_after(self, seq: int) -> list[dict]:

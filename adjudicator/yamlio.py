@@ -54,7 +54,7 @@ def loads(text: str | bytes, source: os.PathLike | str = "<text>") -> Any:
     if own is not _NOT_OURS:
         return own
     try:
-        return yaml.load(text, Loader=_Loader)
+        data = yaml.load(text, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None
@@ -64,6 +64,33 @@ def loads(text: str | bytes, source: os.PathLike | str = "<text>") -> Any:
         raise YamlFileError(source, str(exc).splitlines()[0] if str(exc) else "not valid YAML") from None
     except (UnicodeDecodeError, ValueError) as exc:
         raise YamlFileError(source, f"not readable text ({exc.__class__.__name__})") from None
+    if ("&" if isinstance(text, str) else b"&") in text:  # an alias needs an anchor (&name)
+        _check_aliases(data, source)
+    return data
+
+
+MAX_ALIASED = 1_000_000  # items reached again through aliases
+
+
+def _check_aliases(data: Any, source: os.PathLike | str) -> None:
+    """Refuse an alias bomb ("billion laughs": a few hundred bytes whose aliases stand for 9**10
+    items): the loader shares what an alias names, but whatever walks or prints the data (a
+    rules case's players, a message) would not finish. Counts the items met again through
+    aliases, and stops at :data:`MAX_ALIASED`."""
+    seen: set[int] = set()
+    again = 0
+    stack = [data]
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, (dict, list)):
+            continue
+        if id(node) in seen:
+            again += len(node)
+            if again > MAX_ALIASED:
+                raise YamlFileError(source, f"its aliases (*name) stand for more than {MAX_ALIASED} items; "
+                                            "write the data out (example: players: [stark, lannister])")
+        seen.add(id(node))
+        stack.extend(node.values() if isinstance(node, dict) else node)
 
 
 def load(path: os.PathLike | str) -> Any:
@@ -85,6 +112,18 @@ def load_mapping(path: os.PathLike | str, *, format_version: int | None = None) 
         if found != format_version:
             raise YamlFileError(path, f"unsupported format {found!r} (this judge reads format {format_version})")
     return data
+
+
+def check_keys(path: os.PathLike | str, data: dict, shape: dict[str, tuple[type, str]]) -> None:
+    """A file edited by hand with a key of the wrong type is named with an example here, not met
+    later as a traceback in whatever reads it first. ``shape``: key -> (type, example)."""
+    for key, (kind, example) in shape.items():
+        if key in data and not isinstance(data[key], kind):
+            raise YamlFileError(path, f"'{key}' must be a {_KINDS[kind]}, found {type(data[key]).__name__} "
+                                      f"(example: {example})")
+
+
+_KINDS = {str: "text", dict: "mapping", list: "list"}
 
 
 def dumps(data: Any) -> str:

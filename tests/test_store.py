@@ -177,11 +177,11 @@ def test_the_journal_index_answers_as_the_journal_whatever_happened_to_it(judge,
     files = judge.store.open("g")
     for n in range(1, 4):
         files.append_journal({"kind": "submit", "player": "alice", "text": "", "inbox_id": "i", "inbox": n,
-                              "message_id": f"<m{n}@x>", "from": "alice@example.org"})
+                              "message_id": f"<m{n}@x>", "from": "alice@example.org", "at": "2026-11-21T12:00:00Z"})
     assert files.find_mail(3, inbox_id="i", number=2, message_id=None, sender=None) == (2, True)
     other = Store(judge.store.root).open("g")  # another process appends one entry
     other.append_journal({"kind": "submit", "player": "bob", "text": "", "inbox_id": "i", "inbox": 4,
-                          "message_id": "<m4@x>", "from": "bob@example.org"})
+                          "message_id": "<m4@x>", "from": "bob@example.org", "at": "2026-11-21T12:00:00Z"})
     assert files.find_mail(4, inbox_id="j", number=9, message_id="<m4@x>", sender="bob@example.org") == (4, False)
     index = files.path / "journal.index"
     whole = index.read_text()

@@ -54,6 +54,14 @@ def _card(gd, house: str, text) -> str:
         raise RulesetError(str(exc)) from None
 
 
+def _number(value, where: str) -> int:
+    """A whole number of the position, or the key named (``round: four`` is the case writer's slip)."""
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise RulesetError(f"{where}: expected a number, found {value!r} (example: round: 3)") from None
+
+
 def _houses(rules: Edition, position: dict) -> list[str]:
     return [str(h).lower() for h in position.get("players") or rules.gamedata().setup.houses]
 
@@ -62,12 +70,12 @@ def case_state(rules: Edition, position: dict, options: dict[str, str] | None = 
     """The state of a rules case's ``position``; ``options``: a variant's game options (agot2e-ru), known
     before the position is read (an order on a power token alone needs ``orders-in-token-areas``)."""
     houses = _houses(rules, position)
-    state = initial_state(rules, houses, seed=int(position.get("seed", 0)))
+    state = initial_state(rules, houses, seed=_number(position.get("seed", 0), "seed"))
     if options is not None:
         state["options"] = options
     ctx = ctx_of(state)
     gd, names = ctx.gd, ctx.names
-    state["round"] = int(position.get("round", 1))
+    state["round"] = _number(position.get("round", 1), "round")
     step = str(position.get("step", "planning"))
     if step not in STEPS:
         raise RulesetError(f"unknown step {step!r} (planning, action or westeros)")
@@ -81,9 +89,9 @@ def case_state(rules: Edition, position: dict, options: dict[str, str] | None = 
         state["tracks"][track] = order
     for key in ("supply", "power"):
         for house, value in (position.get(key) or {}).items():
-            state[key][str(house).lower()] = int(value)
+            state[key][str(house).lower()] = _number(value, f"{key}.{house}")
     if "wildlings" in position:
-        state["wildlings"] = int(position["wildlings"])
+        state["wildlings"] = _number(position["wildlings"], "wildlings")
     if "areas" in position:
         state["areas"] = {}
         for text, holders in (position["areas"] or {}).items():
@@ -112,9 +120,9 @@ def case_state(rules: Edition, position: dict, options: dict[str, str] | None = 
                 raise RulesetError(f"a power token cannot hold a sea area or a port ({gd.board.name(area)})")
             state["control"][area] = str(house).lower()
     if "neutral" in position:
-        state["neutral"] = {_area(names, a): int(s) for a, s in (position["neutral"] or {}).items()}
+        state["neutral"] = {_area(names, a): _number(s, f"neutral.{a}") for a, s in (position["neutral"] or {}).items()}
     if "garrisons" in position:  # 2e: the garrison tokens still standing (default: every playing house's)
-        state["garrisons"] = {_area(names, a): int(s) for a, s in (position["garrisons"] or {}).items()}
+        state["garrisons"] = {_area(names, a): _number(s, f"garrisons.{a}") for a, s in (position["garrisons"] or {}).items()}
     for text, units in (position.get("routed") or {}).items():
         area = _area(names, text)
         if Counter(units) - Counter(pos.units_in(state, area, pos.owner(state, area) or "")):

@@ -93,7 +93,11 @@ def board_path(edition: str, data_version: str) -> Path:
 def shapes_for(edition: str, data_version: str) -> Shapes:
     """The board of ``games/<edition>/<data_version>/board.yaml`` (cached: it never changes in a run)."""
     path = board_path(edition, data_version)
-    return derive(yamlio.load_mapping(path), str(path))
+    data = yamlio.load_mapping(path)
+    try:
+        return derive(data, str(path))
+    except (ValueError, TypeError, KeyError, AttributeError) as exc:  # a GM's fix: named as the file's error
+        raise yamlio.YamlFileError(path, str(exc).removeprefix(f"{path}: ")) from None
 
 
 def derive(data: dict, source: str = "board.yaml") -> Shapes:

@@ -177,6 +177,7 @@ def load_gamedata_from(folder: Path, version: str = DATA_VERSION) -> GameData:
     """Read and check ``factions.yaml`` and ``setup.yaml`` in ``folder``."""
     fpath, spath = folder / "factions.yaml", folder / "setup.yaml"
     raw = yamlio.load_mapping(fpath, format_version=FORMAT)
+    yamlio.check_keys(fpath, raw, {"factions": (dict, "factions: {gnomes: {game: claim2, singular: Gnome, cards: {1: 3}}}")})
     factions: dict[str, Faction] = {}
     cards: dict[str, Card] = {}
     for fid, entry in (raw.get("factions") or {}).items():

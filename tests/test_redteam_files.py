@@ -1,0 +1,182 @@
+"""Red team, files and the GM's command line: a broken or hostile YAML file (a game's
+``game.yaml`` edited by hand with a wrong type, a rules case written to hurt, an alias bomb)
+gets one line naming the file and the problem with a valid example, never a traceback, never
+code run, and the game's files are left as they were."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from adjudicator import yamlio
+from adjudicator.rulesets.agot import mapshapes
+from conftest import subprocess_env
+
+NEW = ["new", "w", "--ruleset", "agot1e", "--player", "stark=ned@example.org", "--player",
+       "lannister=tywin@example.org", "--player", "baratheon=stannis@example.org", "--seed", "1", "--no-mail"]
+
+# "billion laughs": ten levels of nine aliases each, a few hundred bytes that stand for 9**10 strings
+LAUGHS = "l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n" + "".join(
+    f"l{i}: &l{i} [{', '.join([f'*l{i - 1}'] * 9)}]\n" for i in range(1, 10))
+
+
+def test_an_alias_bomb_is_refused_naming_the_source_and_honest_aliases_still_read():
+    with pytest.raises(yamlio.YamlFileError) as caught:
+        yamlio.loads(LAUGHS + "players: *l9\n", "hostile.yaml")
+    assert "hostile.yaml" in str(caught.value) and "alias" in str(caught.value)
+    assert yamlio.loads("a: &a [1, 2]\nb: *a\nc: *a\n") == {"a": [1, 2], "b": [1, 2], "c": [1, 2]}
+
+
+def test_a_rules_case_carrying_an_alias_bomb_fails_naming_the_file(cli, tmp_path):
+    case = Path(__file__).parent / "cases" / "agot1e" / "card-asha-greyjoy.yaml"
+    hostile = tmp_path / "laughs.yaml"
+    hostile.write_text(LAUGHS + case.read_text(encoding="utf-8") + "notes: *l9\n", encoding="utf-8")
+    done = cli("case", str(hostile))
+    assert done.exit_code == 1 and f"{hostile}" in done.output and "alias" in done.output
+
+
+@pytest.mark.parametrize("edit,named", [
+    (lambda text: text.split("players:")[0] + "players: [stark, lannister]\n", "players"),
+    (lambda text: re.sub(r"  stark:\n(    .*\n)+", "  stark: ned@example.org\n", text), "stark"),
+    (lambda text: text.replace("  planning: 48h\n  step: 24h\n  grace: 1h\n", "").replace("deadlines:\n", "deadlines: 48h\n"),
+     "deadlines"),
+    (lambda text: text.replace("ruleset: agot1e", "ruleset: [agot1e]"), "ruleset"),
+])
+def test_a_game_yaml_with_a_wrong_type_is_named_with_an_example_and_left_alone(cli, tmp_path, edit, named):
+    assert cli(*NEW).exit_code == 0
+    path = tmp_path / "data" / "w" / "game.yaml"
+    path.write_text(edit(path.read_text(encoding="utf-8")), encoding="utf-8")
+    broken = path.read_bytes()
+    for command in (["status", "w"], ["show", "w", "--as", "stark"], ["web", "--links", "w"],
+                    ["adjudicate", "w", "--force"], ["submit", "w", "--as", "stark", "-"]):
+        done = cli(*command, input="ORDERS\n")
+        assert done.exit_code == 1, (command, done.output)
+        assert f"{path}" in done.output and f"'{named}'" in done.output and "example" in done.output, (command, done.output)
+        assert "Traceback" not in done.output
+    assert path.read_bytes() == broken and sorted(p.name for p in (path.parent / "states").iterdir()) == ["000001.yaml"]
+
+
+@pytest.mark.parametrize("edit,named", [
+    (lambda text: text.replace("ruleset: agot1e", "ruleset: [agot1e]"), "ruleset"),
+    (lambda text: text + "expect: hello\n", "expect"),
+    (lambda text: text.replace("decisions:\n", "decisions: [stark]\nold_decisions:\n"), "decisions"),
+])
+def test_a_rules_case_with_a_wrong_type_is_named_with_an_example(cli, tmp_path, edit, named):
+    case = Path(__file__).parent / "cases" / "agot1e" / "card-asha-greyjoy.yaml"
+    hostile = tmp_path / "case.yaml"
+    hostile.write_text(edit(case.read_text(encoding="utf-8")), encoding="utf-8")
+    done = cli("case", str(hostile))
+    assert done.exit_code == 1 and f"{hostile}" in done.output, done.output
+    assert f"'{named}'" in done.output and "example" in done.output and "crashed" not in done.output, done.output
+
+
+@pytest.mark.parametrize("edit", [lambda text: re.sub(r"(?m)^cell: \d+", "cell: many", text),
+                                  lambda text: text[:len(text) // 2]])
+def test_a_broken_board_yaml_is_a_file_error_naming_it(tmp_path, monkeypatch, edit):
+    """The drawn board (``games/<edition>/vN/board.yaml``): ``judge map`` printed a traceback."""
+    board = tmp_path / "agot1e" / "v9" / "board.yaml"
+    board.parent.mkdir(parents=True)
+    board.write_text(edit(mapshapes.board_path("agot1e", "v1").read_text(encoding="utf-8")), encoding="utf-8")
+    monkeypatch.setattr(mapshapes, "GAMES_DIR", tmp_path)
+    with pytest.raises(yamlio.YamlFileError) as caught:
+        mapshapes.shapes_for("agot1e", "v9")
+    assert str(caught.value).startswith(f"{board}: ") and str(caught.value).count(str(board)) == 1
+
+
+def test_claims_factions_of_the_wrong_type_are_named_with_an_example(tmp_path):
+    from adjudicator.rulesets.claim import gamedata
+
+    shutil.copytree(gamedata.DATA_DIR / "v1", tmp_path / "v1")
+    factions = tmp_path / "v1" / "factions.yaml"
+    factions.write_text(re.sub(r"(?ms)^factions:\n.*\Z", "factions: oops\n", factions.read_text(encoding="utf-8")),
+                        encoding="utf-8")
+    with pytest.raises(yamlio.YamlFileError) as caught:
+        gamedata.load_gamedata_from(tmp_path / "v1", "v1")
+    assert str(caught.value).startswith(f"{factions}: 'factions' must be a mapping") and "example" in str(caught.value)
+
+
+def test_a_game_id_with_a_trailing_line_break_is_refused_and_makes_no_folder(cli, tmp_path):
+    """``$`` matches before a final line break: ``judge new 'w<newline>'`` made the folder ``w\\n``."""
+    done = cli("new", "w\n", *NEW[2:])
+    assert done.exit_code == 1 and "bad game id 'w\\n'" in done.output and "example: westeros1" in done.output
+    assert not (tmp_path / "data" / "w\n").exists()
+
+
+def test_a_version_file_whose_events_or_state_have_the_wrong_type_is_named(cli, tmp_path):
+    assert cli(*NEW).exit_code == 0
+    path = tmp_path / "data" / "w" / "states" / "000001.yaml"
+    good = path.read_text(encoding="utf-8")
+    for broken, named in ((good.replace("events:", "events: hello\nold_events:", 1), "events"),
+                          (re.sub(r"(?ms)^state:\n.*?(?=^\S|\Z)", "state: hello\n", good), "state")):
+        path.write_text(broken, encoding="utf-8")
+        for command in (["status", "w"], ["history", "w"], ["replay", "w"]):
+            done = cli(*command)
+            assert f"{path}" in done.output and f"'{named}' must be a" in done.output, (command, done.output)
+        assert path.read_text(encoding="utf-8") == broken
+
+
+@pytest.mark.parametrize("expectation,difference", [
+    ("  events: Lannister\n", "events: no 'Lannister'"),
+    ("  rejected: {stark: Lannister}\n", "rejected.stark: no error mentions 'Lannister'"),
+    ("  rejected: {stark: 3}\n", "'rejected.stark' must be a list of substrings, found int (example: stark: [unknown area])"),
+])
+def test_a_case_expecting_one_text_instead_of_a_list_checks_that_text_not_each_letter(cli, tmp_path, expectation, difference):
+    """No Lannister is in this case's events or errors: a word where a list belongs was checked one
+    letter at a time (L, a, n, ... each found somewhere in order), so the case passed and could not fail."""
+    case = Path(__file__).parent / "cases" / "agot1e" / "card-asha-greyjoy.yaml"
+    written = tmp_path / "case.yaml"
+    written.write_text(case.read_text(encoding="utf-8") + expectation, encoding="utf-8")
+    done = cli("case", str(written))
+    assert done.exit_code == 1 and difference in done.output and "'L'" not in done.output, done.output
+
+
+def test_a_journal_entry_without_its_time_is_named_not_a_key_error(cli, tmp_path):
+    assert cli(*NEW).exit_code == 0
+    entry = tmp_path / "data" / "w" / "journal" / "000001.yaml"
+    entry.write_text("format: 1\nseq: 1\nkind: adjudicate\nforce: true\nreason: gm\n", encoding="utf-8")
+    for command in (["status", "w"], ["replay", "w"], ["web", "--links", "w"]):
+        done = cli(*command)
+        assert done.exit_code == 1 and f"{entry}: not a journal entry (needs seq, kind and at" in done.output, (command, done.output)
+
+
+def test_tick_names_a_broken_game_file_in_one_line_without_a_traceback(cli, tmp_path):
+    """The GM's cron mail shows what tick wrote: a file the GM can mend is one line, as elsewhere."""
+    assert cli(*NEW).exit_code == 0
+    path = tmp_path / "data" / "w" / "game.yaml"
+    path.write_text("- not a game\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "adjudicator", "tick"], capture_output=True, text=True,
+                          env=subprocess_env(tmp_path / "data", now=datetime(2026, 11, 25, 12, tzinfo=timezone.utc)))
+    output = done.stdout + done.stderr
+    assert done.returncode == 1 and f"w: FAILED, flagged for the GM: YamlFileError: {path}: expected a mapping" in output
+    assert "Traceback" not in output, output
+
+
+def test_a_deadline_that_is_no_duration_is_named_before_the_step_that_needs_it(cli, tmp_path):
+    """``planning: forever`` was read only when a planning step began: a ValueError traceback then."""
+    assert cli(*NEW).exit_code == 0
+    path = tmp_path / "data" / "w" / "game.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("planning: 48h", "planning: forever"), encoding="utf-8")
+    for command in (["status", "w"], ["adjudicate", "w", "--force"]):
+        done = cli(*command)
+        assert done.exit_code == 1 and f"{path}: deadlines: 'planning' is not a duration: 'forever'" in done.output, done.output
+        assert "examples: 48h" in done.output
+
+
+@pytest.mark.parametrize("edit,named", [
+    (lambda text: text.replace("round: 4", "round: four"), "round: expected a number, found 'four'"),
+    (lambda text: text.replace("supply: {stark: 1,", "supply: {stark: one,"), "supply.stark: expected a number, found 'one'"),
+    (lambda text: text.replace("King's Landing: 5", "King's Landing: five"),
+     "neutral.King's Landing: expected a number, found 'five'"),
+])
+def test_a_word_for_a_number_in_an_agot_case_position_is_named_not_an_engine_crash(cli, tmp_path, edit, named):
+    case = Path(__file__).parent / "cases" / "agot1e" / "card-asha-greyjoy.yaml"
+    written = tmp_path / "case.yaml"
+    written.write_text(edit(case.read_text(encoding="utf-8")), encoding="utf-8")
+    done = cli("case", str(written))
+    assert done.exit_code == 1 and named in done.output and "crashed" not in done.output, done.output
