@@ -397,8 +397,8 @@ class Postmaster:
         """The language to answer a mail that reached no game in: that of a seat the sender's address
         holds (in the game the sign-on names first, then in any game), else that of the seat the
         sign-on names, else None (every language the judge writes). Costs one game's config and,
-        at most once a batch, the games' glances (:meth:`_address_languages`), not a read of
-        every game per mail: an outsider's mail must not cost O(games)."""
+        now and then, the games' glances (:meth:`_address_languages`), not a read of every game
+        per mail: an outsider's mail must not cost O(games)."""
         signon = inbound.signon
         named = signon.game if signon and self.judge.store.exists(signon.game) else None
         signed_seat = None
@@ -519,6 +519,17 @@ class Postmaster:
                                "Until the hour is over the judge tries no password of that house sent from there."))
         return verdict.allowed
 
+    def _try_password(self, game: str, house: str, seat: dict, inbound: Inbound) -> str:
+        """``right``, ``wrong`` (counted against its count of wrong passwords, :meth:`_guesses`) or
+        ``locked`` (that count is over the limit: the password is not tried)."""
+        key = self._guesses(game, house, seat, inbound.sender)
+        if not self._house_open(key):
+            return "locked"
+        if _password_ok(inbound.signon.password, str(seat.get("password", "")), self.judge.store.secret()):
+            return "right"
+        self.house_limiter.hit(key, self.now)
+        return "wrong"
+
     def _right_password(self, inbound: Inbound) -> bool:
         """Does the mail of a sender over the rate limit sign on with its house's right password?
         A wrong one counts against the house, and a locked house's is not tried: a flood from one
@@ -529,13 +540,7 @@ class Postmaster:
             seat = self.judge.present(signon.game, shared=True).config["players"][signon.house] or {}
         except (*GAME_PROBLEMS, AttributeError, KeyError, TypeError):
             return False
-        key = self._guesses(signon.game, signon.house, seat, inbound.sender)
-        if not self._house_open(key):
-            return False
-        if _password_ok(signon.password, str(seat.get("password", "")), self.judge.store.secret()):
-            return True
-        self.house_limiter.hit(key, self.now)
-        return False
+        return self._try_password(signon.game, signon.house, seat, inbound) == "right"
 
     def _submit(self, handled: Handled, inbound: Inbound) -> Handled:
         signon = inbound.signon
@@ -562,14 +567,13 @@ class Postmaster:
                                                           houses=list(players)), self._language_for(inbound)))
             return handled
         seat = players[house] or {}
-        guesses = self._guesses(game, house, seat, inbound.sender)
-        if not self._house_open(guesses):
+        password = self._try_password(game, house, seat, inbound)
+        if password == "locked":
             handled.status, handled.detail = "house-locked", house
             self._reply(handled, inbound, _text_reply(Msg("mail.house_locked", game=game, house=house,
                                                           limit=self.settings.rate_limit), self._language_for(inbound)))
             return handled
-        if not _password_ok(signon.password, str(seat.get("password", "")), self.judge.store.secret()):
-            self.house_limiter.hit(guesses, self.now)
+        if password == "wrong":
             handled.status, handled.detail = "wrong-password", house
             self._reply(handled, inbound, _text_reply(Msg("mail.wrong_password", game=game, house=house),
                                                       self._language_for(inbound)))

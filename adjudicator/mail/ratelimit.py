@@ -146,7 +146,7 @@ class RateLimiter:
             record.noticed = moment
 
     def _append(self, *lines: tuple[datetime, str, str]) -> None:
-        data = "".join(f"{clock.to_text(t)} {what} {who.replace(chr(10), ' ')}\n" for t, what, who in lines).encode()
+        data = _lines(lines).encode()
         self.path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         try:
@@ -172,8 +172,13 @@ class RateLimiter:
                 del self._senders[who]
                 continue
             live += [(t, "hit", who) for t in times] + ([(noticed, "notice", who)] if noticed else [])
-        text = "".join(f"{clock.to_text(t)} {what} {who}\n" for t, what, who in live)
+        text = _lines(live)
         yamlio.atomic_write(self.path, text, fsync=False)
         st = self.path.stat()
         self._file, self._lines = (st.st_ino, st.st_size), len(live)
         self._compact_at = 2 * len(live) + SLACK
+
+
+def _lines(lines) -> str:
+    """The log's lines for ``(moment, "hit" | "notice", sender)`` triples, one a line whatever the sender."""
+    return "".join(f"{clock.to_text(t)} {what} {who.replace(chr(10), ' ')}\n" for t, what, who in lines)
