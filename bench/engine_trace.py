@@ -1,7 +1,7 @@
 """Whether engine work changed behaviour: a hash of every self-play step, for this checkout and another one.
 
 Run: ``python bench/engine_trace.py OTHER_CHECKOUT [--coarse]`` (e.g. a ``git archive`` of the commit before a speed
-change). For 37 seeded games (agot1e 3 to 5 houses; agot2e 3, 4 and 6 with and without Tides of Battle;
+change). For 31 seeded games (agot1e 3 to 5 houses; agot2e 3, 4 and 6 with and without Tides of Battle;
 agot2e-ru 3 to 6 houses, with Tides of Battle, without half support) it hashes, step by step, each bot
 mail and the judge's answer to it (accepted or not, every line's reading), who owes what, the events,
 the state and the view of every house, the GM and an observer, then prints the games whose hashes

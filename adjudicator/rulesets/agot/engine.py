@@ -147,9 +147,12 @@ def _kept(plan: dict) -> dict:
 
 
 _UNWON: list[tuple] = []
-"""What the last victory check that found no winner read (``_victory_inputs``), copied: a step that moved no
-unit, power token or neutral force (the raid step, a battle's supports and most of its cards) leaves them
-equal, and the check's answer with them (comparing costs a fraction of counting the castles)."""
+"""What the last few victory checks that found no winner read (``_victory_inputs``), copied, newest first: a
+step that moved no unit, power token or neutral force (the raid step, a battle's supports and most of its
+cards) leaves them equal, and the check's answer with them (comparing costs a fraction of counting the
+castles). A few, not one: a march out of a castle and its battle's end go back and forth between positions
+(and a server's games between theirs)."""
+_UNWON_KEPT = 4
 
 
 def _victory_inputs(state: dict, ctx: Ctx) -> tuple:
@@ -164,14 +167,15 @@ def _victory_inputs(state: dict, ctx: Ctx) -> tuple:
 def victory(state: dict, ctx: Ctx) -> list[Event]:
     if state["winner"] is not None:
         return []
-    if _UNWON:
-        gd, areas, control, neutral, houses, options = _UNWON[0]
-        if gd is ctx.gd and areas == state["areas"] and control == state["control"] and neutral == state["neutral"] \
+    areas, control, neutral = state["areas"], state["control"], state["neutral"]
+    for gd, areas_, control_, neutral_, houses, options in _UNWON:
+        if gd is ctx.gd and areas_ == areas and control_ == control and neutral_ == neutral \
                 and houses == state["houses"] and options == (state.get("options") or {}):
-            return []  # the same castles as at the last check that found no winner
+            return []  # the same castles as at a recent check that found no winner
     winner = pos.check_victory(state, ctx.gd)
     if winner is None:
-        _UNWON[:] = [_victory_inputs(state, ctx)]
+        _UNWON.insert(0, _victory_inputs(state, ctx))
+        del _UNWON[_UNWON_KEPT:]
         return []
     state["winner"] = winner
     count = pos.castles_controlled(state, ctx.gd, winner)
