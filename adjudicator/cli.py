@@ -611,7 +611,7 @@ def web(ctx, listen, links_for, base_url):
     """Serve a read-only web page per game (the board, tracks, events, deadline, who has not sent),
     and per player a private page of their own view."""
     from . import web as web_module
-    from .mail.server import parse_hostport
+    from .mail.settings import parse_hostport
 
     try:
         host, port = parse_hostport(listen, 8080)
