@@ -26,6 +26,8 @@ RATE_WINDOW_SECONDS = 3600
 MAX_INBOX_BYTES = 200_000_000
 # Observers per game (OBSERVE by mail): each gets every phase's report, rendered and sent.
 MAX_OBSERVERS = 50
+# How long an OBSERVE confirmation code holds, in hours of the judge's clock (also said in HELP).
+OBSERVE_CODE_HOURS = 48
 # `judge poll --security`: IMAP over TLS, STARTTLS, or plain (loopback only), and the port of each.
 IMAP_PORTS = {"ssl": 993, "starttls": 143, "none": 143}
 
