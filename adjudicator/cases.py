@@ -19,7 +19,7 @@ from typing import Any
 
 from . import ruleset as rulesets
 from . import yamlio
-from .ruleset import RulesetError
+from .ruleset import RulesetError, UnknownPlayer
 from .yamlio import YamlFileError
 from .plaindata import clone
 
@@ -95,7 +95,10 @@ def _run(case: dict, result: CaseResult) -> None:
     start = clone(state)
     errors: dict[str, list[str]] = {}
     for player, text in (case.get("decisions") or {}).items():
-        sub = rs.submit(state, str(player), str(text))
+        try:
+            sub = rs.submit(state, str(player), str(text))
+        except UnknownPlayer as exc:
+            raise RulesetError(f"decisions: no player {exc.player!r} in this case (players: {', '.join(exc.players)})") from None
         errors[str(player)] = [f"line {ln.lineno}: {ln.error}" for ln in sub.parsed.lines if not ln.ok] + [
             str(note) for note in (sub.notes if not sub.applied else [])]  # in English, as cases are written
         if sub.applied:

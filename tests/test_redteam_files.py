@@ -180,3 +180,21 @@ def test_a_word_for_a_number_in_an_agot_case_position_is_named_not_an_engine_cra
     written.write_text(edit(case.read_text(encoding="utf-8")), encoding="utf-8")
     done = cli("case", str(written))
     assert done.exit_code == 1 and named in done.output and "crashed" not in done.output, done.output
+
+
+@pytest.mark.parametrize("case,houses", [
+    ("agot1e/card-asha-greyjoy.yaml", "stark, lannister, baratheon, greyjoy, tyrell"),
+    ("agot2e-ru/gold-economy-bid-over-the-purse.yaml", None),
+    ("oriflamme/ahead-clear.yaml", "red, blue, green"),
+    ("agotccg/ahead-a-whole-round-from-one-mail-each.yaml", "alice, bob"),
+])
+def test_decisions_of_a_house_not_in_the_case_name_it_and_the_houses_the_case_has(cli, tmp_path, case, houses):
+    """agot1e's engine met the unknown house first: 'the engine crashed: KeyError: 'martell''."""
+    source = (Path(__file__).parent / "cases" / case).read_text(encoding="utf-8")
+    written = tmp_path / "case.yaml"
+    written.write_text(source.replace("\ndecisions:\n", "\ndecisions:\n  martell: |\n    CLEAR\n", 1), encoding="utf-8")
+    done = cli("case", str(written))
+    assert done.exit_code == 1 and "crashed" not in done.output, done.output
+    assert f"{written}: decisions: no player 'martell' in this case (players: " in done.output, done.output
+    if houses:
+        assert f"(players: {houses})" in done.output, done.output
