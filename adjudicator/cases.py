@@ -24,6 +24,7 @@ from .yamlio import YamlFileError
 from .plaindata import clone
 
 MAX_STEPS = 10_000
+TITLE_SHOWN = 300  # characters of a title on its PASS/FAIL line (the longest of tests/cases: 180)
 REQUIRED = ("ruleset", "title", "position")
 SHAPE = {  # key -> type, example (yamlio.check_keys); an empty key is read as absent
     "ruleset": (str, "ruleset: agot1e"),
@@ -46,9 +47,18 @@ class CaseResult:
         return self.error is None and not self.differences
 
     def report(self) -> str:
-        head = f"{'PASS' if self.passed else 'FAIL'} {self.title}"
+        head = f"{'PASS' if self.passed else 'FAIL'} {shown_title(self.title)}"
         details = [self.error] if self.error else self.differences
         return "\n".join([head, *(f"    {d}" for d in details)])
+
+
+def shown_title(title: str) -> str:
+    """The title as the PASS/FAIL line shows it: one line, at most :data:`TITLE_SHOWN` characters
+    and the length of the rest (a case written to hurt, or by mistake, had its whole title printed)."""
+    one_line = title.replace("\r", " ").replace("\n", " ")
+    if len(title) <= TITLE_SHOWN:
+        return one_line
+    return f"{one_line[:TITLE_SHOWN].rstrip()}... ({len(title)} characters)"
 
 
 def diff_values(key: str, expected: Any, actual: Any) -> list[str]:

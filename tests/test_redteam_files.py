@@ -198,3 +198,16 @@ def test_decisions_of_a_house_not_in_the_case_name_it_and_the_houses_the_case_ha
     assert f"{written}: decisions: no player 'martell' in this case (players: " in done.output, done.output
     if houses:
         assert f"(players: {houses})" in done.output, done.output
+
+
+def test_a_huge_title_is_cut_on_its_pass_line(cli, tmp_path):
+    """A title of a million characters was printed whole on the PASS/FAIL line (and a title of line
+    breaks took as many lines)."""
+    source = (Path(__file__).parent / "cases" / "agot1e" / "card-asha-greyjoy.yaml").read_text(encoding="utf-8")
+    written = tmp_path / "case.yaml"
+    written.write_text(re.sub(r"(?m)^title: .*$", "title: \"" + "Asha\\n" * 200_000 + "\"", source), encoding="utf-8")
+    done = cli("case", str(written))
+    assert done.exit_code == 0, done.output[:500]
+    head, rest = done.output.split("\n", 1)
+    assert head.startswith("PASS Asha Asha ") and head.endswith("... (1000000 characters)") and len(head) <= 400, head[:500]
+    assert rest == "1 passed, 0 failed\n"
