@@ -211,3 +211,34 @@ def test_a_huge_title_is_cut_on_its_pass_line(cli, tmp_path):
     head, rest = done.output.split("\n", 1)
     assert head.startswith("PASS Asha Asha ") and head.endswith("... (1000000 characters)") and len(head) <= 400, head[:500]
     assert rest == "1 passed, 0 failed\n"
+
+
+def test_a_duplicate_key_is_refused_naming_the_key_and_both_lines():
+    """YAML says a mapping's keys are unique; PyYAML kept the last one silently."""
+    with pytest.raises(yamlio.YamlFileError) as caught:
+        yamlio.loads("round: 3\nsupply:\n  stark: 1\nround: 4\n", "dup.yaml")
+    assert str(caught.value) == "dup.yaml line 4: duplicate key 'round' (first on line 1): write each key once (example: round: 4)"
+    with pytest.raises(yamlio.YamlFileError, match=r"line 2: duplicate key 'stark' \(first on line 1\)"):
+        yamlio.loads("supply: {stark: 1,\n  lannister: 2, stark: 3}\n")
+    # what is not a duplicate still reads: a merge key's values overridden, equal keys in different mappings
+    assert yamlio.loads("base: &b {x: 1, y: 2}\nd: {<<: *b, x: 3}\ne: {x: 1}\n")["d"] == {"x": 3, "y": 2}
+
+
+def test_a_rules_case_with_a_duplicate_key_fails_naming_it(cli, tmp_path):
+    source = (Path(__file__).parent / "cases" / "agot1e" / "card-asha-greyjoy.yaml").read_text(encoding="utf-8")
+    written = tmp_path / "case.yaml"
+    written.write_text(source.replace("  round: 4\n", "  round: 4\n  round: 5\n"), encoding="utf-8")
+    line = written.read_text(encoding="utf-8").splitlines().index("  round: 5") + 1
+    done = cli("case", str(written))
+    assert done.exit_code == 1 and f"{written} line {line}: duplicate key 'round' (first on line {line - 1})" in done.output, done.output
+
+
+def test_a_game_yaml_with_a_duplicate_key_is_named_and_left_alone(cli, tmp_path):
+    """game.yaml is read by the same loader: the GM who pastes a second ``ruleset:`` is told, not overruled."""
+    assert cli(*NEW).exit_code == 0
+    path = tmp_path / "data" / "w" / "game.yaml"
+    path.write_text(path.read_text(encoding="utf-8") + "ruleset: agot2e\n", encoding="utf-8")
+    broken = path.read_bytes()
+    done = cli("status", "w")
+    assert done.exit_code == 1 and f"{path} line " in done.output and "duplicate key 'ruleset' (first on line" in done.output
+    assert path.read_bytes() == broken
