@@ -242,3 +242,97 @@ def test_a_game_yaml_with_a_duplicate_key_is_named_and_left_alone(cli, tmp_path)
     done = cli("status", "w")
     assert done.exit_code == 1 and f"{path} line " in done.output and "duplicate key 'ruleset' (first on line" in done.output
     assert path.read_bytes() == broken
+
+
+# every key of an AGoT case position (CASES.md, README "Rules cases") with a value of the wrong shape,
+# and the start of what the runner must say: the key, what belongs there (then an example)
+AGOT_POSITION_SLIPS = [
+    ({"players": "stark"}, "players: expected a list, found 'stark'"),
+    ({"players": ["stark", 5, "lannister"]}, "players, item 2: expected a text, found 5"),
+    ({"seed": [1]}, "seed: expected a number, found a list [1]"),
+    ({"round": 2.5}, "round: expected a number, found 2.5"),
+    ({"step": ["action"]}, "step: expected a text, found a list ['action']"),
+    ({"tracks": ["stark"]}, "tracks: expected a mapping, found a list ['stark']"),
+    ({"tracks": {"iron_throne": 5}}, "tracks.iron_throne: expected a list, found 5"),
+    ({"supply": [1]}, "supply: expected a mapping, found a list [1]"),
+    ({"supply": {"stark": True}}, "supply.stark: expected a number, found True"),
+    ({"power": 5}, "power: expected a mapping, found 5"),
+    ({"wildlings": {"x": 1}}, "wildlings: expected a number, found a mapping {'x': 1}"),
+    ({"areas": ["Winterfell"]}, "areas: expected a mapping, found a list ['Winterfell']"),
+    ({"areas": {"Winterfell": ["footman"]}}, "areas.Winterfell: expected a mapping, found a list ['footman']"),
+    ({"areas": {"Winterfell": {"stark": "footman"}}}, "areas.Winterfell.stark: expected a list, found 'footman'"),
+    ({"areas": {"Winterfell": {"stark": [["footman"]]}}}, "areas.Winterfell.stark, item 1: expected a text, found a list"),
+    ({"control": {"Lannisport": 5}}, "control.Lannisport: expected a text, found 5"),
+    ({"control": ["Lannisport"]}, "control: expected a mapping, found a list"),
+    ({"neutral": ["The Eyrie"]}, "neutral: expected a mapping, found a list"),
+    ({"garrisons": 2}, "garrisons: expected a mapping, found 2"),
+    ({"routed": {"Seagard": "footman"}}, "routed.Seagard: expected a list, found 'footman'"),
+    ({"routed": {"Seagard": [{"footman": 1}]}}, "routed.Seagard, item 1: expected a text, found a mapping"),
+    ({"orders": ["x"]}, "orders: expected a mapping, found a list ['x']"),
+    ({"orders": {"Greywater Watch": ["march 0"]}}, "orders.Greywater Watch: expected a text, found a list"),
+    ({"hands": ["Eddard Stark"]}, "hands: expected a mapping, found a list"),
+    ({"hands": {"stark": "Eddard Stark"}}, "hands.stark: expected a list, found 'Eddard Stark'"),
+    ({"discards": {"stark": 3}}, "discards.stark: expected a list, found 3"),
+    ({"blade_used": "hello"}, "blade_used: expected true or false, found 'hello'"),
+    ({"decks": ["Supply"]}, "decks: expected a mapping, found a list"),
+    ({"decks": {"I": "Supply"}}, "decks.I: expected a list, found 'Supply'"),
+    ({"tides_of_battle": [1]}, "tides_of_battle: expected true or false, found a list [1]"),
+    ({"tides_next": "skull"}, "tides_next: expected a list, found 'skull'"),
+    ({"wildling_deck": 3}, "wildling_deck: expected a list, found 3"),
+    ({"restrictions": "Rains of Autumn"}, "restrictions: expected a list, found 'Rains of Autumn'"),
+    ({"westeros_cards": {"I": ["Supply"]}}, "westeros_cards.I: expected a text, found a list"),
+    ({"neutral": {5: 3}}, "neutral: the key 5 must be a text"),
+    # the right shape, a house not in play where one belongs
+    ({"supply": {"martell": 1}}, "supply.martell: 'martell' is not in play (houses: stark, lannister, baratheon, greyjoy, tyrell)"),
+    ({"hands": {"x": ["Eddard Stark"]}}, "hands.x: 'x' is not in play (houses: "),
+    ({"control": {"Lannisport": "martell"}}, "control.Lannisport: 'martell' is not in play (houses: "),
+]
+
+
+@pytest.mark.parametrize("change,said", AGOT_POSITION_SLIPS, ids=[s.split(":")[0] for _, s in AGOT_POSITION_SLIPS])
+def test_a_value_of_the_wrong_shape_in_an_agot_case_position_is_named_with_an_example(tmp_path, change, said):
+    """A list where a mapping belongs (``orders: [x]``), a mapping where a list belongs, a number where a
+    text belongs: 'the engine crashed: AttributeError' (or a text read letter by letter, or a value kept
+    that broke the game later), not the key named."""
+    from adjudicator.cases import run_case
+
+    case = yamlio.load_mapping(Path(__file__).parent / "cases" / "agot1e" / "card-asha-greyjoy.yaml")
+    case["position"].update(change)
+    written = tmp_path / "case.yaml"
+    written.write_text(yamlio.dumps(case), encoding="utf-8")
+    result = run_case(written)
+    assert result.error is not None and result.error.startswith(f"{written}: {said}"), result.error
+    assert "(example: " in result.error or "(houses: " in result.error, result.error
+
+
+def test_a_number_of_houses_the_edition_has_no_game_for_is_named_not_a_traceback(cli, tmp_path):
+    """``judge new`` with two agot1e players, or a case of one player: 'ValueError: no 2-player game'."""
+    done = cli("new", "w", "--ruleset", "agot1e", "--player", "stark=ned@example.org", "--player",
+               "lannister=tywin@example.org", "--no-mail")
+    assert done.exit_code == 1 and "agot1e has no 2-player game (players: 3, 4 or 5; example: " in done.output, done.output
+    case = yamlio.load_mapping(Path(__file__).parent / "cases" / "agot1e" / "card-asha-greyjoy.yaml")
+    case["position"]["players"] = ["stark"]
+    written = tmp_path / "case.yaml"
+    written.write_text(yamlio.dumps(case), encoding="utf-8")
+    done = cli("case", str(written))
+    assert done.exit_code == 1 and "agot1e has no 1-player game" in done.output and "crashed" not in done.output, done.output
+
+
+@pytest.mark.parametrize("change,said", [
+    ({"options": "hostages"}, "options: expected a mapping, found 'hostages' (example: options: {hostages: no})"),
+    ({"gold": {"stark": "five"}}, "gold.stark: expected a number, found 'five' (example: gold: {stark: 5})"),
+    ({"debts": [1]}, "debts: expected a mapping, found a list [1]"),
+    ({"loans": 2}, "loans: expected a mapping, found 2"),
+    ({"hostages": 3}, "hostages: expected a list, found 3"),
+    ({"hostages": ["Eddard Stark"]}, "hostages, item 1: expected a mapping, found 'Eddard Stark'"),
+    ({"mercenaries": ["golden-company"]}, "mercenaries: expected a mapping, found a list"),
+])
+def test_a_value_of_the_wrong_shape_in_an_agot2e_ru_case_position_is_named_with_an_example(tmp_path, change, said):
+    from adjudicator.cases import run_case
+
+    case = yamlio.load_mapping(Path(__file__).parent / "cases" / "agot2e-ru" / "gold-economy-bid-over-the-purse.yaml")
+    case["position"].update(change)
+    written = tmp_path / "case.yaml"
+    written.write_text(yamlio.dumps(case), encoding="utf-8")
+    result = run_case(written)
+    assert result.error is not None and result.error.startswith(f"{written}: {said}"), result.error
