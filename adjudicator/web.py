@@ -102,7 +102,7 @@ class Site:
         try:
             return self._game(parts, language)
         except Exception as exc:  # noqa: BLE001  one broken game must not take the others' pages down
-            _log_broken(parts[0], exc)
+            _log_broken(parts[0], exc, None if isinstance(exc, FIXABLE_GAME) else self.judge.diagnose(parts[0], exc))
             return self._broken(parts[0], language)
 
     def _game(self, parts: list[str], language: str | None) -> Response:
@@ -221,13 +221,15 @@ class Site:
         return png
 
 
-def _log_broken(game_id: str, exc: Exception) -> None:
+def _log_broken(game_id: str, exc: Exception, damaged: Exception | None = None) -> None:
     """Why a game's page said it is broken, for the GM: a file they can mend in one line (as the
-    command line says it), anything else with its traceback."""
+    command line says it), anything else with its traceback and the version file it was met in
+    (``Judge.diagnose``)."""
     if isinstance(exc, FIXABLE_GAME):
         log.error("game %s: shown as broken: %s", game_id, exc)
     else:
-        log.error("game %s: shown as broken: %s: %s", game_id, type(exc).__name__, exc, exc_info=exc)
+        log.error("game %s: shown as broken: %s: %s%s", game_id, type(exc).__name__, exc,
+                  f" ({damaged})" if damaged is not None else "", exc_info=exc)
 
 
 class _Handler(BaseHTTPRequestHandler):

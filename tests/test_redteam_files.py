@@ -336,3 +336,68 @@ def test_a_value_of_the_wrong_shape_in_an_agot2e_ru_case_position_is_named_with_
     written.write_text(yamlio.dumps(case), encoding="utf-8")
     result = run_case(written)
     assert result.error is not None and result.error.startswith(f"{written}: {said}"), result.error
+
+
+def _damage_round(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert re.search(r"(?m)^  round: \d+$", text)
+    path.write_text(re.sub(r"(?m)^  round: \d+$", "  round: one", text), encoding="utf-8")
+
+
+def test_a_version_whose_state_has_a_wrong_type_is_named_by_every_command_without_a_traceback(cli, tmp_path):
+    """``round: one`` in the state of a version: 'TypeError: '<' not supported between instances of
+    'int' and 'str'' with its traceback from status, show, map and adjudicate, and from replay when
+    the first version is the damaged one; ``restrictions: 5`` from submit."""
+    assert cli(*NEW).exit_code == 0
+    first = tmp_path / "data" / "w" / "states" / "000001.yaml"
+    good = first.read_text(encoding="utf-8")
+    _damage_round(first)
+    damaged = f"{first}: this version file is damaged: state.round: expected a number, found 'one' (a new game has round: 1)"
+    for command in (["status", "w"], ["show", "w"], ["show", "w", "--as", "stark"], ["map", "w", "-o", str(tmp_path / "b.png")],
+                    ["adjudicate", "w", "--force"]):
+        done = cli(*command)
+        assert done.exit_code == 1 and damaged in done.output, (command, done.output)
+        assert "Traceback" not in done.output, (command, done.output)
+    assert not list((tmp_path / "data" / "w" / "journal").iterdir())  # the adjudication the engine failed on is not journaled
+    first.write_text(good.replace("  restrictions: []\n", "  restrictions: 5\n"), encoding="utf-8")
+    done = cli("submit", "w", "--as", "stark", "-", input="ORDERS\nWinterfell: march -1\n")
+    assert done.exit_code == 1 and "Traceback" not in done.output, done.output
+    assert f"{first}: this version file is damaged: state.restrictions: expected a list, found 5 (a new game has restrictions: [])" \
+        in done.output, done.output
+    first.write_text(good, encoding="utf-8")
+    assert cli("adjudicate", "w", "--force").exit_code == 0  # entries after version 1: the replay has steps to redo
+    _damage_round(first)
+    done = cli("replay", "w")
+    assert done.exit_code == 1 and damaged in done.output and "Traceback" not in done.output, done.output
+
+
+def test_a_version_the_judge_fails_on_without_a_wrong_type_is_still_named_without_a_traceback(cli, tmp_path):
+    """A damage of the right type (an area the board does not have) is not found by comparing kinds: the
+    command still names the version it failed on and the error, and how to look or roll back."""
+    assert cli(*NEW).exit_code == 0
+    path = tmp_path / "data" / "w" / "states" / "000001.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("\n    winterfell:\n", "\n    winterfel:\n", 1), encoding="utf-8")
+    done = cli("show", "w", "--as", "stark")
+    assert done.exit_code == 1 and "Traceback" not in done.output, done.output
+    assert done.output.startswith(f"Error: {path}: the judge fails on this version (KeyError: ") and "winterfel" in done.output
+    assert "judge rollback w --to N" in done.output, done.output
+
+
+def test_tick_flags_a_game_whose_version_has_a_wrong_type_naming_the_file(cli, tmp_path):
+    assert cli(*NEW).exit_code == 0
+    first = tmp_path / "data" / "w" / "states" / "000001.yaml"
+    _damage_round(first)
+    done = subprocess.run([sys.executable, "-m", "adjudicator", "tick"], capture_output=True, text=True,
+                          env=subprocess_env(tmp_path / "data", now=datetime(2026, 11, 25, 12, tzinfo=timezone.utc)))
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"w: FAILED, flagged for the GM: {first}: this version file is damaged: state.round: expected a number" in done.stderr
+    assert "state.round" in yamlio.load_mapping(tmp_path / "data" / "w" / "flag.yaml")["problem"]
+    assert "Traceback" not in done.stderr  # a file to mend, not a bug: one line, as for a YAML error
+
+
+def test_judge_list_names_the_version_file_of_a_game_it_cannot_glance_at(cli, tmp_path):
+    assert cli(*NEW).exit_code == 0
+    first = tmp_path / "data" / "w" / "states" / "000001.yaml"
+    first.write_text(first.read_text(encoding="utf-8").replace("\n  winner: null\n", "\n"), encoding="utf-8")
+    done = cli("list")
+    assert f"w                BROKEN: {first}: this version file is damaged: state: the key 'winner' is missing" in done.output, done.output

@@ -39,7 +39,7 @@ def _no_winner(data: Path) -> Path:
 
 
 @pytest.mark.parametrize("damage,logged,listed", [
-    (_round_one, "TypeError", "a (agot1e), version 1: round one"),  # its summary still reads; its page does not
+    (_round_one, "000001.yaml: this version file is damaged: state.round", "a (agot1e), version 1: round one"),  # its summary still reads; its page does not
     (_no_game_yaml, "game.yaml", "a: broken (cannot be shown now)"),
     (_no_winner, "KeyError", "a: broken (cannot be shown now)"),  # the index asked who won: the whole index failed
 ])
