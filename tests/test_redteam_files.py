@@ -326,6 +326,8 @@ def test_a_number_of_houses_the_edition_has_no_game_for_is_named_not_a_traceback
     ({"hostages": 3}, "hostages: expected a list, found 3"),
     ({"hostages": ["Eddard Stark"]}, "hostages, item 1: expected a mapping, found 'Eddard Stark'"),
     ({"mercenaries": ["golden-company"]}, "mercenaries: expected a mapping, found a list"),
+    ({"hostages": [{"card": "Eddard Stark", "holder": "lannister", "since": "two"}]},
+     "hostages: Eddard Stark: since: expected a round number, found 'two' (example: "),
 ])
 def test_a_value_of_the_wrong_shape_in_an_agot2e_ru_case_position_is_named_with_an_example(tmp_path, change, said):
     from adjudicator.cases import run_case

@@ -160,7 +160,11 @@ def _case_hostages(state: dict, position: dict) -> None:
         if item.get("executed"):
             state["hostages"]["executed"].append(entry)
         else:
-            state["hostages"]["held"].append({**entry, "since": int(item.get("since", state["round"]))})
+            since = item.get("since", state["round"])
+            if type(since) is not int:
+                raise RulesetError(f"hostages: {card.name}: since: expected a round number, found {since!r} "
+                                   f"(example: {VARIANT_SHAPES['hostages'][1]})")
+            state["hostages"]["held"].append({**entry, "since": since})
 
 
 AGOT2E_RU = register(Agot2eRu())
