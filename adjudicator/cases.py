@@ -64,24 +64,25 @@ def check_shapes(position: dict, shapes: dict[str, tuple[Any, str]]) -> None:
     a text or a number only where the shape says ``| None``."""
     for key, (shape, example) in shapes.items():
         if key in position:
-            _check_shape(position[key], shape, key, example)
+            check_shape(position[key], shape, key, example)
 
 
-def _check_shape(value: Any, shape: Any, where: str, example: str) -> None:
+def check_shape(value: Any, shape: Any, where: str, example: str) -> None:
+    """One value of the shape :func:`check_shapes` says, named ``where`` if it is not."""
     if _fits(value, shape):
         origin = typing.get_origin(shape)
         if origin is list and value:
             for i, item in enumerate(value):
-                _check_shape(item, typing.get_args(shape)[0], f"{where}, item {i + 1}", example)
+                check_shape(item, typing.get_args(shape)[0], f"{where}, item {i + 1}", example)
         elif origin is dict and value:
             for key, item in value.items():
                 if not isinstance(key, str):
                     raise RulesetError(f"{where}: the key {key!r} must be a text (example: {example})")
-                _check_shape(item, typing.get_args(shape)[1], f"{where}.{key}", example)
+                check_shape(item, typing.get_args(shape)[1], f"{where}.{key}", example)
         elif origin in (typing.Union, types.UnionType):
             for alternative in typing.get_args(shape):
                 if _fits(value, alternative):
-                    _check_shape(value, alternative, where, example)
+                    check_shape(value, alternative, where, example)
                     break
         return
     raise RulesetError(f"{where}: expected {_SHAPE_NAMES.get(typing.get_origin(shape) or shape, 'something else')}, "

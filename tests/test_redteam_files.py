@@ -403,3 +403,29 @@ def test_judge_list_names_the_version_file_of_a_game_it_cannot_glance_at(cli, tm
     first.write_text(first.read_text(encoding="utf-8").replace("\n  winner: null\n", "\n"), encoding="utf-8")
     done = cli("list")
     assert f"w                BROKEN: {first}: this version file is damaged: state: the key 'winner' is missing" in done.output, done.output
+
+
+@pytest.mark.parametrize("case,change,said", [
+    ("oriflamme/ahead-clear.yaml", {"round": "two"}, "round: expected a number, found 'two' (example: round: 2)"),
+    ("oriflamme/ahead-clear.yaml", {"queue": {"red": "Lord"}}, "queue: expected a list, found a mapping"),
+    ("oriflamme/ahead-clear.yaml", {"hands": {"red": "Spy"}}, "hands.red: expected a list, found 'Spy'"),
+    ("claim/custom-deck-two-players.yaml", {"phase": "two"}, "phase: expected a number, found 'two'"),
+    ("claim/custom-deck-two-players.yaml", {"hands": ["Giant 5"]}, "hands: expected a mapping, found a list"),
+    ("claim/custom-deck-two-players.yaml", {"players": "alice"}, "players: expected a list, found 'alice'"),
+    ("agotccg/ahead-a-whole-round-from-one-mail-each.yaml", {"round": [2]}, "round: expected a number, found a list [2]"),
+    ("agotccg/ahead-a-whole-round-from-one-mail-each.yaml", {"characters": ["x"]}, "characters: expected a mapping"),
+    ("agotccg/ahead-a-whole-round-from-one-mail-each.yaml", {"power": {"bob": "lots"}}, "power.bob: expected a number, found 'lots'"),
+    ("agotccg/challenges-defaults-nobody-defends-and-pass.yaml", {"challenge": {"attacker": "alice", "type": "military"}},
+     "challenge: defender missing (example: challenge: {attacker: alice, defender: bob,"),
+])
+def test_a_value_of_the_wrong_shape_in_another_rulesets_case_position_is_named(tmp_path, case, change, said):
+    """The same slips in the positions of Oriflamme, Claim and the AGoT CCG: 'the engine crashed: ValueError'
+    (or TypeError, AttributeError, KeyError) before."""
+    from adjudicator.cases import run_case
+
+    data = yamlio.load_mapping(Path(__file__).parent / "cases" / case)
+    data["position"].update(change)
+    written = tmp_path / "case.yaml"
+    written.write_text(yamlio.dumps(data), encoding="utf-8")
+    result = run_case(written)
+    assert result.error is not None and result.error.startswith(f"{written}: {said}"), result.error
