@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from adjudicator import yamlio
+from adjudicator.cases import run_case
 from adjudicator.rulesets.agot import mapshapes
 from conftest import subprocess_env
 
@@ -244,6 +245,17 @@ def test_a_game_yaml_with_a_duplicate_key_is_named_and_left_alone(cli, tmp_path)
     assert path.read_bytes() == broken
 
 
+def _position_error(tmp_path: Path, case: str, change: dict) -> str:
+    """Why the rules case ``tests/cases/<case>`` with ``change`` made to its position cannot be run."""
+    data = yamlio.load_mapping(Path(__file__).parent / "cases" / case)
+    data["position"].update(change)
+    written = tmp_path / "case.yaml"
+    written.write_text(yamlio.dumps(data), encoding="utf-8")
+    error = run_case(written).error
+    assert error is not None, f"{change} was taken"
+    return error
+
+
 # every key of an AGoT case position (CASES.md, README "Rules cases") with a value of the wrong shape,
 # and the start of what the runner must say: the key, what belongs there (then an example)
 AGOT_POSITION_SLIPS = [
@@ -294,15 +306,8 @@ def test_a_value_of_the_wrong_shape_in_an_agot_case_position_is_named_with_an_ex
     """A list where a mapping belongs (``orders: [x]``), a mapping where a list belongs, a number where a
     text belongs: 'the engine crashed: AttributeError' (or a text read letter by letter, or a value kept
     that broke the game later), not the key named."""
-    from adjudicator.cases import run_case
-
-    case = yamlio.load_mapping(Path(__file__).parent / "cases" / "agot1e" / "card-asha-greyjoy.yaml")
-    case["position"].update(change)
-    written = tmp_path / "case.yaml"
-    written.write_text(yamlio.dumps(case), encoding="utf-8")
-    result = run_case(written)
-    assert result.error is not None and result.error.startswith(f"{written}: {said}"), result.error
-    assert "(example: " in result.error or "(houses: " in result.error, result.error
+    error = _position_error(tmp_path, "agot1e/card-asha-greyjoy.yaml", change)
+    assert error.startswith(f"{tmp_path / 'case.yaml'}: {said}") and ("(example: " in error or "(houses: " in error), error
 
 
 def test_a_number_of_houses_the_edition_has_no_game_for_is_named_not_a_traceback(cli, tmp_path):
@@ -330,14 +335,8 @@ def test_a_number_of_houses_the_edition_has_no_game_for_is_named_not_a_traceback
      "hostages: Eddard Stark: since: expected a round number, found 'two' (example: "),
 ])
 def test_a_value_of_the_wrong_shape_in_an_agot2e_ru_case_position_is_named_with_an_example(tmp_path, change, said):
-    from adjudicator.cases import run_case
-
-    case = yamlio.load_mapping(Path(__file__).parent / "cases" / "agot2e-ru" / "gold-economy-bid-over-the-purse.yaml")
-    case["position"].update(change)
-    written = tmp_path / "case.yaml"
-    written.write_text(yamlio.dumps(case), encoding="utf-8")
-    result = run_case(written)
-    assert result.error is not None and result.error.startswith(f"{written}: {said}"), result.error
+    error = _position_error(tmp_path, "agot2e-ru/gold-economy-bid-over-the-purse.yaml", change)
+    assert error.startswith(f"{tmp_path / 'case.yaml'}: {said}"), error
 
 
 def _damage_round(path: Path) -> None:
@@ -421,11 +420,5 @@ def test_judge_list_names_the_version_file_of_a_game_it_cannot_glance_at(cli, tm
 def test_a_value_of_the_wrong_shape_in_another_rulesets_case_position_is_named(tmp_path, case, change, said):
     """The same slips in the positions of Oriflamme, Claim and the AGoT CCG: 'the engine crashed: ValueError'
     (or TypeError, AttributeError, KeyError) before."""
-    from adjudicator.cases import run_case
-
-    data = yamlio.load_mapping(Path(__file__).parent / "cases" / case)
-    data["position"].update(change)
-    written = tmp_path / "case.yaml"
-    written.write_text(yamlio.dumps(data), encoding="utf-8")
-    result = run_case(written)
-    assert result.error is not None and result.error.startswith(f"{written}: {said}"), result.error
+    error = _position_error(tmp_path, case, change)
+    assert error.startswith(f"{tmp_path / 'case.yaml'}: {said}"), error

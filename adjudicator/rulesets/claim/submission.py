@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ... import mailcommands
 from ...messages import Msg
-from ...ruleset import LineResult, Parsed, RulesetError, Submission, require_player
+from ...ruleset import LineResult, Parsed, Submission, require_player
 from . import position as pos
 from . import rules, terms
 from .gamedata import GameData
