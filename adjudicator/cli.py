@@ -38,7 +38,9 @@ def _fixable() -> tuple[type[Exception], ...]:
 
 
 def _errors_as_messages(func):
-    """Turn the judge's own errors into a one-line message and exit status 1."""
+    """Turn the judge's own errors into a one-line message and exit status 1; so too an unexpected
+    error of a command on a game that had read a version (``Judge.diagnose``: the version file
+    named, a value of the wrong type in its state if one is found)."""
 
     @wraps(func)
     def wrapper(*args, **kwargs):
@@ -47,6 +49,10 @@ def _errors_as_messages(func):
         except Exception as exc:
             if isinstance(exc, _fixable()):
                 raise click.ClickException(str(exc)) from None
+            if kwargs.get("game") and not isinstance(exc, (click.ClickException, click.exceptions.Exit, click.Abort)):
+                damaged = _judge(click.get_current_context()).diagnose(kwargs["game"], exc)
+                if damaged is not None:
+                    raise click.ClickException(str(damaged)) from None
             raise
 
     return wrapper
