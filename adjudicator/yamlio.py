@@ -156,6 +156,14 @@ def check_keys(path: os.PathLike | str, data: dict, shape: dict[str, tuple[type,
 _KINDS = {str: "text", dict: "mapping", list: "list"}
 
 
+def whole_number(path: os.PathLike | str, where: str, value: Any, low: int | None = 0) -> int:
+    """``value``, a whole number (not a boolean) of at least ``low`` (None: any), read from the file
+    ``path`` at ``where`` (``game.players.min``); anything else is named there."""
+    if not isinstance(value, int) or isinstance(value, bool) or (low is not None and value < low):
+        raise YamlFileError(path, f"{where}: expected a whole number{'' if low is None else f' >= {low}'}, found {value!r}")
+    return value
+
+
 def dumps(data: Any) -> str:
     """Serialise to block-style YAML with unicode kept readable and key order preserved."""
     return yaml.dump(data, Dumper=_Dumper, allow_unicode=True, sort_keys=False, default_flow_style=False)
