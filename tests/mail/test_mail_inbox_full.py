@@ -111,13 +111,13 @@ def test_the_server_reads_the_inbox_size_now_and_then_and_never_lets_a_flood_pas
     postmaster = Postmaster(Judge(Store(data), now=FakeClock()), MailSettings(JUDGE, max_inbox_bytes=limit))
     handler = server.JudgeHandler(postmaster)
     reads = []
-    real = postmaster.inbox.pending_bytes
-    monkeypatch.setattr(postmaster.inbox, "pending_bytes", lambda: reads.append(real()) or reads[-1])
+    real = handler.inbox.pending_bytes  # (the listener's own Inbox: see server.py)
+    monkeypatch.setattr(handler.inbox, "pending_bytes", lambda: reads.append(real()) or reads[-1])
     accepted = 0
     for _ in range(60):  # a flood, nothing processed
         if handler._full(len(mail)):
             break
-        postmaster.inbox.journal(mail, mail_from="x@example.org", sync=False)
+        postmaster.receive(mail, mail_from="x@example.org", sync=False, inbox=handler.inbox)
         accepted += 1
     assert accepted == 40 and real() == limit  # refused at the first mail that would go past the cap
     assert reads[-1] == limit and len(reads) <= 4  # that refusal read the inbox; the others mostly did not
