@@ -16,7 +16,7 @@ from adjudicator.mail.inbox import Inbox
 from adjudicator.store import Store
 
 from conftest import FakeClock, subprocess_env
-from mailhelp import JUDGE, ServerProcess, raw_mail, wait_for
+from mailhelp import JUDGE, ServerProcess, raw_mail
 
 PADDING = "x" * 1000  # each mail about 1.2 KB
 
@@ -65,7 +65,7 @@ def test_serve_answers_452_while_the_unprocessed_inbox_is_over_its_limit(tmp_pat
         held.stop()
     server = ServerProcess(data, "--inbox-limit", "3000")  # one that processes: the inbox empties
     try:
-        wait_for(lambda: Inbox(data).pending() == [], what="the held mail processed")
+        server.wait_for(lambda: Inbox(data).pending() == [], "the held mail processed")
         with smtplib.SMTP(server.host, server.port) as smtp:
             assert smtp.sendmail("x@example.org", [JUDGE], raw_mail("again", sender="x@example.org",
                                                                      message_id="<again@example.org>")) == {}
