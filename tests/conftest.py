@@ -74,15 +74,13 @@ def cli(tmp_path):
     return run
 
 
-def subprocess_env(data_dir: Path, now: datetime | None = START) -> dict:
+def subprocess_env(data_dir: Path, now: datetime = START) -> dict:
     """Environment for running ``judge`` as a real process with the toy ruleset.
 
     The process runs on the tests' clock (``JUDGE_NOW``, default :data:`START`, the fake clock's
-    start) so that a game made with :class:`FakeClock` and a real process agree on the time; a
-    test that plays against the real clock on both sides passes ``now=None``."""
-    env = dict(os.environ, JUDGE_DATA=str(data_dir), JUDGE_RULESETS="toyrules")
-    env.pop("JUDGE_NOW", None)
-    if now is not None:
-        env["JUDGE_NOW"] = now.strftime("%Y-%m-%dT%H:%M:%SZ")
+    start) so that a game made with :class:`FakeClock` and a real process agree on the time, and
+    nothing in a test depends on today's date or on how fast the machine runs it."""
+    env = dict(os.environ, JUDGE_DATA=str(data_dir), JUDGE_RULESETS="toyrules",
+               JUDGE_NOW=now.strftime("%Y-%m-%dT%H:%M:%SZ"))
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TESTS), env.get("PYTHONPATH")]))
     return env

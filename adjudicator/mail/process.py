@@ -230,11 +230,13 @@ class Postmaster:
 
     # -- receiving ------------------------------------------------------------------------
     def receive(self, raw: bytes, *, mail_from: str | None, rcpt_tos=(), via: str = "smtp",
-                peer: str | None = None, sync: bool = True) -> int:
+                peer: str | None = None, sync: bool = True, inbox: Inbox | None = None) -> int:
         """Journal one raw message in the inbox (durable when this returns, unless ``sync`` is
-        False and the caller syncs: the server's group commit)."""
-        return self.inbox.journal(raw, mail_from=mail_from, rcpt_tos=list(rcpt_tos), received=self.now,
-                                  via=via, peer=peer, sync=sync)
+        False and the caller syncs: the server's group commit). ``inbox``: the :class:`Inbox` to
+        journal through, for a thread other than the one processing (``judge serve``'s SMTP
+        thread): an Inbox is one thread's, as it keeps what it read of the log unguarded."""
+        return (inbox or self.inbox).journal(raw, mail_from=mail_from, rcpt_tos=list(rcpt_tos), received=self.now,
+                                             via=via, peer=peer, sync=sync)
 
     # -- processing -----------------------------------------------------------------------
     def process_pending(self, *, lock_timeout: float = 60.0, on_handled=None) -> list[Handled]:

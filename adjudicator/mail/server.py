@@ -19,10 +19,18 @@ The aiosmtpd server is created here explicitly, with every setting that has a tr
 
 A message is journaled in the inbox and made durable *before* the 250 (one ``syncfs`` shared by
 the messages of every session that wrote meanwhile: ``durability.GroupCommit``); the 250 never
-waits for game processing. Processing runs in one worker thread (woken by each journaled message, so replies
-are quick), which also runs ``Judge.tick`` and queues the reminders due (``Postmaster.remind``)
-at start and every ``tick_every`` seconds; a second
-thread delivers the outbox, woken when mail is queued and every ``deliver_every`` seconds.
+waits for game processing. Processing runs in one worker thread (woken by each journaled message,
+so replies are quick), which also runs ``Judge.tick`` and queues the reminders due
+(``Postmaster.remind``) at start and every ``tick_every`` seconds; a second thread delivers the
+outbox, woken when mail is queued and every ``deliver_every`` seconds.
+
+The SMTP thread journals through an :class:`~.inbox.Inbox` of its own, never the worker's: an
+Inbox keeps what it has read of the log (each mail's offset, where the log ends) in memory without
+a lock, and one shared by both threads, the worker reading the log just as a mail was appended,
+noted that mail at the wrong offset and read it as garbage (a player's orders answered "no sign-on",
+a reply to no Message-ID). Two Inbox objects meet only in the files, under the inbox's locks, as
+two processes do (``judge ingest`` beside ``judge serve``).
+
 SIGTERM and SIGINT stop the server cleanly: the listener closes, the worker finishes the
 message in hand, nothing half-done is left (and a ``kill -9`` loses nothing either: unprocessed
 mail stays in the inbox and is processed at the next start).
@@ -41,6 +49,7 @@ from typing import Callable
 from aiosmtpd.smtp import SMTP
 
 from ..durability import GroupCommit
+from .inbox import Inbox
 from .text import canonical_address
 from .outbox import Transport
 from .process import Postmaster
@@ -75,7 +84,9 @@ class JudgeHandler:
         self.postmaster = postmaster
         self.address = postmaster.settings.address.lower()
         self.on_journaled = on_journaled
-        self.commit = GroupCommit(postmaster.inbox.root)  # one sync for the mails written meanwhile
+        # this thread's own Inbox, never the worker's (module docstring)
+        self.inbox = Inbox(postmaster.inbox.root.parent, fsync=postmaster.inbox.fsync)
+        self.commit = GroupCommit(self.inbox.root)  # one sync for the mails written meanwhile
         self._pending = (0, None)  # (mails journaled since, the inbox's unprocessed bytes then + theirs): _full
 
     def _full(self, size: int) -> bool:
@@ -86,7 +97,7 @@ class JudgeHandler:
         since, pending = self._pending
         limit = self.postmaster.settings.max_inbox_bytes
         if pending is None or since >= PENDING_EVERY or pending >= limit:
-            since, pending = 0, self.postmaster.inbox.pending_bytes()
+            since, pending = 0, self.inbox.pending_bytes()
         full = pending >= limit
         self._pending = (since + 1, pending + (0 if full else size))
         return full
@@ -106,8 +117,9 @@ class JudgeHandler:
             # appended right here: an append under a lock held for microseconds is cheaper than a
             # hop to a thread and back; the sync, which waits on the disk, runs in a thread
             number = self.postmaster.receive(envelope.original_content, mail_from=envelope.mail_from,
-                                             rcpt_tos=envelope.rcpt_tos, via="smtp", peer=peer, sync=False)
-            if self.postmaster.inbox.fsync:
+                                             rcpt_tos=envelope.rcpt_tos, via="smtp", peer=peer, sync=False,
+                                             inbox=self.inbox)
+            if self.inbox.fsync:
                 await self.commit.commit()  # durable before the 250, with every mail written meanwhile
         except Exception:  # noqa: BLE001  disk full, lock busy, anything: the client retries
             log.exception("could not journal a message from %s", peer)

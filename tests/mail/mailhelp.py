@@ -1,5 +1,5 @@
 """Helpers for the mail tests: raw mail builders, a toy game with a postmaster, SMTP in a thread,
-``judge serve`` as a subprocess, bounded polling.
+``judge serve`` as a subprocess on the tests' clock, waits bounded by the judge's progress.
 
 Imported by the ``test_mail_*`` modules (fixtures are imported by name; no second conftest.py,
 whose module name would clash with ``tests/conftest.py``).
@@ -25,13 +25,17 @@ from pathlib import Path
 import pytest
 
 from adjudicator.judge import Judge
+from adjudicator.mail.demo import PATIENCE, wait_until
 from adjudicator.mail.process import Postmaster
 from adjudicator.mail.server import smtp_factory
 from adjudicator.mail.settings import MailSettings
 from adjudicator.store import Store
-from conftest import START, FakeClock, subprocess_env
+from conftest import FakeClock, subprocess_env
 
 JUDGE = "judge@example.net"
+HANG = 5 * PATIENCE
+"""Seconds a whole ``judge`` command run as a process (``judge demo``) may take: a guard against a
+hang, far beyond a run on a loaded machine; its own waits are bounded by its progress."""
 CZECH = "Příliš žluťoučký kůň úpěl ďábelské ódy"
 
 
@@ -116,18 +120,6 @@ def desk(tmp_path) -> Desk:
     return make_desk(tmp_path)
 
 
-def wait_for(predicate, timeout: float = 15.0, what: str = "condition"):
-    """Poll ``predicate`` until it returns something true; bounded (no open-ended sleeps)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-        time.sleep(0.02)
-
-
 def maildir_messages(path: Path) -> list:
     if not all((path / sub).is_dir() for sub in ("tmp", "new", "cur")):  # the judge may be making it right now
         return []
@@ -150,7 +142,7 @@ class ThreadedSMTP:
             return await self.loop.create_server(smtp_factory(self.handler, server_name="sink.test", loop=self.loop),
                                                  "127.0.0.1", 0)
 
-        self.server = asyncio.run_coroutine_threadsafe(start(), self.loop).result(10)
+        self.server = asyncio.run_coroutine_threadsafe(start(), self.loop).result(PATIENCE)
         self.port = self.server.sockets[0].getsockname()[1]
         return self
 
@@ -159,20 +151,22 @@ class ThreadedSMTP:
             self.server.close()
             await self.server.wait_closed()
 
-        asyncio.run_coroutine_threadsafe(stop(), self.loop).result(10)
+        asyncio.run_coroutine_threadsafe(stop(), self.loop).result(PATIENCE)
         self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(10)
+        self.thread.join(PATIENCE)
         self.loop.close()
 
 
 class ServerProcess:
-    """``judge serve`` as a real process on a free loopback port, delivering into ``<data>/maildir``."""
+    """``judge serve`` as a real process on a free loopback port, delivering into ``<data>/maildir``,
+    on the tests' clock (``now``, default ``conftest.START``: a game made on :class:`FakeClock`
+    and the server agree on the time; nothing falls due while a test plays)."""
 
     def __init__(self, data: Path, *extra: str, env: dict | None = None, now: str | None = None,
-                 real_clock: bool = False, address: str | None = JUDGE):
+                 address: str | None = JUDGE):
         self.data = data
         self.log = open(data.parent / f"serve-{time.monotonic_ns()}.log", "wb")
-        environment = {**subprocess_env(data, None if real_clock else START), **(env or {})}
+        environment = {**subprocess_env(data), **(env or {})}
         if now:
             environment["JUDGE_NOW"] = now
         self.proc = subprocess.Popen(
@@ -182,11 +176,16 @@ class ServerProcess:
             env=environment, stdout=subprocess.PIPE, stderr=self.log)
         line = self.proc.stdout.readline().decode()  # the announce line, or EOF if it died
         if "listening on" not in line:
-            self.proc.wait(10)
+            self.proc.wait(PATIENCE)
             raise AssertionError(f"server did not start: {line!r}\n{self.stderr()}")
         self.host, _, port = line.split("listening on ", 1)[1].split()[0].rpartition(":")
         self.port = int(port)
         self.announce = line
+
+    def wait_for(self, done, what: str):
+        """Wait until ``done`` returns something true, and return that (:func:`wait_until`): an
+        error at once if this server exits, after :data:`PATIENCE` seconds if it hangs."""
+        return wait_until(done, what, server=self.proc)
 
     def stderr(self) -> str:
         if not self.log.closed:
@@ -195,14 +194,14 @@ class ServerProcess:
 
     def stop(self, sig=signal.SIGTERM) -> int:
         self.proc.send_signal(sig)
-        code = self.proc.wait(20)
+        code = self.proc.wait(PATIENCE)
         self.proc.stdout.close()
         self.log.close()
         return code
 
     def kill(self) -> None:
         self.proc.kill()  # SIGKILL: no cleanup of any kind
-        self.proc.wait(20)
+        self.proc.wait(PATIENCE)
         self.proc.stdout.close()
         self.log.close()
 
@@ -244,5 +243,5 @@ def play_by_mail(judge: Judge, postmaster: Postmaster, clock: FakeClock, game: s
     return sent
 
 
-__all__ = ["CZECH", "JUDGE", "Desk", "ServerProcess", "ThreadedSMTP", "desk", "free_port_connect_refused",
-           "maildir_messages", "make_desk", "play_by_mail", "raw_mail", "text_of", "wait_for"]
+__all__ = ["CZECH", "HANG", "JUDGE", "Desk", "ServerProcess", "ThreadedSMTP", "desk", "free_port_connect_refused",
+           "maildir_messages", "make_desk", "play_by_mail", "raw_mail", "text_of"]

@@ -15,6 +15,7 @@ from adjudicator import reports, seats
 from adjudicator.judge import Judge
 from adjudicator.ruleset import OBSERVER
 
+from conftest import FakeClock
 from i18nhelp import untranslated
 from mailhelp import JUDGE, make_desk, raw_mail
 
@@ -508,7 +509,7 @@ def test_gm_commands_abandon_set_and_observers(cli, tmp_path):
     assert done.exit_code == 0 and "absence_cap 10, observing True" in done.output
     assert cli("set", "g").exit_code == 2
     assert "Nobody observes g." in cli("observers", "g").output
-    judge = Judge(__import__("adjudicator.store").store.Store(tmp_path / "data"))
+    judge = Judge(__import__("adjudicator.store").store.Store(tmp_path / "data"), now=FakeClock())  # as `cli`
     seats.observe(judge, "g", "zed@example.org", "cs")
     assert "zed@example.org (cs)" in cli("observers", "g").output
     assert "no longer observes" in cli("observers", "g", "--remove", "zed@example.org").output

@@ -1,18 +1,23 @@
 """A game of A Game of Thrones played by mail alone through ``judge serve`` (a real process, real
-SMTP with smtplib), replies and reports read back from the Maildir; and ``judge demo``."""
+SMTP with smtplib), replies and reports read back from the Maildir; and ``judge demo``.
+
+The server and the test's own judge run on the tests' clock (``conftest.START``): no deadline
+falls due while the bots play, however slowly a loaded machine runs them, and every wait is for
+the judge's progress (``MailClient``), never for a fixed time."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
+from datetime import timedelta
 
-from adjudicator import reports
+from adjudicator import clock, reports
 from adjudicator.judge import Judge
 from adjudicator.mail.demo import MailClient, play_by_mail
 from adjudicator.store import Store
 
-from conftest import subprocess_env
-from mailhelp import JUDGE, ServerProcess, maildir_messages, text_of, wait_for
+from conftest import START, FakeClock, subprocess_env
+from mailhelp import HANG, JUDGE, ServerProcess, maildir_messages, text_of
 
 HOUSES = {"stark": "en", "lannister": "cs", "baratheon": "en"}
 EXTRAS = {"stark": "HELP", "lannister": "STATUS\nORDERS?",
@@ -25,12 +30,12 @@ def _house(message) -> str:
 
 def test_a_three_house_game_is_played_through_a_full_round_by_mail_alone(tmp_path):
     data = tmp_path / "data"
-    judge = Judge(Store(data))  # the real clock, as the server's
+    judge = Judge(Store(data), now=FakeClock())  # the clock of the server below
     passwords = judge.new_game("w", "agot1e", {h: {"address": f"{h}@example.org", "language": lang}
                                                for h, lang in HOUSES.items()}, seed=5)
     addresses = {h: f"{h}@example.org" for h in HOUSES}
-    server = ServerProcess(data, real_clock=True)
-    client = MailClient(server.host, server.port, data, judge_address=JUDGE)
+    server = ServerProcess(data)
+    client = MailClient(server.host, server.port, data, judge_address=JUDGE, server=server.proc)
     try:
         played = play_by_mail(judge, client, "w", passwords, addresses, rounds=1, seed=5, extras=EXTRAS)
         assert played.forced == 0  # by mail alone: every step was answered by a mail
@@ -67,6 +72,7 @@ def test_a_three_house_game_is_played_through_a_full_round_by_mail_alone(tmp_pat
     assert [_house(m) for m in press] == ["stark"] and "Shall we share the Narrow Sea?" in text_of(press[0])
     assert not [m for m in mails if "Anonymous" in str(m["Subject"])]
 
+    deadlines = {clock.to_text(START + timedelta(hours=hours)) for hours in (24, 48)}  # a step's, a planning's
     reports_ = {h: sorted((m for m in mails if _house(m) == h and "kind=report" in str(m["X-Judge-State"])),
                           key=lambda m: int(reports.parse_header(text_of(m))["version"])) for h in HOUSES}
     for house, own in reports_.items():
@@ -75,7 +81,8 @@ def test_a_three_house_game_is_played_through_a_full_round_by_mail_alone(tmp_pat
         for text, message in zip(texts, own):
             header = reports.parse_header(text)
             assert header["game"] == "w" and header["player"] == house and header["kind"] == "report"
-            assert header["round"] in ("1", "2") and "/" in header["step"] and header["deadline"] != ""
+            assert header["round"] in ("1", "2") and "/" in header["step"]
+            assert header["deadline"] in deadlines  # every step began at START: the server is on the tests' clock
             assert message["X-Judge-State"] == text.splitlines()[0][len("X-Judge: "):]
         english = [t for t in texts if "What happened:" in t]
         czech = [t for t in texts if "Co se stalo" in t]
@@ -101,7 +108,7 @@ def test_judge_demo_then_judge_serve_serve_the_demo_game_as_the_readme_says(tmp_
     env = subprocess_env(tmp_path / "unused")
     env.pop("JUDGE_DATA")
     done = subprocess.run([sys.executable, "-m", "adjudicator", "demo", "--rounds", "1"], cwd=tmp_path,
-                          env=env, capture_output=True, text=True, timeout=120)
+                          env=env, capture_output=True, text=True, timeout=HANG)
     assert done.returncode == 0, done.stdout + done.stderr
     out = done.stdout
     assert f"mutt -f {data / 'maildir'}" in out and "Started judge serve on 127.0.0.1:" in out
@@ -110,17 +117,17 @@ def test_judge_demo_then_judge_serve_serve_the_demo_game_as_the_readme_says(tmp_
     assert len(mails) > 20 and f"the Maildir holds {len(mails)} mails" in out
     assert {m["To"].addresses[0].addr_spec for m in mails} == {f"{h}@demo.example" for h in HOUSES}
     assert any("Anonymous press" in str(m["Subject"]) for m in mails)
-    assert Judge(Store(data)).present("demo").state["round"] == 2
+    assert Judge(Store(data), now=FakeClock()).present("demo").state["round"] == 2
     passwords = dict(pair.split() for pair in out.rsplit("Passwords: ", 1)[1].strip().split(", "))
 
     # the README's next command: `judge serve` on the same data serves the demo game
     server = ServerProcess(data, address=None)  # as the README runs it: the address stored with the data
     try:
-        client = MailClient(server.host, server.port, data, judge_address="judge@localhost")
+        client = MailClient(server.host, server.port, data, judge_address="judge@localhost", server=server.proc)
         client.signed("demo", "stark", passwords["stark"], "stark@demo.example", "ORDERS?", subject="still there?")
         client.close()
-        reply = wait_for(lambda: next((m for m in maildir_messages(data / "maildir")
-                                       if m["Subject"] == "Re: still there?"), None), what="the reply to stark")
+        reply = server.wait_for(lambda: next((m for m in maildir_messages(data / "maildir")
+                                              if m["Subject"] == "Re: still there?"), None), "the reply to stark")
         assert "REJECTED" not in text_of(reply) and "game=demo" in text_of(reply)
     finally:
         assert server.stop() == 0
@@ -128,12 +135,12 @@ def test_judge_demo_then_judge_serve_serve_the_demo_game_as_the_readme_says(tmp_
     # a second demo replaces the first demo's game and nothing else; a game `demo` it did not make stays
     (data / "keep").mkdir()
     again = subprocess.run([sys.executable, "-m", "adjudicator", "--data", str(data), "demo", "--rounds", "1"],
-                           env=env, capture_output=True, text=True, timeout=120)
+                           env=env, capture_output=True, text=True, timeout=HANG)
     assert again.returncode == 0, again.stderr
     assert (data / "keep").is_dir()
     other = tmp_path / "mine"
-    Judge(Store(other)).new_game("demo", "toy", {"a": {"address": "a@x.org"}, "b": {"address": "b@x.org"}})
+    Judge(Store(other), now=FakeClock()).new_game("demo", "toy", {"a": {"address": "a@x.org"}, "b": {"address": "b@x.org"}})
     refused = subprocess.run([sys.executable, "-m", "adjudicator", "--data", str(other), "demo"],
-                             env=subprocess_env(tmp_path / "unused"), capture_output=True, text=True, timeout=30)
+                             env=subprocess_env(tmp_path / "unused"), capture_output=True, text=True, timeout=HANG)
     assert refused.returncode == 1 and "that `judge demo` did not make" in refused.stderr
-    assert Judge(Store(other)).present("demo").ruleset.name == "toy"
+    assert Judge(Store(other), now=FakeClock()).present("demo").ruleset.name == "toy"

@@ -16,7 +16,7 @@ from adjudicator.mail.inbox import Inbox
 from adjudicator.store import Store
 
 from conftest import FakeClock, subprocess_env
-from mailhelp import JUDGE, ServerProcess, raw_mail, wait_for
+from mailhelp import JUDGE, ServerProcess, raw_mail
 
 PADDING = "x" * 1000  # each mail about 1.2 KB
 
@@ -65,7 +65,7 @@ def test_serve_answers_452_while_the_unprocessed_inbox_is_over_its_limit(tmp_pat
         held.stop()
     server = ServerProcess(data, "--inbox-limit", "3000")  # one that processes: the inbox empties
     try:
-        wait_for(lambda: Inbox(data).pending() == [], what="the held mail processed")
+        server.wait_for(lambda: Inbox(data).pending() == [], "the held mail processed")
         with smtplib.SMTP(server.host, server.port) as smtp:
             assert smtp.sendmail("x@example.org", [JUDGE], raw_mail("again", sender="x@example.org",
                                                                      message_id="<again@example.org>")) == {}
@@ -111,13 +111,13 @@ def test_the_server_reads_the_inbox_size_now_and_then_and_never_lets_a_flood_pas
     postmaster = Postmaster(Judge(Store(data), now=FakeClock()), MailSettings(JUDGE, max_inbox_bytes=limit))
     handler = server.JudgeHandler(postmaster)
     reads = []
-    real = postmaster.inbox.pending_bytes
-    monkeypatch.setattr(postmaster.inbox, "pending_bytes", lambda: reads.append(real()) or reads[-1])
+    real = handler.inbox.pending_bytes  # (the listener's own Inbox: see server.py)
+    monkeypatch.setattr(handler.inbox, "pending_bytes", lambda: reads.append(real()) or reads[-1])
     accepted = 0
     for _ in range(60):  # a flood, nothing processed
         if handler._full(len(mail)):
             break
-        postmaster.inbox.journal(mail, mail_from="x@example.org", sync=False)
+        postmaster.receive(mail, mail_from="x@example.org", sync=False, inbox=handler.inbox)
         accepted += 1
     assert accepted == 40 and real() == limit  # refused at the first mail that would go past the cap
     assert reads[-1] == limit and len(reads) <= 4  # that refusal read the inbox; the others mostly did not

@@ -184,7 +184,7 @@ def test_the_judges_address_is_stored_with_the_data_so_cron_commands_never_fall_
 def test_a_running_server_is_handed_the_mail_and_answers_it(tmp_path):
     """With `judge serve` running, ingest only journals (durably) and wakes the server, which
     processes and answers the mail; with none, ingest processes it itself."""
-    from mailhelp import ServerProcess, wait_for
+    from mailhelp import ServerProcess
 
     data = tmp_path / "data"
     pw = game(data)
@@ -193,7 +193,7 @@ def test_a_running_server_is_handed_the_mail_and_answers_it(tmp_path):
         done = ingest(data, raw_mail(f"JUDGE g alice {pw['alice']}\nBID 2", message_id="<h1@x.org>"),
                       "--sender", "alice@example.org", "--recipient", JUDGE)
         assert done.returncode == 0 and "handed to the running server" in one_short_line(done)
-        [reply] = wait_for(lambda: maildir_messages(data / "maildir"), what="the server's reply")
+        [reply] = server.wait_for(lambda: maildir_messages(data / "maildir"), "the server's reply")
         assert reply["In-Reply-To"] == "<h1@x.org>" and "ok       BID 2" in text_of(reply)
     finally:
         assert server.stop() == 0

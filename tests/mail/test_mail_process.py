@@ -11,6 +11,7 @@ from adjudicator.mail.process import Postmaster
 from adjudicator.mail.settings import MailSettings
 from adjudicator.store import GameLocked, Store
 
+from conftest import FakeClock
 from mailhelp import CZECH, JUDGE, desk, make_desk, raw_mail, text_of  # noqa: F401  (desk is a fixture)
 
 
@@ -296,7 +297,7 @@ def test_html_only_czech_mail_plays(desk):
 
 
 def test_a2_order_line_split_by_an_mta_still_parses(tmp_path):
-    judge = Judge(Store(tmp_path / "data"))
+    judge = Judge(Store(tmp_path / "data"), now=FakeClock())
     houses = ["stark", "lannister", "baratheon"]
     passwords = judge.new_game("w", "agot1e", {h: {"address": f"{h}@example.org"} for h in houses}, seed=1)
     postmaster = Postmaster(judge, MailSettings(JUDGE))
