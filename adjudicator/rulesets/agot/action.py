@@ -54,7 +54,7 @@ def drop_idle_marches(state: dict, ctx: Ctx) -> list[Event]:
     RULES.md V25), which no unit reached to march on, is removed; a house is never asked about one while
     all its March orders are so (:func:`next_house`)."""
     events = []
-    for area in [a for a in state["orders"] if pos.order_kind(state, a) == "march"]:
+    for area in pos.order_areas(state, "march"):
         house, token = pos.order_owner(state, area), state["orders"][area]
         pos.remove_order(state, area)
         events.append(fast_event("agot.march.idle", house=house, order=say.token(token), area=ctx.area(area)))
@@ -404,16 +404,15 @@ def check_march(state: dict, ctx: Ctx, house: str, march: March, *, mail_time: b
     for move, units in zip(march.moves, groups):
         if not units:
             return fast_msg("agot.error.no_units_for", dest=ctx.area(move.dest))
-        dest = ctx.area(move.dest)
         if board.is_land(move.dest) != land or (not land and set(units) - {"ship"}) or (land and "ship" in units):
-            return fast_msg("agot.error.wrong_kind_of_area", dest=dest, reach=reach_text(ctx, march.src, reach))
+            return fast_msg("agot.error.wrong_kind_of_area", dest=ctx.area(move.dest), reach=reach_text(ctx, march.src, reach))
         if move.dest not in reach and not (ctx.on("knight-double-move") and set(units) == {"knight"} and move.dest
                                            in knight_reach(state, ctx, house, march.src,
                                                            pos.ship_seas(state, ctx.gd, house, unrouted=True))):
-            return fast_msg("agot.error.unreachable", dest=dest, src=ctx.area(march.src),
+            return fast_msg("agot.error.unreachable", dest=ctx.area(move.dest), src=ctx.area(march.src),
                        reach=reach_text(ctx, march.src, reach), by_then=False)
         if not pos.port_room(state, ctx.gd, house, move.dest, len(units)):
-            return fast_msg("agot.error.port_full", dest=dest, most=ctx.gd.setup.port_max_ships)
+            return fast_msg("agot.error.port_full", dest=ctx.area(move.dest), most=ctx.gd.setup.port_max_ships)
         enemy = pos.occupier(state, ctx.gd, move.dest)
         if enemy and enemy != house:
             battles += 1  # CZ p.8: only one destination held by another house's units
@@ -426,7 +425,7 @@ def check_march(state: dict, ctx: Ctx, house: str, march: March, *, mail_time: b
             foreign = mail_time and any(pos.order_kind(state, n) == "support" and pos.order_owner(state, n) not in (None, house)
                                         for n in board.neighbours(move.dest))
             if have < need and not foreign:
-                return fast_msg("agot.error.neutral_too_strong", dest=dest, need=need, have=have)
+                return fast_msg("agot.error.neutral_too_strong", dest=ctx.area(move.dest), need=need, have=have)
             changes[move.dest] = units
         else:
             changes[move.dest] = pos.units_in(state, move.dest, house) + units

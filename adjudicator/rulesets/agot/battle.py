@@ -69,51 +69,60 @@ def strength(state: dict, ctx: Ctx, b: dict, house: str, *, with_cards: bool = T
              supports: dict | None = None) -> tuple[int, list[Msg]]:
     """Combat strength of ``house``'s side and its parts, for the reports (CZ p.10-11 step 5 list).
     ``supports``: src -> :func:`support_value` already worked out in this sub-step (the declarations),
-    so that each support is valued once."""
-    area, origin, rules = b["area"], b["origin"], ctx.rules.cards
-    card = b["cards"].get(house) if with_cards else None
-    if house == b["attacker"]:
+    so that each support is valued once. (Four times a battle: the readers it needs are written out here.)"""
+    area, origin, rules, cards = b["area"], b["origin"], ctx.rules.cards, b["cards"]
+    card = cards.get(house) if with_cards else None
+    values = ctx.unit_values
+    attacking = house == b["attacker"]
+    if attacking:
+        other = b["defender"]
         extra = rules.ATTACK_UNIT_BONUS.get(card) if card is not None and house not in b["cancelled"] else None
         units = b["units"]
         zero = with_cards and bool(rules.FOREIGN_SHIPS_ZERO) and ships_zero(state, ctx, b, house, extra)
-        total = 0
-        for u in units:
-            if not (zero and u == "ship"):
-                total += unit_value(ctx, u, area, True, origin) + (u == extra)
-        parts = [fast_msg("agot.part.army", units=units_list(units), n=total)]
+    else:
+        other = b["attacker"]
+        extra = None
+        units = pos.unrouted(state, area, house)  # (fighting_units of the defender)
+        zero = with_cards and bool(rules.FOREIGN_SHIPS_ZERO) and ships_zero(state, ctx, b, house, None)
+    total = 0
+    for u in units:
+        if not (zero and u == "ship"):
+            try:
+                total += values[(u, area, attacking, origin)]
+            except KeyError:
+                total += unit_value(ctx, u, area, attacking, origin)
+            if u == extra:
+                total += 1
+    parts = [fast_msg("agot.part.army", units=pos.sort_units(units), n=total)]
+    if attacking:
         if b["march_bonus"]:
             parts.append(fast_msg("agot.part.march", n=b["march_bonus"]))
             total += b["march_bonus"]
     else:
-        units = fighting_units(state, b, house)
-        zero = with_cards and bool(rules.FOREIGN_SHIPS_ZERO) and ships_zero(state, ctx, b, house, None)
-        total = 0
-        for u in units:
-            if not (zero and u == "ship"):
-                total += unit_value(ctx, u, area, False, origin)
-        parts = [fast_msg("agot.part.army", units=units_list(units), n=total)]
         garrison = garrison_of(state, ctx, area, house, origin)
         if garrison:
             parts.append(fast_msg("agot.part.garrison", n=garrison))
             total += garrison
         routed = state["routed"].get(area)
         if routed:
-            parts.append(fast_msg("agot.part.routed", units=units_list(routed)))
-        if pos.order_kind(state, area) == "defense":
+            parts.append(fast_msg("agot.part.routed", units=pos.sort_units(routed)))
+        order = state["orders"].get(area)
+        if order and pos.order_kind(state, area) == "defense":
             bonus = pos.order_bonus(state, area)
-            if card is not None and ability_active(b, house, rules.DEFENSE_DOUBLED):
+            if card is not None and card in rules.DEFENSE_DOUBLED and house not in b["cancelled"]:
                 bonus *= 2
             parts.append(fast_msg("agot.part.defense", n=bonus))
             total += bonus
     declared = b["supports"]
-    for src in b["supporters"]:
-        if declared.get(src) == house:
-            value, note = supports[src] if supports is not None else support_value(state, ctx, b, src)
-            parts.append(fast_msg("agot.part.support", area=ctx.area(src), n=value, notes=note))
-            total += value
+    if declared:
+        for src in b["supporters"]:
+            if declared.get(src) == house:
+                value, note = supports[src] if supports is not None else support_value(state, ctx, b, src)
+                parts.append(fast_msg("agot.part.support", area=ctx.area(src), n=value, notes=note))
+                total += value
     if card is not None:  # (2e: none after Tyrion's, if the hand held no other)
         value = ctx.gd.card(card).strength
-        if ability_active(b, opponent(b, house), rules.ZERO_OPPOSING_CARD):
+        if cards.get(other) in rules.ZERO_OPPOSING_CARD and other not in b["cancelled"]:
             value = 0
         parts.append(fast_msg("agot.part.card", card=card, n=value))
         total += value
@@ -147,7 +156,7 @@ def _decide(state: dict, b: dict, totals: dict) -> str:
     a, d = b["attacker"], b["defender"]
     if totals[a] != totals[d]:
         return a if totals[a] > totals[d] else d
-    return min((a, d), key=lambda h: pos.fiefdoms_rank(state, h))  # CZ p.11: higher on Fiefdoms
+    return a if pos.fiefdoms_rank(state, a) <= pos.fiefdoms_rank(state, d) else d  # CZ p.11: higher on Fiefdoms
 
 
 def _strength_text(ctx: Ctx, house: str, total: int, parts: list[Msg]) -> Msg:
@@ -209,7 +218,7 @@ def start(state: dict, ctx: Ctx, *, area: str, attacker: str, origin: str, units
     state["step"] = "battle"
     routed = pos.routed_in(state, area)
     events = [fast_event("agot.battle.begins", area=ctx.area(area), attacker=attacker, defender=defender,
-                    units=units_list(b["units"]), origin=ctx.area(origin), bonus=int(march_bonus),
+                    units=list(b["units"]), origin=ctx.area(origin), bonus=int(march_bonus),  # (sorted above)
                     defending=units_list(fighting_units(state, b, defender)), routed=units_list(routed))]
     if b["supporters"]:
         listed = [fast_msg("agot.area_of", area=ctx.area(s), house=pos.order_owner(state, s)) for s in b["supporters"]]

@@ -26,6 +26,7 @@ class Ctx:
         # -> strength; the board's display names, read for every area an event names.
         object.__setattr__(self, "unit_values", {})
         object.__setattr__(self, "_area_names", self.gd.board.display_names)
+        object.__setattr__(self, "_support_sources", {})
 
     def on(self, option: str) -> bool:
         """Whether the game's variant option ``option`` is switched on (never in agot1e or agot2e)."""
@@ -37,6 +38,17 @@ class Ctx:
             return self._area_names[area_id]
         except KeyError:
             return self.gd.board.name(area_id)  # (which names the unknown id)
+
+    def support_sources(self, area: str) -> tuple[str, ...]:
+        """The neighbours of ``area`` whose support order may ever join a battle there (``board.supports_into``),
+        in the order of their display names: the board's part of ``support.supporters``, worked out once."""
+        try:
+            return self._support_sources[area]
+        except KeyError:
+            board = self.gd.board
+            found = self._support_sources[area] = tuple(sorted((n for n in board.neighbours(area)
+                                                                if board.supports_into(n, area)), key=self.area))
+            return found
 
     def card(self, card_id: str) -> str:
         return self.gd.card(card_id).name

@@ -56,11 +56,15 @@ UNIT_ORDER = ("footman", "knight", "ship", "siege_engine", "sellsword")  # siege
 # sellswords: agot2e-ru's mercenaries, a hired company's units (agot/mercenaries.py), outside the supply limit
 
 
+_RANK = {unit: i for i, unit in enumerate(UNIT_ORDER)}.__getitem__
+"""A unit's place in :data:`UNIT_ORDER` (a KeyError for no unit: a dict's lookup, faster than the tuple's ``index``)."""
+
+
 def sort_units(units: Iterable[str]) -> list[str]:
     """A new list of ``units`` in the rulebook's order."""
     out = list(units)
     if len(out) > 1:  # (most lists a battle reports hold one unit)
-        out.sort(key=UNIT_ORDER.index)
+        out.sort(key=_RANK)
     return out
 
 
@@ -170,8 +174,12 @@ def unrouted(state: dict, area: str, house: str | None = None) -> list[str]:
     holders = state["areas"].get(area)
     if not holders:
         return []
-    if house is None:
-        house = owner(state, area)
+    if house is None:  # (owner's loop, without the call)
+        for house, units in holders.items():
+            if units:
+                break
+        else:
+            house = None
     units = holders.get(house) or []
     routed = state["routed"].get(area)
     if not routed:
@@ -411,7 +419,7 @@ def armies_fit(state: dict, gd: GameData, house: str, sizes: list[int]) -> bool:
     """Do armies of ``sizes`` (largest first) fit ``house``'s supply level?"""
     if not sizes:  # (no army: nothing to fit)
         return True
-    allowed = sorted(gd.setup.supply_armies[min(state["supply"][house], max(gd.setup.supply_armies))], reverse=True)
+    allowed = gd.setup.armies_allowed(state["supply"][house])
     if len(sizes) > len(allowed):
         return False
     for size, limit in zip(sizes, allowed):
