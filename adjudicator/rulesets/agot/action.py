@@ -34,10 +34,11 @@ def next_house(state: dict, kind: str, ctx: Ctx | None = None) -> str | None:
         return None
     order = state["tracks"]["iron_throne"]
     areas = state["areas"]
-    for i in range(len(order)):
-        house = order[(state["turn"] + i) % len(order)]
-        if house not in having:
-            continue
+    houses = [house for house in having if house in order]
+    if len(houses) > 1:  # in turn order from state["turn"] (the track's index i comes (i - turn) % n-th)
+        turn, n = state["turn"], len(order)
+        houses.sort(key=lambda house: (order.index(house) - turn) % n)
+    for house in houses:
         if kind == "march":
             for area in having[house]:
                 if (areas.get(area) or {}).get(house):
@@ -394,23 +395,29 @@ def check_march(state: dict, ctx: Ctx, house: str, march: March, *, mail_time: b
         free = pos.unrouted(state, march.src, house)
         if len(pos.minus(free, moving)) != len(free) - len(moving):
             return fast_msg("agot.error.routed_cannot_march", area=ctx.area(march.src))
-    reach = reachable(state, ctx, house, march.src)
     battles = 0
     dests = [m.dest for m in march.moves]
     if len(set(dests)) != len(dests):
         return fast_msg("agot.error.same_destination_twice")
     changes = {march.src: left}
     land = board.is_land(march.src)
+    # A bordering land area is always in a land march's reach (reachable: nothing closed without impassable
+    # areas); the reach is worked out for another destination, or for an error that lists it.
+    bordering = board.neighbours(march.src) if land and not state.get("impassable") else ()
+    reach = None
     for move, units in zip(march.moves, groups):
         if not units:
             return fast_msg("agot.error.no_units_for", dest=ctx.area(move.dest))
         if board.is_land(move.dest) != land or (not land and set(units) - {"ship"}) or (land and "ship" in units):
+            reach = reachable(state, ctx, house, march.src) if reach is None else reach
             return fast_msg("agot.error.wrong_kind_of_area", dest=ctx.area(move.dest), reach=reach_text(ctx, march.src, reach))
-        if move.dest not in reach and not (ctx.on("knight-double-move") and set(units) == {"knight"} and move.dest
-                                           in knight_reach(state, ctx, house, march.src,
-                                                           pos.ship_seas(state, ctx.gd, house, unrouted=True))):
-            return fast_msg("agot.error.unreachable", dest=ctx.area(move.dest), src=ctx.area(march.src),
-                       reach=reach_text(ctx, march.src, reach), by_then=False)
+        if move.dest not in bordering:
+            reach = reachable(state, ctx, house, march.src) if reach is None else reach
+            if move.dest not in reach and not (ctx.on("knight-double-move") and set(units) == {"knight"} and move.dest
+                                               in knight_reach(state, ctx, house, march.src,
+                                                               pos.ship_seas(state, ctx.gd, house, unrouted=True))):
+                return fast_msg("agot.error.unreachable", dest=ctx.area(move.dest), src=ctx.area(march.src),
+                           reach=reach_text(ctx, march.src, reach), by_then=False)
         if not pos.port_room(state, ctx.gd, house, move.dest, len(units)):
             return fast_msg("agot.error.port_full", dest=ctx.area(move.dest), most=ctx.gd.setup.port_max_ships)
         enemy = pos.occupier(state, ctx.gd, move.dest)

@@ -145,8 +145,11 @@ def garrison_of(state: dict, ctx: Ctx, area: str, house: str, origin: str | None
     """2e: the garrison that defends ``house``'s home ``area`` with it (RULES.md R7.2), else 0; with the
     variant's ``printed-garrisons`` every castle area's printed garrison defends whoever holds it
     (agot2e-ru RULES.md V6), except Moat Cailin attacked from the north (``origin``, V24)."""
+    garrisons = state.get("garrisons")
+    if not garrisons and "printed-garrisons" not in ctx.options:  # (1e, and 2e once they are gone: ctx.on without the call)
+        return 0
     place = ctx.gd.board.area(area)
-    token = (state.get("garrisons") or {}).get(area, 0) if place.home_of == house else 0
+    token = (garrisons or {}).get(area, 0) if place.home_of == house else 0
     if token or not ctx.on("printed-garrisons") or not castle_in_combat(ctx, area, origin):
         return token
     return ctx.params.printed_garrison(place.castle)

@@ -60,6 +60,10 @@ def find_instruction(state: dict, ctx: Ctx, house: str, key: str, area: str, leg
     lines = pos.plan(state, house)[key]
     if not lines:  # (nearly always for some keys: no line to read)
         return None
+    if len(lines) == 1:  # (the usual case: the two passes below, for one line)
+        command = ctx.command(lines[0])
+        where = getattr(command, "battle_area", None)
+        return (0, command) if (where == area or where is None) and legal(command) else None
     parsed = [(i, ctx.command(line)) for i, line in enumerate(lines)]
     for want in (area, None):
         for i, command in parsed:

@@ -167,10 +167,10 @@ def _victory_inputs(state: dict, ctx: Ctx) -> tuple:
 def victory(state: dict, ctx: Ctx) -> list[Event]:
     if state["winner"] is not None:
         return []
-    areas, control, neutral = state["areas"], state["control"], state["neutral"]
-    for gd, areas_, control_, neutral_, houses, options in _UNWON:
-        if gd is ctx.gd and areas_ == areas and control_ == control and neutral_ == neutral \
-                and houses == state["houses"] and options == (state.get("options") or {}):
+    areas = state["areas"]
+    for seen in _UNWON:  # (gd, areas, control, neutral, houses, options): the areas tell positions apart first
+        if seen[1] == areas and seen[0] is ctx.gd and seen[2] == state["control"] and seen[3] == state["neutral"] \
+                and seen[4] == state["houses"] and seen[5] == (state.get("options") or {}):
             return []  # the same castles as at a recent check that found no winner
     winner = pos.check_victory(state, ctx.gd)
     if winner is None:

@@ -63,7 +63,7 @@ def support_value(state: dict, ctx: Ctx, b: dict, src: str) -> tuple[int, list[s
             # 2e Kevan, Victarion: supporting units of the kind count double too
             value += extra
             notes = [*notes, "doubled"]
-    return support_share(ctx, value), notes
+    return (support_share(ctx, value) if ctx.options else value), notes  # (no option, no share to work out)
 
 
 def support_share(ctx: Ctx, value: int) -> int:
