@@ -372,7 +372,7 @@ def neutral_support(state: dict, ctx: Ctx, house: str, area: str, only: str | No
 
 
 def _march_units(state: dict, src: str, march: March) -> list[list[str]]:
-    free = pos.unrouted(state, src)
+    free = pos.unrouted(state, src) if any(move.units == ALL for move in march.moves) else None
     return [pos.sort_units(free) if move.units == ALL else list(move.units) for move in march.moves]
 
 
@@ -418,7 +418,7 @@ def check_march(state: dict, ctx: Ctx, house: str, march: March, *, mail_time: b
                                                                pos.ship_seas(state, ctx.gd, house, unrouted=True))):
                 return fast_msg("agot.error.unreachable", dest=ctx.area(move.dest), src=ctx.area(march.src),
                            reach=reach_text(ctx, march.src, reach), by_then=False)
-        if not pos.port_room(state, ctx.gd, house, move.dest, len(units)):
+        if not land and not pos.port_room(state, ctx.gd, house, move.dest, len(units)):  # (a land area is no port)
             return fast_msg("agot.error.port_full", dest=ctx.area(move.dest), most=ctx.gd.setup.port_max_ships)
         enemy = pos.occupier(state, ctx.gd, move.dest)
         if enemy and enemy != house:

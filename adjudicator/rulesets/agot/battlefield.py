@@ -29,10 +29,10 @@ def stage_at_or_before(b: dict, stage: str) -> bool:
     return STAGES.index(b["stage"]) <= STAGES.index(stage)
 
 
-def units_list(units) -> list[str]:
-    """Units as a message parameter: a list in the rulebook's order (rendered "1 footman, 1 knight",
-    or "no units" when empty, by the catalogues)."""
-    return pos.sort_units(units)  # (a new list)
+units_list = pos.sort_units
+"""Units as a message parameter: a new list in the rulebook's order (rendered "1 footman, 1 knight", or "no
+units" when empty, by the catalogues); ``position.sort_units`` itself, without a call around it (a battle
+reports some ten lists of units)."""
 
 
 def fighting_units(state: dict, b: dict, house: str) -> list[str]:
