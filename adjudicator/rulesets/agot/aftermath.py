@@ -52,8 +52,10 @@ def beaten(state: dict, ctx: Ctx, b: dict) -> list[Event]:
     (RULES.md R7.1), and the defender's garrison, removed for good (R7.2). Nothing in agot1e."""
     loser, area = b["loser"], b["area"]
     events = []
-    army = b["units"] if loser == b["attacker"] else pos.units_in(state, area, loser)
-    engines = [u for u in army if u in ctx.gd.setup.castle_only_units]
+    engines = None
+    if ctx.gd.setup.castle_only_units:  # (1e: no siege engines)
+        army = b["units"] if loser == b["attacker"] else pos.units_in(state, area, loser)
+        engines = [u for u in army if u in ctx.gd.setup.castle_only_units]
     if engines:
         left = Counter(army) - Counter(engines)
         if loser == b["attacker"]:

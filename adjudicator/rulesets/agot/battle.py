@@ -438,7 +438,7 @@ def _resolve_supports(state: dict, ctx: Ctx, b: dict) -> list[Event]:
         elif side is None:
             events.append(fast_event("agot.battle.no_support", house=helper, area=ctx.area(src)))
         else:
-            value, note = values[src] = support_value(state, ctx, b, src)
+            value, note = values[src] = support_value(state, ctx, b, src, helper)
             events.append(fast_event("agot.battle.supports", house=helper, side=side, area=ctx.area(src), n=value,
                                 notes=note))
     texts = [_strength_text(ctx, h, *strength(state, ctx, b, h, with_cards=False, supports=values))

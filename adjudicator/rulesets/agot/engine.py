@@ -160,18 +160,16 @@ def _victory_inputs(state: dict, ctx: Ctx) -> tuple:
     areas, power tokens and neutral forces (their writers, ``position.set_units`` and the token and neutral
     force writers, replace an area's ``{house: units}``, never change it in place, so a copy one level deep
     stays what was checked; self-play's invariants, ``AgotRuleset.violations``, would see a victory missed)."""
-    return (ctx.gd, state["areas"].copy(), state["control"].copy(), state["neutral"].copy(), list(state["houses"]),
+    return (state["areas"].copy(), ctx.gd, state["control"].copy(), state["neutral"].copy(), list(state["houses"]),
             dict(state.get("options") or {}))
 
 
 def victory(state: dict, ctx: Ctx) -> list[Event]:
     if state["winner"] is not None:
         return []
-    areas = state["areas"]
-    for seen in _UNWON:  # (gd, areas, control, neutral, houses, options): the areas tell positions apart first
-        if seen[1] == areas and seen[0] is ctx.gd and seen[2] == state["control"] and seen[3] == state["neutral"] \
-                and seen[4] == state["houses"] and seen[5] == (state.get("options") or {}):
-            return []  # the same castles as at a recent check that found no winner
+    now = (state["areas"], ctx.gd, state["control"], state["neutral"], state["houses"], state.get("options") or {})
+    if now in _UNWON:  # (compared in C, the areas first: they tell positions apart)
+        return []  # the same castles as at a recent check that found no winner
     winner = pos.check_victory(state, ctx.gd)
     if winner is None:
         _UNWON.insert(0, _victory_inputs(state, ctx))

@@ -40,12 +40,14 @@ def support_line(state: dict, ctx: Ctx, b: dict, house: str, src: str):
                  lambda c: c.src == src and c.house in sides)
 
 
-def support_value(state: dict, ctx: Ctx, b: dict, src: str) -> tuple[int, list[str]]:
+def support_value(state: dict, ctx: Ctx, b: dict, src: str, helper: str | None = None) -> tuple[int, list[str]]:
     """The strength a declared support adds in this battle: :func:`support_strength`, with ships
     0 when they belong to and support the opponent of an active Salladhor Saan (CZ p.14
-    "protivníkových podpůrných lodí": the opponent's own supporting ships)."""
+    "protivníkových podpůrných lodí": the opponent's own supporting ships). ``helper``: the order's
+    owner (``position.order_owner``), when the caller has it already."""
     side = b["supports"][src]
-    helper = pos.order_owner(state, src)  # (agot2e-ru orders-in-token-areas: the token's house)
+    if helper is None:
+        helper = pos.order_owner(state, src)  # (agot2e-ru orders-in-token-areas: the token's house)
     rules = ctx.rules.cards
     attacking = side == b["attacker"]
     no_ships = False
