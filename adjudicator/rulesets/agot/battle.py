@@ -121,12 +121,14 @@ def strength(state: dict, ctx: Ctx, b: dict, house: str, *, with_cards: bool = T
                 parts.append(fast_msg("agot.part.support", area=ctx.area(src), n=value, notes=note))
                 total += value
     if card is not None:  # (2e: none after Tyrion's, if the hand held no other)
-        value = ctx.gd.card(card).strength
+        played = ctx.gd.card(card)
+        value = played.strength
         if cards.get(other) in rules.ZERO_OPPOSING_CARD and other not in b["cancelled"]:
             value = 0
         parts.append(fast_msg("agot.part.card", card=card, n=value))
         total += value
-        extra = rules.bonus(state, ctx, b, house)[0]
+        # (a card without an ability the engine reads has no static bonus: 1e's cards, most of 2e's)
+        extra = rules.bonus(state, ctx, b, house)[0] if played.ability_key is not None else 0
         if extra:  # 2e: a static ability of the card (agot2e RULES.md R8.5)
             parts.append(fast_msg("agot.part.ability", card=card, n=extra))
             total += extra
@@ -146,7 +148,7 @@ def garrison_of(state: dict, ctx: Ctx, area: str, house: str, origin: str | None
     variant's ``printed-garrisons`` every castle area's printed garrison defends whoever holds it
     (agot2e-ru RULES.md V6), except Moat Cailin attacked from the north (``origin``, V24)."""
     garrisons = state.get("garrisons")
-    if not garrisons and "printed-garrisons" not in ctx.options:  # (1e, and 2e once they are gone: ctx.on without the call)
+    if not garrisons and "printed-garrisons" not in ctx.options:  # (1e; 2e once they are gone; ctx.on without a call)
         return 0
     place = ctx.gd.board.area(area)
     token = (garrisons or {}).get(area, 0) if place.home_of == house else 0

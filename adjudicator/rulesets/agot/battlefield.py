@@ -88,8 +88,10 @@ def card_icons(state: dict, ctx: Ctx, b: dict, house: str) -> tuple[int, int]:
     swords = forts = 0
     if b["cards"].get(house) is not None:  # 2e: none left after Tyrion's (agot2e RULES.md R8.5): no icons
         card = ctx.gd.card(b["cards"][house])
-        _, bonus_swords, bonus_forts = ctx.rules.cards.bonus(state, ctx, b, house)
-        swords, forts = card.swords + bonus_swords, card.fortifications + bonus_forts
+        swords, forts = card.swords, card.fortifications
+        if card.ability_key is not None:  # (a static bonus is an ability the engine reads: 1e's cards have none)
+            _, bonus_swords, bonus_forts = ctx.rules.cards.bonus(state, ctx, b, house)
+            swords, forts = swords + bonus_swords, forts + bonus_forts
     tides = (b.get("tides") or {}).get(house)  # 2e option Tides of Battle: its icons add to the card's
     if tides is not None:
         swords += ctx.gd.tides_of_battle[tides].swords
