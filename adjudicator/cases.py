@@ -13,17 +13,21 @@ waits: a step whose decisions are missing is adjudicated with the defaults.
 
 from __future__ import annotations
 
+import re
+import types
+import typing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from . import ruleset as rulesets
 from . import yamlio
-from .ruleset import RulesetError
+from .ruleset import RulesetError, UnknownPlayer
 from .yamlio import YamlFileError
 from .plaindata import clone
 
 MAX_STEPS = 10_000
+TITLE_SHOWN = 300  # characters of a title on its PASS/FAIL line (the longest of tests/cases: 180)
 REQUIRED = ("ruleset", "title", "position")
 SHAPE = {  # key -> type, example (yamlio.check_keys); an empty key is read as absent
     "ruleset": (str, "ruleset: agot1e"),
@@ -46,9 +50,71 @@ class CaseResult:
         return self.error is None and not self.differences
 
     def report(self) -> str:
-        head = f"{'PASS' if self.passed else 'FAIL'} {self.title}"
+        head = f"{'PASS' if self.passed else 'FAIL'} {shown_title(self.title)}"
         details = [self.error] if self.error else self.differences
         return "\n".join([head, *(f"    {d}" for d in details)])
+
+
+def check_shapes(position: dict, shapes: dict[str, tuple[Any, str]]) -> None:
+    """A position's values of the wrong shape named with their key and an example before the
+    position is read (a list where a mapping belongs, a word where a list belongs, read letter by
+    letter, a number where a name belongs), raising RulesetError. ``shapes``: key -> (shape,
+    example); a shape is ``str`` (a text), ``int`` (a whole number, or a text of one), ``bool``,
+    ``list[S]``, ``dict[str, S]`` or ``S | T``. A list, a mapping or a flag may be null (none, off);
+    a text or a number only where the shape says ``| None``."""
+    for key, (shape, example) in shapes.items():
+        if key in position:
+            check_shape(position[key], shape, key, example)
+
+
+def check_shape(value: Any, shape: Any, where: str, example: str) -> None:
+    """One value of the shape :func:`check_shapes` says, named ``where`` if it is not."""
+    if _fits(value, shape):
+        origin = typing.get_origin(shape)
+        if origin is list and value:
+            for i, item in enumerate(value):
+                check_shape(item, typing.get_args(shape)[0], f"{where}, item {i + 1}", example)
+        elif origin is dict and value:
+            for key, item in value.items():
+                if not isinstance(key, str):
+                    raise RulesetError(f"{where}: the key {key!r} must be a text (example: {example})")
+                check_shape(item, typing.get_args(shape)[1], f"{where}.{key}", example)
+        elif origin in (typing.Union, types.UnionType):
+            for alternative in typing.get_args(shape):
+                if _fits(value, alternative):
+                    check_shape(value, alternative, where, example)
+                    break
+        return
+    raise RulesetError(f"{where}: expected {_SHAPE_NAMES.get(typing.get_origin(shape) or shape, 'something else')}, "
+                       f"found {_found(value)} (example: {example})")
+
+
+def _fits(value: Any, shape: Any) -> bool:
+    origin = typing.get_origin(shape) or shape
+    if origin in (typing.Union, types.UnionType):
+        return any(_fits(value, alternative) for alternative in typing.get_args(shape))
+    if value is None:
+        return origin in (list, dict, bool, type(None))
+    if origin is int:
+        return (type(value) is int) or (isinstance(value, str) and re.fullmatch(r"\s*-?\d+\s*", value) is not None)
+    return isinstance(value, origin)
+
+
+_SHAPE_NAMES = {str: "a text", int: "a number", bool: "true or false", list: "a list", dict: "a mapping"}
+
+
+def _found(value: Any) -> str:
+    shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
+    return f"a list {shown}" if isinstance(value, list) else f"a mapping {shown}" if isinstance(value, dict) else shown
+
+
+def shown_title(title: str) -> str:
+    """The title as the PASS/FAIL line shows it: one line, at most :data:`TITLE_SHOWN` characters
+    and the length of the rest (a case written to hurt, or by mistake, had its whole title printed)."""
+    one_line = title.replace("\r", " ").replace("\n", " ")
+    if len(title) <= TITLE_SHOWN:
+        return one_line
+    return f"{one_line[:TITLE_SHOWN].rstrip()}... ({len(title)} characters)"
 
 
 def diff_values(key: str, expected: Any, actual: Any) -> list[str]:
@@ -95,7 +161,10 @@ def _run(case: dict, result: CaseResult) -> None:
     start = clone(state)
     errors: dict[str, list[str]] = {}
     for player, text in (case.get("decisions") or {}).items():
-        sub = rs.submit(state, str(player), str(text))
+        try:
+            sub = rs.submit(state, str(player), str(text))
+        except UnknownPlayer as exc:
+            raise RulesetError(f"decisions: no player {exc.player!r} in this case (players: {', '.join(exc.players)})") from None
         errors[str(player)] = [f"line {ln.lineno}: {ln.error}" for ln in sub.parsed.lines if not ln.ok] + [
             str(note) for note in (sub.notes if not sub.applied else [])]  # in English, as cases are written
         if sub.applied:

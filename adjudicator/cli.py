@@ -38,7 +38,9 @@ def _fixable() -> tuple[type[Exception], ...]:
 
 
 def _errors_as_messages(func):
-    """Turn the judge's own errors into a one-line message and exit status 1."""
+    """Turn the judge's own errors into a one-line message and exit status 1; so too an unexpected
+    error of a command on a game that had read a version (``Judge.diagnose``: the version file
+    named, a value of the wrong type in its state if one is found)."""
 
     @wraps(func)
     def wrapper(*args, **kwargs):
@@ -47,6 +49,10 @@ def _errors_as_messages(func):
         except Exception as exc:
             if isinstance(exc, _fixable()):
                 raise click.ClickException(str(exc)) from None
+            if kwargs.get("game") and not isinstance(exc, (click.ClickException, click.exceptions.Exit, click.Abort)):
+                damaged = _judge(click.get_current_context()).diagnose(kwargs["game"], exc)
+                if damaged is not None:
+                    raise click.ClickException(str(damaged)) from None
             raise
 
     return wrapper
@@ -611,7 +617,7 @@ def web(ctx, listen, links_for, base_url):
     """Serve a read-only web page per game (the board, tracks, events, deadline, who has not sent),
     and per player a private page of their own view."""
     from . import web as web_module
-    from .mail.server import parse_hostport
+    from .mail.settings import parse_hostport
 
     try:
         host, port = parse_hostport(listen, 8080)

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Callable
 
-from . import absences, clock, deadlineindex, durability, gameindex, messages, passwords, yamlio
+from . import absences, clock, deadlineindex, durability, gameindex, messages, passwords, statecheck, yamlio
 from .crashpoints import crashpoint
 from .messages import Msg
 from .plaindata import clone
@@ -51,12 +51,23 @@ DEFAULT_DEADLINES = {"planning": "48h", "step": "24h", "grace": "1h"}
 PRESS_POLICIES = ("signed", "anonymous", "none")
 REMIND_FRACTION = 0.2  # players who owe are reminded when at most this share of the step's time is left ...
 REMIND_AT_MOST = timedelta(hours=12)  # ... or this much, whichever is less
+STATE_ERRORS = (LookupError, TypeError, ValueError, AttributeError, ArithmeticError)  # what a damaged state raises
+DIAGNOSED_VERSIONS = 8  # the versions last read that Judge.diagnose looks into (a server reads many over its life)
 OVERVIEW_FILES = ("game.yaml", "states", "journal", "flag.yaml")
 """What a game's glance (:meth:`Judge.overview`) is derived from: a change to any renews it."""
 
 
 class JudgeError(Exception):
     """A request the judge refuses, with a message for the GM or player."""
+
+
+class DamagedVersion(JudgeError):
+    """The judge failed on a state it loaded from a version file (:meth:`Judge.diagnose`); ``slip``:
+    the value of the wrong type found in it, if one was."""
+
+    def __init__(self, message: str, slip: str | None = None):
+        super().__init__(message)
+        self.slip = slip
 
 
 @dataclass
@@ -708,9 +719,12 @@ class Judge:
                 result.busy.append(game_id)
                 continue
             except Exception as exc:  # noqa: BLE001  one broken game must not stop the others
-                # a file the GM can mend is named in one line; anything else is a bug, with its traceback
-                log.error("game %s: the deadline could not be adjudicated", game_id, exc_info=not isinstance(exc, FIXABLE_GAME))
-                problem = f"{exc.__class__.__name__}: {exc}"[:1000]
+                # a file the GM can mend is named in one line; anything else may be a bug: its traceback too, and
+                # the flag names the version the engine failed on (a value of the wrong type in it if one is found)
+                damaged = None if isinstance(exc, FIXABLE_GAME) else self.diagnose(game_id, exc)
+                log.error("game %s: the deadline could not be adjudicated", game_id,
+                          exc_info=not isinstance(exc, FIXABLE_GAME) and (damaged is None or damaged.slip is None))
+                problem = (str(damaged) if damaged is not None and damaged.slip else f"{exc.__class__.__name__}: {exc}")[:1000]
                 result.failed.append((game_id, problem))
                 self._flag(game_id, "deadline", problem)
                 continue
@@ -793,8 +807,10 @@ class Judge:
                     "remind_from": clock.to_text(p.remind_from()), "flag": _plain_flag(flag),
                     **_public_glance(p.config, summary)}
         except Exception as exc:  # noqa: BLE001  a broken game is shown broken and tried by every tick
-            return {"broken": f"{exc.__class__.__name__}: {exc}"[:1000] if not isinstance(exc, FIXABLE_GAME)
-                    else str(exc), "flag": _plain_flag(flag)}
+            damaged = None if isinstance(exc, FIXABLE_GAME) else self.diagnose(game_id, exc)
+            return {"broken": str(exc) if isinstance(exc, FIXABLE_GAME) else
+                    (str(damaged) if damaged is not None and damaged.slip else f"{exc.__class__.__name__}: {exc}")[:1000],
+                    "flag": _plain_flag(flag)}
 
     def _flag(self, game_id: str, what: str, problem: str) -> None:
         try:
@@ -854,6 +870,41 @@ class Judge:
         return self.record(game_id, {"kind": "rollback", "to": to})
 
     # -- checking -------------------------------------------------------------------------
+    def diagnose(self, game_id: str, exc: Exception) -> DamagedVersion | None:
+        """``exc``, an unexpected error of a command on ``game_id``, told as a problem of the version
+        files the command read (None when it read none): the first of them, last read first, whose
+        state holds a value of another kind than a new game's (``statecheck``: ``round: one``), else
+        the last read with the error, and how to look at an earlier version or roll back. A version
+        edited by hand is the usual cause; a GM's command answers with it in one line, and the
+        caller logs the traceback where there is a log. Only errors a state of the wrong shape raises
+        (:data:`STATE_ERRORS`): a full disk is not a damaged version."""
+        if not isinstance(exc, STATE_ERRORS):
+            return None
+        try:
+            files = self.store.open(game_id)
+            numbers = files.versions_read()[:DIAGNOSED_VERSIONS]
+            if not numbers:
+                return None
+            config = files.config()
+            ruleset = rulesets.get(config["ruleset"])
+        except Exception:  # noqa: BLE001  nothing to diagnose with
+            return None
+        try:
+            example = ruleset.new_game(list(config["players"]), dict(config.get("options") or {}), 0)
+        except Exception:  # noqa: BLE001  (a game.yaml the engine refuses: no example to compare with)
+            example = None
+        for number in numbers:
+            try:
+                slip = statecheck.first_slip(files.read_version(number)["state"], example)
+            except YamlFileError:
+                continue
+            if slip:
+                return DamagedVersion(f"{files.version_path(number)}: this version file is damaged: {slip}", slip)
+        number = numbers[0]
+        return DamagedVersion(f"{files.version_path(number)}: the judge fails on this version ({type(exc).__name__}: {exc}); "
+                              f"if it was edited by hand, compare it with an earlier version (judge show {game_id} "
+                              f"--version N --format yaml) or roll back to one (judge rollback {game_id} --to N)")
+
     def replay(self, game_id: str) -> list[str]:
         """Rebuild the game from version 1 and its whole journal; list every difference found."""
         files = self.store.open(game_id)

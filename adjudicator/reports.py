@@ -47,6 +47,7 @@ from . import clock, localtime, messages, picture, seats, yamlio
 from . import ruleset as rulesets
 from .judge import Outcome, Present
 from .mail import preferences, servicelines
+from .mail.settings import OBSERVE_CODE_HOURS
 from .paths import TEMPLATES_DIR
 from .messages import Msg
 from .ruleset import OBSERVER, Event, LineResult, Ruleset
@@ -73,6 +74,7 @@ def environment(language: str = DEFAULT_LANGUAGE, *, html: bool = False) -> jinj
         auto_reload=False,  # compiled once per process, as the code is: no stat of each template at each mail
     )
     env.filters["yaml"] = yamlio.dumps
+    env.globals["observe_code_hours"] = OBSERVE_CODE_HOURS  # HELP says how long an OBSERVE code holds
     # a game's texts with its ruleset's own names where it prints some differently (messages.py)
     env.filters["say"] = jinja2.pass_context(lambda context, value: _say(value, language, context.get("ruleset")))
     env.filters["line"] = jinja2.pass_context(lambda context, text: _said_line(context.get("ruleset"), text, language))

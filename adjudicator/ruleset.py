@@ -161,6 +161,21 @@ class RulesetError(ValueError):
     """A configuration or position a ruleset refuses (bad player names, illegal case position)."""
 
 
+class UnknownPlayer(RulesetError):
+    """A decision of a player the state does not have: the judge checks seats before it submits,
+    a rules case's ``decisions`` do not (``cases.py`` names the case's players)."""
+
+    def __init__(self, player: str, players: Iterable[str]):
+        self.player, self.players = player, list(players)
+        super().__init__(f"no player {player!r} in this game (players: {', '.join(self.players)})")
+
+
+def require_player(player: str, players: Iterable[str]) -> None:
+    """``submit``'s first check, the same in every ruleset."""
+    if player not in players:
+        raise UnknownPlayer(player, players)
+
+
 @runtime_checkable
 class Ruleset(Protocol):
     """What the judge needs from a game. See the module docstring for the contract."""

@@ -98,6 +98,7 @@ class GameFiles:
         self.fsync = fsync
         self._index_cache = {} if index_cache is None else index_cache  # the Store's: see _index_rows
         self._writes = {} if writes is None else writes  # the Store's: see Store.writes
+        self._read: dict[int, None] = {}  # the versions this process read, in the order last read: versions_read
 
     def _wrote(self) -> None:
         """Count a change of this game's files by this process (:meth:`Store.writes`)."""
@@ -172,8 +173,15 @@ class GameFiles:
     def version_path(self, number: int) -> Path:
         return self.path / "states" / f"{number:06d}.yaml"
 
+    def versions_read(self) -> list[int]:
+        """The versions this process has read of this game, the last read first: where to look when
+        the judge fails on a state it loaded (``Judge.diagnose``)."""
+        return list(reversed(self._read))
+
     def read_version(self, number: int) -> dict:
         path = self.version_path(number)
+        self._read.pop(number, None)
+        self._read[number] = None
         data = yamlio.load_mapping(path, format_version=FORMAT)
         for key in ("version", "journal_seq", "state"):
             if key not in data:

@@ -34,7 +34,7 @@ from typing import Callable
 from urllib.parse import parse_qs, quote, urlsplit
 
 from . import reports
-from .judge import Judge, Present
+from .judge import FIXABLE_GAME, Judge, Present
 from .ruleset import OBSERVER, Event
 from .store import StoreError, check_game_id
 from .yamlio import YamlFileError
@@ -99,6 +99,14 @@ class Site:
         parts = url.path.strip("/").split("/") if url.path.strip("/") else []
         if not parts:
             return self._html(self.index(language or reports.DEFAULT_LANGUAGE))
+        try:
+            return self._game(parts, language)
+        except Exception as exc:  # noqa: BLE001  one broken game must not take the others' pages down
+            _log_broken(parts[0], exc, None if isinstance(exc, FIXABLE_GAME) else self.judge.diagnose(parts[0], exc))
+            return self._broken(parts[0], language)
+
+    def _game(self, parts: list[str], language: str | None) -> Response:
+        """A page of the game ``parts[0]``: its public page, a player's page or a board picture."""
         present = self._present(parts[0])
         if present is None:
             return self._not_found(language)
@@ -144,18 +152,25 @@ class Site:
         page = reports.environment(language or reports.DEFAULT_LANGUAGE, html=True).get_template("web/missing.html.j2")
         return Response(404, "text/html; charset=utf-8", page.render().encode("utf-8"))
 
+    def _broken(self, game_id: str, language: str | None) -> Response:
+        """The page of a game that cannot be shown (its files broken, or the judge failing on them):
+        it says so, and no more; the why is in the server's log (:func:`_log_broken`). Sent
+        ``no-store``: it may answer a player's private link."""
+        page = reports.environment(language or reports.DEFAULT_LANGUAGE, html=True).get_template("web/broken.html.j2")
+        return Response(500, "text/html; charset=utf-8", page.render(game=game_id).encode("utf-8"), private=True)
+
     # -- pages ----------------------------------------------------------------------------
     def index(self, language: str) -> str:
         games = []
         for game_id in self.judge.store.game_ids():
             try:
                 present = self.judge.present(game_id, shared=True)
-            except (StoreError, YamlFileError) as exc:
-                log.warning("game %s: not listed: %s", game_id, exc)
-                continue
-            games.append({"id": game_id, "ruleset": present.ruleset.name, "version": present.version,
-                          "summary": present.ruleset.summary(present.state),
-                          "over": present.ruleset.result(present.state) is not None})
+                games.append({"id": game_id, "broken": False, "ruleset": present.ruleset.name, "version": present.version,
+                              "summary": present.ruleset.summary(present.state),
+                              "over": present.ruleset.result(present.state) is not None})
+            except Exception as exc:  # noqa: BLE001  listed as broken; the others as ever
+                _log_broken(game_id, exc)
+                games.append({"id": game_id, "broken": True})
         return reports.environment(language, html=True).get_template("web/index.html.j2").render(
             games=games, language=language, languages=reports.LANGUAGES)
 
@@ -204,6 +219,17 @@ class Site:
         while len(self._pictures) > PICTURES_KEPT:
             self._pictures.popitem(last=False)
         return png
+
+
+def _log_broken(game_id: str, exc: Exception, damaged: Exception | None = None) -> None:
+    """Why a game's page said it is broken, for the GM: a file they can mend in one line (as the
+    command line says it), anything else with its traceback and the version file it was met in
+    (``Judge.diagnose``)."""
+    if isinstance(exc, FIXABLE_GAME):
+        log.error("game %s: shown as broken: %s", game_id, exc)
+    else:
+        log.error("game %s: shown as broken: %s: %s%s", game_id, type(exc).__name__, exc,
+                  f" ({damaged})" if damaged is not None else "", exc_info=exc)
 
 
 class _Handler(BaseHTTPRequestHandler):

@@ -5,6 +5,8 @@ One way to read and write YAML in the whole project:
 * only the safe loader, through LibYAML when PyYAML was built with it (``yaml.safe_load``
   never uses LibYAML and is about ten times slower);
 * ``allow_unicode`` so that Czech text stays readable in the files;
+* a key written twice in one mapping is refused (:class:`_Loader`), in every file read: game.yaml
+  and the GM's other hand edits, rules cases, game data, catalogues;
 * every failure becomes :class:`YamlFileError`, which names the file and, where YAML says it,
   the line: a GM sees ``states/000004.yaml line 12: ...`` instead of a traceback.
 
@@ -29,7 +31,35 @@ from typing import Any
 
 import yaml
 
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_MERGE = "tag:yaml.org,2002:merge"
+
+
+class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+    """The safe loader (LibYAML's parser when there is one) that refuses a key written twice in
+    one mapping: YAML forbids it, PyYAML keeps the last silently, and a GM who adds a second
+    ``ruleset:`` to game.yaml, or a case writer a second ``round:``, would be overruled unseen.
+    What the judge writes itself never repeats a key (it writes dicts); a merge key's values
+    (``<<: *base``) may be overridden, as YAML says."""
+
+    def construct_mapping(self, node, deep=False):
+        if isinstance(node, yaml.MappingNode):
+            first: dict = {}
+            for key_node, value_node in node.value:
+                if key_node.tag == _MERGE:
+                    continue
+                key = self.construct_object(key_node)
+                try:
+                    seen = first.setdefault(key, key_node)
+                except TypeError:
+                    continue  # an unhashable key: the constructor names it
+                if seen is not key_node:
+                    example = value_node.value if isinstance(value_node, yaml.ScalarNode) else "..."
+                    raise yaml.constructor.ConstructorError(
+                        None, None, f"duplicate key {key!r} (first on line {seen.start_mark.line + 1}): write each key "
+                                    f"once (example: {key}: {example})", key_node.start_mark)
+        return super().construct_mapping(node, deep)
+
+
 _Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 TMP_PREFIX = ".tmp-"
@@ -124,6 +154,14 @@ def check_keys(path: os.PathLike | str, data: dict, shape: dict[str, tuple[type,
 
 
 _KINDS = {str: "text", dict: "mapping", list: "list"}
+
+
+def whole_number(path: os.PathLike | str, where: str, value: Any, low: int | None = 0) -> int:
+    """``value``, a whole number (not a boolean) of at least ``low`` (None: any), read from the file
+    ``path`` at ``where`` (``game.players.min``); anything else is named there."""
+    if not isinstance(value, int) or isinstance(value, bool) or (low is not None and value < low):
+        raise YamlFileError(path, f"{where}: expected a whole number{'' if low is None else f' >= {low}'}, found {value!r}")
+    return value
 
 
 def dumps(data: Any) -> str:

@@ -37,7 +37,7 @@ import click
 from .text import canonical_address
 from . import handover
 from . import settings as settings_module
-from .settings import IMAP_PORTS, MAX_INBOX_BYTES, RATE_LIMIT, MailSettings
+from .settings import IMAP_PORTS, MAX_INBOX_BYTES, RATE_LIMIT, MailSettings, parse_hostport
 
 if TYPE_CHECKING:
     from .outbox import Transport
@@ -101,7 +101,6 @@ def _data(ctx: click.Context) -> Path:
 
 def _transport(postmaster: Postmaster, relay, starttls, user, maildir) -> Transport:
     from .outbox import MaildirTransport, RelayTransport
-    from .server import parse_hostport
 
     if relay:
         try:
@@ -166,7 +165,7 @@ def serve(ctx, listen, address, gm, server_name, relay, relay_starttls, relay_us
     """Run the SMTP server: receive, process and answer mail; adjudicate due games."""
     import asyncio
 
-    from .server import Server, parse_hostport
+    from .server import Server
 
     try:
         host, port = parse_hostport(listen, 2525)
@@ -322,7 +321,6 @@ def poll(ctx, imap, user, folder, security, move_to, every, once, address, gm, r
         raise click.UsageError("set the IMAP password in $JUDGE_IMAP_PASSWORD (never on the command line), "
                                "e.g. JUDGE_IMAP_PASSWORD=... judge poll --imap imap.example.org --user judge")
     from . import poll as poll_module
-    from .server import parse_hostport
 
     try:
         host, port = parse_hostport(imap, IMAP_PORTS[security])

@@ -5,7 +5,7 @@
   (``Judge.overview``), so a quiet game costs a few ``stat`` calls, not a read of its present.
 * ``OBSERVE <game>`` (``SLEDUJ <hra>``): a double opt-in, since a From is free to forge: the
   answer, to the sender only, is a confirmation code and nothing of the game; ``OBSERVE <game>
-  <code>`` from that address within :data:`CODE_HOURS` hours (on the judge's clock) makes it follow
+  <code>`` from that address within :data:`settings.OBSERVE_CODE_HOURS` hours (on the judge's clock) makes it follow
   the game: a report rendered from the public view (``ruleset.view`` for ``ruleset.OBSERVER``: no
   hand, plan or order of any house; only events everyone sees) whenever a phase ends
   (``observers.py``). The code is an HMAC of the game, the address and the minute it was issued
@@ -38,6 +38,7 @@ from ..messages import Msg
 from ..store import GameLocked, StoreError, check_game_id
 from . import notices
 from .envelope import GREETING_LINES
+from .settings import OBSERVE_CODE_HOURS
 from .text import canonical_address
 
 log = logging.getLogger("adjudicator.mail")
@@ -48,8 +49,6 @@ COMMANDS = {"list": ("list", "en"), "seznam": ("list", "cs"), "observe": ("obser
 """Folded first words -> (command, the language they are in)."""
 ARGUMENTS = {"list": (0,), "observe": (1, 2), "unobserve": (1,), "takeover": (2,)}
 """How many words each command takes after its own (OBSERVE: the game, then the code)."""
-CODE_HOURS = 48
-"""How long an OBSERVE confirmation code holds."""
 EXAMPLES = {"list": "LIST", "observe": "OBSERVE westeros1", "unobserve": "UNOBSERVE westeros1",
             "takeover": "TAKEOVER westeros1 greyjoy"}
 
@@ -165,11 +164,11 @@ def _observe(postmaster, handled, game: str, sender: str, code: list[str], langu
     secret, now = judge.store.secret(), postmaster.now
     if not code:
         handled.status = "observe-asked"
-        return say("mail.observe.confirm", game=game, hours=CODE_HOURS,
+        return say("mail.observe.confirm", game=game, hours=OBSERVE_CODE_HOURS,
                    confirm=f"{again} {observe_code(secret, game, sender, now)}")
     if not observe_code_ok(secret, game, sender, code[0], now):
         handled.status = "open-refused"
-        return say("mail.observe.bad_code", game=game, code=code[0], hours=CODE_HOURS, again=again)
+        return say("mail.observe.bad_code", game=game, code=code[0], hours=OBSERVE_CODE_HOURS, again=again)
     try:
         seats.observe(judge, game, sender, language, since=present.version, cap=cap)
     except seats.ObserversFull:
@@ -192,14 +191,14 @@ def observe_code(secret: bytes, game: str, address: str, now: datetime) -> str:
 
 
 def observe_code_ok(secret: bytes, game: str, address: str, code: str, now: datetime) -> bool:
-    """Is ``code`` one the judge gave ``address`` for ``game`` less than :data:`CODE_HOURS` ago?"""
+    """Is ``code`` one the judge gave ``address`` for ``game`` less than :data:`settings.OBSERVE_CODE_HOURS` ago?"""
     issued_text, _, mac = code.lower().partition("-")
     try:
         issued = int(issued_text, 16)
     except ValueError:
         return False
     age = int(now.timestamp()) // 60 - issued
-    return 0 <= age <= CODE_HOURS * 60 and hmac.compare_digest(mac, _code_mac(secret, game, address, issued))
+    return 0 <= age <= OBSERVE_CODE_HOURS * 60 and hmac.compare_digest(mac, _code_mac(secret, game, address, issued))
 
 
 def _code_mac(secret: bytes, game: str, address: str, issued: int) -> str:

@@ -120,24 +120,6 @@ class JudgeHandler:
         return TEMPFAIL
 
 
-def parse_hostport(text: str, default_port: int) -> tuple[str, int]:
-    """``127.0.0.1:2525``, ``[::1]:25``, ``mail.example.org`` -> (host, port)."""
-    text = text.strip()
-    if text.startswith("["):
-        host, _, rest = text[1:].partition("]")
-        port = rest.lstrip(":")
-    elif text.count(":") == 1:
-        host, port = text.split(":")
-    else:
-        host, port = text, ""
-    if not host:
-        raise ValueError(f"no host in {text!r} (example: 127.0.0.1:2525)")
-    try:
-        return host, int(port) if port else default_port
-    except ValueError:
-        raise ValueError(f"bad port in {text!r} (example: 127.0.0.1:2525)") from None
-
-
 class Server:
     """The running judge: SMTP listener + worker thread + postman thread."""
 

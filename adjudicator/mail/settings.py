@@ -26,6 +26,8 @@ RATE_WINDOW_SECONDS = 3600
 MAX_INBOX_BYTES = 200_000_000
 # Observers per game (OBSERVE by mail): each gets every phase's report, rendered and sent.
 MAX_OBSERVERS = 50
+# How long an OBSERVE confirmation code holds, in hours of the judge's clock (also said in HELP).
+OBSERVE_CODE_HOURS = 48
 # `judge poll --security`: IMAP over TLS, STARTTLS, or plain (loopback only), and the port of each.
 IMAP_PORTS = {"ssl": 993, "starttls": 143, "none": 143}
 
@@ -93,3 +95,21 @@ def resolve(data_dir: os.PathLike | str, *, address: str | None = None, gm: str 
         yamlio.dump(Path(data_dir) / STORED, {"format": 1, **{k: v for k, v in kept.items() if k != "format"},
                                              **changes})
     return settings
+
+
+def parse_hostport(text: str, default_port: int) -> tuple[str, int]:
+    """``127.0.0.1:2525``, ``[::1]:25``, ``mail.example.org`` -> (host, port)."""
+    text = text.strip()
+    if text.startswith("["):
+        host, _, rest = text[1:].partition("]")
+        port = rest.lstrip(":")
+    elif text.count(":") == 1:
+        host, port = text.split(":")
+    else:
+        host, port = text, ""
+    if not host:
+        raise ValueError(f"no host in {text!r} (example: 127.0.0.1:2525)")
+    try:
+        return host, int(port) if port else default_port
+    except ValueError:
+        raise ValueError(f"bad port in {text!r} (example: 127.0.0.1:2525)") from None

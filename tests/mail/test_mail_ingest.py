@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from datetime import timedelta
@@ -62,6 +63,31 @@ def test_ingest_exit_codes(tmp_path):
     assert bad.returncode == 65 and "dropped" in one_short_line(bad)
     assert ingest(data, b"").returncode == 65
     assert Inbox(data).pending() == [] and Inbox(data).done_count() == 6
+
+
+SERVERLESS_PROBE = """
+import json, runpy, sys
+sys.argv = ["judge", *sys.argv[1:]]
+try:
+    runpy.run_module("adjudicator", run_name="__main__")
+except SystemExit as exc:
+    code = exc.code
+print(json.dumps({"code": code, "server": sorted(m for m in ("aiosmtpd", "asyncio") if m in sys.modules)}))
+"""
+
+
+def test_ingest_with_no_server_processes_the_mail_without_loading_the_smtp_server(tmp_path):
+    """An MTA pipe with no ``judge serve`` beside it starts a whole judge per mail: the SMTP listener's
+    modules (aiosmtpd, asyncio: a tenth of that start) are not part of it."""
+    data = tmp_path / "data"
+    pw = game(data)
+    done = subprocess.run([sys.executable, "-c", SERVERLESS_PROBE, "ingest", "--address", JUDGE, "--sender",
+                           "alice@example.org"], input=raw_mail(f"JUDGE g alice {pw['alice']}\nBID 2"),
+                          env=subprocess_env(data), capture_output=True)
+    assert json.loads(done.stdout) == {"code": 0, "server": []}, done.stderr
+    assert "submitted" in done.stderr.decode()
+    [reply] = maildir_messages(data / "maildir")
+    assert "ok       BID 2" in text_of(reply)
 
 
 def test_ingest_refuses_another_recipient_and_too_much_data_as_serve_does(tmp_path):

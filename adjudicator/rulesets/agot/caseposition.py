@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ...cases import diff_values
+from ...cases import check_shapes, diff_values
 from ...ruleset import RulesetError
 from . import position as pos
 from .board import UnknownName
@@ -54,54 +54,80 @@ def _card(gd, house: str, text) -> str:
         raise RulesetError(str(exc)) from None
 
 
-def _number(value, where: str) -> int:
-    """A whole number of the position, or the key named (``round: four`` is the case writer's slip)."""
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise RulesetError(f"{where}: expected a number, found {value!r} (example: round: 3)") from None
+POSITION_SHAPES = {  # key -> (shape, example): cases.check_shapes, before the position is read
+    "players": (list[str], "players: [stark, lannister, baratheon]"),
+    "seed": (int, "seed: 7"),
+    "round": (int, "round: 3"),
+    "step": (str, "step: action"),
+    "tracks": (dict[str, list[str]], "tracks: {iron_throne: [baratheon, lannister, stark]}"),
+    "supply": (dict[str, int], "supply: {stark: 2}"),
+    "power": (dict[str, int], "power: {stark: 5}"),
+    "wildlings": (int, "wildlings: 4"),
+    "areas": (dict[str, dict[str, list[str]]], "areas: {Winterfell: {stark: [footman, knight]}}"),
+    "control": (dict[str, str], "control: {Lannisport: lannister}"),
+    "neutral": (dict[str, int], "neutral: {The Eyrie: 6}"),
+    "garrisons": (dict[str, int], "garrisons: {Winterfell: 2}"),
+    "routed": (dict[str, list[str]], "routed: {Seagard: [footman]}"),
+    "orders": (dict[str, str], "orders: {Winterfell: march +1}"),
+    "hands": (dict[str, list[str]], "hands: {stark: [Eddard Stark, Robb Stark]}"),
+    "discards": (dict[str, list[str]], "discards: {stark: [Catelyn Stark]}"),
+    "blade_used": (bool, "blade_used: true"),
+    "decks": (dict[str, list[str]], "decks: {I: [Supply, Mustering]}"),
+    "tides_of_battle": (bool, "tides_of_battle: true"),
+    "tides_next": (list[str], "tides_next: [skull, plus-three]"),
+    "wildling_deck": (list[str], "wildling_deck: [Crow Killers, Massing on the Milkwater]"),
+    "restrictions": (list[str], "restrictions: [Rains of Autumn]"),
+    "westeros_cards": (dict[str, str], "westeros_cards: {I: Supply, II: Clash of Kings, III: Wildling Attack}"),
+}
+
+
+def _in_play(state: dict, text: str, where: str) -> str:
+    """The house ``text`` names, which must be playing (a house key or value of the position)."""
+    house = text.lower()
+    if house not in state["houses"]:
+        raise RulesetError(f"{where}: {house!r} is not in play (houses: {', '.join(state['houses'])})")
+    return house
 
 
 def _houses(rules: Edition, position: dict) -> list[str]:
-    return [str(h).lower() for h in position.get("players") or rules.gamedata().setup.houses]
+    return [h.lower() for h in position.get("players") or rules.gamedata().setup.houses]
 
 
 def case_state(rules: Edition, position: dict, options: dict[str, str] | None = None) -> dict:
     """The state of a rules case's ``position``; ``options``: a variant's game options (agot2e-ru), known
     before the position is read (an order on a power token alone needs ``orders-in-token-areas``)."""
+    check_shapes(position, POSITION_SHAPES)
     houses = _houses(rules, position)
-    state = initial_state(rules, houses, seed=_number(position.get("seed", 0), "seed"))
+    state = initial_state(rules, houses, seed=int(position.get("seed", 0)))
     if options is not None:
         state["options"] = options
     ctx = ctx_of(state)
     gd, names = ctx.gd, ctx.names
-    state["round"] = _number(position.get("round", 1), "round")
-    step = str(position.get("step", "planning"))
+    state["round"] = int(position.get("round", 1))
+    step = position.get("step", "planning")
     if step not in STEPS:
         raise RulesetError(f"unknown step {step!r} (planning, action or westeros)")
     state["phase"], state["step"] = STEPS[step]
     for track, order in (position.get("tracks") or {}).items():
         if track not in state["tracks"]:
             raise RulesetError(f"unknown track {track!r}")
-        order = [str(h).lower() for h in order]
+        order = [h.lower() for h in order or []]
         if sorted(order) != sorted(state["houses"]):
             raise RulesetError(f"track {track} must order exactly the houses in play: {', '.join(state['houses'])}")
         state["tracks"][track] = order
     for key in ("supply", "power"):
         for house, value in (position.get(key) or {}).items():
-            state[key][str(house).lower()] = _number(value, f"{key}.{house}")
+            state[key][_in_play(state, house, f"{key}.{house}")] = int(value)
     if "wildlings" in position:
-        state["wildlings"] = _number(position["wildlings"], "wildlings")
+        state["wildlings"] = int(position["wildlings"])
     if "areas" in position:
         state["areas"] = {}
         for text, holders in (position["areas"] or {}).items():
             area = _area(names, text)
-            holders = {str(h).lower(): list(u) for h, u in (holders or {}).items() if u}
+            holders = {_in_play(state, h, f"areas.{text}.{h}"): list(u) for h, u in (holders or {}).items() if u}
             if len(holders) > 1:
                 raise RulesetError(f"two houses in {gd.board.name(area)}: {', '.join(holders)}")
             for house, units in holders.items():
-                if house not in state["houses"]:
-                    raise RulesetError(f"{house} is not in play")
                 if set(units) - set(pos.UNIT_ORDER):
                     raise RulesetError(f"unknown unit in {gd.board.name(area)}: {units}")
                 if gd.board.is_land(area) == all(u == "ship" for u in units):
@@ -118,13 +144,14 @@ def case_state(rules: Edition, position: dict, options: dict[str, str] | None = 
             area = _area(names, text)
             if not gd.board.is_land(area):
                 raise RulesetError(f"a power token cannot hold a sea area or a port ({gd.board.name(area)})")
-            state["control"][area] = str(house).lower()
+            state["control"][area] = _in_play(state, house, f"control.{text}")
     if "neutral" in position:
-        state["neutral"] = {_area(names, a): _number(s, f"neutral.{a}") for a, s in (position["neutral"] or {}).items()}
+        state["neutral"] = {_area(names, a): int(s) for a, s in (position["neutral"] or {}).items()}
     if "garrisons" in position:  # 2e: the garrison tokens still standing (default: every playing house's)
-        state["garrisons"] = {_area(names, a): _number(s, f"garrisons.{a}") for a, s in (position["garrisons"] or {}).items()}
+        state["garrisons"] = {_area(names, a): int(s) for a, s in (position["garrisons"] or {}).items()}
     for text, units in (position.get("routed") or {}).items():
         area = _area(names, text)
+        units = units or []
         if Counter(units) - Counter(pos.units_in(state, area, pos.owner(state, area) or "")):
             raise RulesetError(f"routed units {units} are not in {gd.board.name(area)}")
         state["routed"][area] = pos.sort_units(units)
@@ -133,13 +160,13 @@ def case_state(rules: Edition, position: dict, options: dict[str, str] | None = 
         if pos.order_owner(state, area) is None:
             raise RulesetError(f"an order in {gd.board.name(area)}, where no unit stands")
         try:
-            state["orders"][area] = parse_order_token(str(token)).canonical()
+            state["orders"][area] = parse_order_token(token).canonical()
         except ValueError as exc:
             raise RulesetError(f"{gd.board.name(area)}: {exc}") from None
     for key in ("hands", "discards"):
         for house, cards in (position.get(key) or {}).items():
-            house = str(house).lower()
-            state[key][house] = [_card(gd, house, c) for c in cards]
+            house = _in_play(state, house, f"{key}.{house}")
+            state[key][house] = [_card(gd, house, c) for c in cards or []]
     if "discards" in position and "hands" not in position:
         for house in state["houses"]:
             state["hands"][house] = [c for c in state["hands"][house] if c not in state["discards"][house]]

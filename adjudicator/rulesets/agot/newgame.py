@@ -11,6 +11,11 @@ from .edition import Edition
 def initial_state(rules: Edition, houses: list[str], seed: int) -> dict:
     """The standard setup for the houses in play (CZ p.2; absent houses' units become neutral forces, p.13)."""
     gd = rules.gamedata()
+    counts = sorted(gd.setup.player_counts)
+    if len(houses) not in counts:
+        fewest = gd.setup.player_counts[counts[0]].houses
+        raise RulesetError(f"{rules.name} has no {len(houses)}-player game (players: {', '.join(map(str, counts[:-1]))} "
+                           f"or {counts[-1]}; example: {' '.join(f'--player {h}=...' for h in fewest)})")
     game = gd.setup.game(len(houses))
     if sorted(houses) != sorted(game.houses):
         raise RulesetError(

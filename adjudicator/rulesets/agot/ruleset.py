@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ...messages import Msg
 from ...plaindata import clone
-from ...ruleset import Event, Owed, RulesetError, Submission
+from ...ruleset import Event, Owed, RulesetError, Submission, require_player
 from . import bot, caseposition, engine, grammar, invariants, ledger, lines, submission
 from .context import ctx_of
 from .edition import Edition
@@ -44,6 +44,7 @@ class AgotRuleset:
         return engine.pending(state, ctx_of(state))
 
     def submit(self, state: dict, player: str, text: str) -> Submission:
+        require_player(player, state["houses"])
         return submission.submit(state, ctx_of(state), player, text)
 
     def advance(self, state: dict, *, force: bool) -> tuple[dict, list[Event]]:

@@ -8,6 +8,7 @@ what the seed leaves out. A rules case's ``options`` switch options off (``optio
 
 from __future__ import annotations
 
+from ...cases import check_shapes
 from ...ruleset import RulesetError, register
 from ..agot import caseposition, hostages, ironbank, ledger, mercenaries
 from ..agot.board import UnknownName
@@ -71,6 +72,16 @@ def apply_setup(state: dict, *, start_units: bool = True) -> dict:
     return state
 
 
+VARIANT_SHAPES = {  # the variant's own keys of a case position (the others: caseposition.POSITION_SHAPES)
+    "options": (dict[str, str | bool], "options: {hostages: no}"),
+    "gold": (dict[str, int], "gold: {stark: 5}"),
+    "debts": (dict[str, int], "debts: {stark: 2}"),
+    "loans": (dict[str, int], "loans: {stark: 1}"),
+    "hostages": (list[dict[str, str | int | bool]], "hostages: [{card: Eddard Stark, holder: lannister, since: 2}]"),
+    "mercenaries": (dict[str, str | None], "mercenaries: {golden-company: lannister}"),
+}
+
+
 class Agot2eRu(AgotRuleset):
     rules = EDITION
 
@@ -85,6 +96,7 @@ class Agot2eRu(AgotRuleset):
     def case_state(self, position: dict) -> dict:
         """A rules case's position: every option on unless its ``options`` says no; the neutral garrisons
         placed unless the position names its ``neutral`` forces."""
+        check_shapes(position, VARIANT_SHAPES)
         chosen = read_options(position.get("options") or {})
         hostage_step = position.get("step") == "hostages"  # a case that starts in the hostage phase
         state = caseposition.case_state(self.rules, {k: v for k, v in position.items()
@@ -148,7 +160,11 @@ def _case_hostages(state: dict, position: dict) -> None:
         if item.get("executed"):
             state["hostages"]["executed"].append(entry)
         else:
-            state["hostages"]["held"].append({**entry, "since": int(item.get("since", state["round"]))})
+            since = item.get("since", state["round"])
+            if type(since) is not int:
+                raise RulesetError(f"hostages: {card.name}: since: expected a round number, found {since!r} "
+                                   f"(example: {VARIANT_SHAPES['hostages'][1]})")
+            state["hostages"]["held"].append({**entry, "since": since})
 
 
 AGOT2E_RU = register(Agot2eRu())

@@ -55,7 +55,7 @@ import re
 from collections import Counter
 
 from ...mailbody import fold
-from ...cases import diff_values
+from ...cases import check_shape, check_shapes, diff_values
 from ...ruleset import RulesetError
 from . import engine
 from . import position as pos
@@ -155,15 +155,43 @@ def _names(value, player: str) -> list:
     return value
 
 
+POSITION_SHAPES = {  # every key of a position -> (shape, example): cases.check_shapes, before it is read
+    "players": (list[str], "players: [alice, bob]"),
+    "houses": (dict[str, str | list[str]], "houses: {alice: stark, bob: [lannister, baratheon]}"),
+    "seed": (int, "seed: 7"),
+    "round": (int, "round: 2"),
+    "phase": (str, "phase: challenges"),
+    "step": (str, "step: attack"),
+    "first": (str, "first: bob"),
+    "active": (str, "active: alice"),
+    "initiative_winner": (str, "initiative_winner: bob"),
+    "plots": (dict[str, str], "plots: {alice: Muster at Dawn}"),
+    "plot_deck": (dict[str, list[str]], "plot_deck: {alice: [Call the Banners]}"),
+    "used_plots": (dict[str, list[str]], "used_plots: {alice: [Quiet Harvest]}"),
+    "hands": (dict[str, list[str]], "hands: {alice: [Barrowton Veteran]}"),
+    "decks": (dict[str, list[str]], "decks: {alice: [Northern Bannerman]}"),
+    "characters": (dict[str, list[str]], "characters: {alice: [Northern Bannerman knelt power 1]}"),
+    "locations": (dict[str, list[str]], "locations: {alice: [Winterfell]}"),
+    "power": (dict[str, int], "power: {alice: 3}"),
+    "discard": (dict[str, list[str]], "discard: {alice: [Wolfswood Hunter]}"),
+    "dead": (dict[str, list[str]], "dead: {alice: [Wolfswood Hunter]}"),
+    "gold": (int, "gold: 5"),
+    "limited": (dict[str, int], "limited: {alice: 1}"),
+    "challenges_done": (dict[str, list[str]], "challenges_done: {alice: [military]}"),
+    "challenge": (dict[str, str | int | list[str]], "challenge: {attacker: alice, defender: bob, type: military, "
+                                                     "attackers: [Northern Bannerman]}"),
+    "mulligans": (dict[str, bool], "mulligans: {alice: true}"),
+}
+
+
 def case_state(position: dict) -> dict:
+    check_shapes(position, POSITION_SHAPES)
     gd = _gd()
     players = check_players(gd, [str(p).lower() for p in position.get("players") or ["alice", "bob"]])
     state = blank_state(players, int(position.get("seed", 0)))
     state["decks"] = {p: "case" for p in players}
     for key in position:
-        if key not in ("players", "houses", "seed", "round", "phase", "step", "first", "active", "initiative_winner",
-                       "plots", "plot_deck", "used_plots", "hands", "decks", "characters", "locations", "power",
-                       "discard", "dead", "gold", "limited", "challenges_done", "challenge", "mulligans"):
+        if key not in POSITION_SHAPES:
             raise RulesetError(f"unknown position key {key!r}")
     for key in ("houses", "plots", "plot_deck", "used_plots", "hands", "decks", "characters", "locations", "power",
                 "discard", "dead", "limited", "challenges_done", "mulligans"):
@@ -271,6 +299,13 @@ def case_state(position: dict) -> dict:
 
 
 def _challenge(state: dict, raw: dict, players: list[str]) -> dict:
+    example = POSITION_SHAPES["challenge"][1]
+    missing = [key for key in ("attacker", "defender", "type") if key not in raw]
+    if missing:
+        raise RulesetError(f"challenge: {', '.join(missing)} missing (example: {example})")
+    for key, shape in (("attackers", list[str]), ("stealth", list[str]), ("defenders", list[str]), ("kills", int)):
+        if key in raw:
+            check_shape(raw[key], shape, f"challenge.{key}", example)
     attacker, defender = str(raw["attacker"]).lower(), str(raw["defender"]).lower()
     if attacker not in players or defender not in players or attacker == defender:
         raise RulesetError("challenge: an attacker and a defender, two players")

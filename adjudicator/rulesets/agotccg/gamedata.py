@@ -217,12 +217,6 @@ def _fail(path: Path, message: str):
     raise YamlFileError(path, message)
 
 
-def _int(path: Path, where: str, value, low: int | None = 0) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or (low is not None and value < low):
-        _fail(path, f"{where}: expected a whole number{'' if low is None else f' >= {low}'}, found {value!r}")
-    return value
-
-
 def _card(path: Path, n: int, raw, houses: tuple[str, ...], names_en: Mapping[str, str]) -> Card:
     where = f"cards[{n}]"
     if not isinstance(raw, dict):
@@ -274,14 +268,14 @@ def _card(path: Path, n: int, raw, houses: tuple[str, ...], names_en: Mapping[st
         _fail(path, f"{where}: character (versions) is for unique cards, a lower-case id")
     return Card(
         id=card_id, name=names_en[card_id], type=kind, house=house, only=only, unique=unique, character=character,
-        cost=_int(path, f"{where}.cost", raw.get("cost", 0)),
-        str=_int(path, f"{where}.str", raw.get("str", 0), None if kind == "attachment" else 0),
+        cost=yamlio.whole_number(path, f"{where}.cost", raw.get("cost", 0)),
+        str=yamlio.whole_number(path, f"{where}.str", raw.get("str", 0), None if kind == "attachment" else 0),
         icons=tuple(icons), traits=tuple(traits), keywords=frozenset(keywords),
-        income_bonus=_int(path, f"{where}.income_bonus", raw.get("income_bonus", 0)),
-        initiative_bonus=_int(path, f"{where}.initiative_bonus", raw.get("initiative_bonus", 0)),
-        income=_int(path, f"{where}.income", raw.get("income", 0)),
-        initiative=_int(path, f"{where}.initiative", raw.get("initiative", 0)),
-        claim=_int(path, f"{where}.claim", raw.get("claim", 0)),
+        income_bonus=yamlio.whole_number(path, f"{where}.income_bonus", raw.get("income_bonus", 0)),
+        initiative_bonus=yamlio.whole_number(path, f"{where}.initiative_bonus", raw.get("initiative_bonus", 0)),
+        income=yamlio.whole_number(path, f"{where}.income", raw.get("income", 0)),
+        initiative=yamlio.whole_number(path, f"{where}.initiative", raw.get("initiative", 0)),
+        claim=yamlio.whole_number(path, f"{where}.claim", raw.get("claim", 0)),
     )
 
 
@@ -298,8 +292,8 @@ def load_gamedata_from(folder: Path, version: str = DATA_VERSION) -> GameData:
     players = raw_game["players"]
     if not isinstance(players, dict) or set(players) != {"min", "max"}:
         _fail(path, "game.players: expected {min: N, max: N}")
-    game = Game(_int(path, "game.players.min", players["min"], 2), _int(path, "game.players.max", players["max"], 2),
-                *(_int(path, f"game.{k}", raw_game[k], 1) for k in GAME_KEYS[1:]))
+    game = Game(yamlio.whole_number(path, "game.players.min", players["min"], 2), yamlio.whole_number(path, "game.players.max", players["max"], 2),
+                *(yamlio.whole_number(path, f"game.{k}", raw_game[k], 1) for k in GAME_KEYS[1:]))
     houses = data.get("houses")
     if not isinstance(houses, list) or not houses or not all(isinstance(h, str) and _ID.fullmatch(h) for h in houses):
         _fail(path, "houses: expected a list of lower-case names")
@@ -347,7 +341,7 @@ def load_gamedata_from(folder: Path, version: str = DATA_VERSION) -> GameData:
         content = raw.get("cards")
         if not isinstance(plots, list) or not isinstance(content, dict):
             _fail(deck_path, f"decks[{n}] ({raw['id']}): plots (a list) and cards (id: count) are needed")
-        counts = {str(k): _int(deck_path, f"decks[{n}].cards.{k}", v, 1) for k, v in content.items()}
+        counts = {str(k): yamlio.whole_number(deck_path, f"decks[{n}].cards.{k}", v, 1) for k, v in content.items()}
         decks.append(Deck(raw["id"], house, tuple(str(p) for p in plots), MappingProxyType(counts)))
     gd = GameData(version, game, houses, cards, gd_cards, tuple(decks), MappingProxyType({d.id: d for d in decks}),
                   MappingProxyType({k: frozenset(v) for k, v in names.items()}))

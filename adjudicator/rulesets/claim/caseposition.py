@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import re
 
-from ...cases import diff_values
+from ...cases import check_shapes, diff_values
 from ...messages import render
 from ...ruleset import RulesetError
 from . import engine, newgame, scoring
@@ -120,7 +120,30 @@ def _table(position: dict) -> list[tuple[str, object]]:
     return out
 
 
+POSITION_SHAPES = {  # key -> (shape, example): cases.check_shapes, before the position is read
+    "players": (list[str], "players: [alice, bob]"),
+    "seed": (int, "seed: 7"),
+    "factions": (list[str], "factions: [gnomes, giants, dragons]"),
+    "pair": (str, "pair: gnomes-giants"),
+    "extra": (list[str], "extra: [undead, dragons, trolls]"),
+    "phase": (int, "phase: 2"),
+    "leader": (str, "leader: alice"),
+    "trick": (int, "trick: 3"),
+    "hands": (dict[str, list[str]], "hands: {alice: [Giant 5, Undead 1]}"),
+    "followers": (dict[str, list[str]], "followers: {alice: [Dragon 3]}"),
+    "score": (dict[str, list[str]], "score: {alice: [Undead 4]}"),
+    "gnomes": (dict[str, list[str]], "gnomes: {bob: [Gnome 5]}"),
+    "table": (list[dict[str, str] | list[str]], "table: [{alice: Giant 5}]"),
+    "trolls_aside": (list[str], "trolls_aside: [Troll 2]"),
+    "discard": (list[str], "discard: [Knight 3]"),
+    "crushed": (list[str], "crushed: [Gnome 5]"),
+    "prizes": (list[str], "prizes: [Dragon 1]"),
+    "deck": (list[str], "deck: [Goblin 0, Knight 4]"),
+}
+
+
 def case_state(ruleset: str, position: dict) -> dict:
+    check_shapes(position, POSITION_SHAPES)
     gd = load_gamedata(DATA_VERSION)
     players = [str(p).lower() for p in position.get("players") or ["alice", "bob"]]
     newgame.check_players(gd, ruleset, players)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ... import mailcommands
 from ...messages import Msg
-from ...ruleset import LineResult, Parsed, RulesetError, Submission
+from ...ruleset import LineResult, Parsed, Submission, require_player
 from . import position as pos
 from . import rules, terms
 from .gamedata import GameData
@@ -26,8 +26,7 @@ def names_for(state: dict, gd: GameData) -> Names:
 
 
 def submit(state: dict, gd: GameData, player: str, text: str) -> Submission:
-    if player not in state["players"]:
-        raise RulesetError(f"no player {player!r} in this game (players: {', '.join(state['players'])})")
+    require_player(player, state["players"])
     names = names_for(state, gd)
     lines = parse_mail(text, names)
     generic = example("PLAY", names)

@@ -37,7 +37,7 @@ from __future__ import annotations
 import re
 
 from ...mailbody import fold
-from ...cases import diff_values
+from ...cases import check_shapes, diff_values
 from ...ruleset import RulesetError
 from . import position as pos
 from .gamedata import UnknownName, load_gamedata
@@ -101,7 +101,24 @@ def _cards(value, player: str) -> list[str]:
     return [_card_id(c, player) for c in value or []]
 
 
+POSITION_SHAPES = {  # key -> (shape, example): cases.check_shapes, before the position is read
+    "players": (list[str], "players: [red, blue, green]"),
+    "seed": (int, "seed: 7"),
+    "first": (str, "first: blue"),
+    "round": (int, "round: 2"),
+    "phase": (str, "phase: resolve"),
+    "influence": (dict[str, int], "influence: {red: 3}"),
+    "queue": (list[str | list[str]], "queue: [red Lord down, [blue Spy, blue Heir up]]"),
+    "hands": (dict[str, list[str]], "hands: {red: [Spy, Heir]}"),
+    "aside": (dict[str, list[str]], "aside: {red: [Lord]}"),
+    "discards": (dict[str, list[str]], "discards: {red: [Assassination]}"),
+    "placer": (str, "placer: blue"),
+    "cursor": (int, "cursor: 1"),
+}
+
+
 def case_state(position: dict) -> dict:
+    check_shapes(position, POSITION_SHAPES)
     gd = _gd()
     players = [str(p).lower() for p in position.get("players") or ["red", "blue", "green"]]
     state = initial_state(players, seed=int(position.get("seed", 0)),

@@ -130,12 +130,6 @@ def _fail(path: Path, message: str):
     raise YamlFileError(path, message)
 
 
-def _int(path: Path, where: str, value, low: int = 0) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < low:
-        _fail(path, f"{where}: expected a whole number >= {low}, found {value!r}")
-    return value
-
-
 def load_gamedata_from(folder: Path, version: str = DATA_VERSION) -> GameData:
     """Load and check ``folder/cards.yaml`` (tests point this at broken copies)."""
     path = Path(folder) / "cards.yaml"
@@ -149,12 +143,12 @@ def load_gamedata_from(folder: Path, version: str = DATA_VERSION) -> GameData:
     players = raw_game["players"]
     if not isinstance(players, dict) or set(players) != {"min", "max"}:
         _fail(path, "game.players: expected {min: N, max: N}")
-    low, high = _int(path, "game.players.min", players["min"], 2), _int(path, "game.players.max", players["max"], 2)
+    low, high = yamlio.whole_number(path, "game.players.min", players["min"], 2), yamlio.whole_number(path, "game.players.max", players["max"], 2)
     families = raw_game["families"]
     if (not isinstance(families, list) or len(families) < high or len(set(families)) != len(families)
             or not all(isinstance(f, str) and _ID.fullmatch(f) for f in families)):
         _fail(path, f"game.families: expected at least {high} distinct lower-case names")
-    game = Game(low, high, tuple(families), *(_int(path, f"game.{k}", raw_game[k]) for k in GAME_KEYS[2:]))
+    game = Game(low, high, tuple(families), *(yamlio.whole_number(path, f"game.{k}", raw_game[k]) for k in GAME_KEYS[2:]))
     if low > high:
         _fail(path, "game.players: min is above max")
 
@@ -180,7 +174,7 @@ def load_gamedata_from(folder: Path, version: str = DATA_VERSION) -> GameData:
             wanted = sorted(NUMBERS.get(raw["ability"], set())) or "none"
             _fail(path, f"{where} ({raw['id']}): numbers must be exactly {wanted}")
         for key, value in numbers.items():
-            _int(path, f"{where}.numbers.{key}", value)
+            yamlio.whole_number(path, f"{where}.numbers.{key}", value)
         alt = raw.get("alt_names") or []
         if not isinstance(alt, list) or not all(isinstance(a, str) and a.strip() for a in alt):
             _fail(path, f"{where} ({raw['id']}): alt_names must be a list of names")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 
 from ...messages import Msg
-from ...ruleset import Event, Owed, RulesetError, Submission, register
+from ...ruleset import Event, Owed, RulesetError, Submission, register, require_player
 from . import bot, caseposition, engine, grammar, invariants, lines, submission
 from . import position as pos
 from .gamedata import DATA_VERSION, load_gamedata
@@ -42,8 +42,7 @@ class Oriflamme:
         return engine.pending(state, gamedata_of(state))
 
     def submit(self, state: dict, player: str, text: str) -> Submission:
-        if player not in state["players"]:
-            raise RulesetError(f"no player {player!r} in this game")
+        require_player(player, state["players"])
         return submission.submit(state, gamedata_of(state), player, text)
 
     def advance(self, state: dict, *, force: bool) -> tuple[dict, list[Event]]:
