@@ -372,8 +372,16 @@ def neutral_support(state: dict, ctx: Ctx, house: str, area: str, only: str | No
 
 
 def _march_units(state: dict, src: str, march: March) -> list[list[str]]:
-    free = pos.unrouted(state, src) if any(move.units == ALL for move in march.moves) else None
-    return [pos.sort_units(free) if move.units == ALL else list(move.units) for move in march.moves]
+    """The units of each move of ``march`` (ALL: every unit in ``src`` that is not routed)."""
+    out = []
+    free = None
+    for move in march.moves:
+        if move.units == ALL:
+            free = pos.unrouted(state, src) if free is None else free
+            out.append(pos.sort_units(free))
+        else:
+            out.append(list(move.units))
+    return out
 
 
 def check_march(state: dict, ctx: Ctx, house: str, march: March, *, mail_time: bool = False) -> str | None:

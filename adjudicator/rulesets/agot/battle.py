@@ -443,8 +443,9 @@ def _resolve_supports(state: dict, ctx: Ctx, b: dict) -> list[Event]:
             value, note = values[src] = support_value(state, ctx, b, src, helper)
             events.append(fast_event("agot.battle.supports", house=helper, side=side, area=ctx.area(src), n=value,
                                 notes=note))
-    texts = [_strength_text(ctx, h, *strength(state, ctx, b, h, with_cards=False, supports=values))
-             for h in (b["attacker"], b["defender"])]
+    a, d = b["attacker"], b["defender"]
+    texts = [_strength_text(ctx, a, *strength(state, ctx, b, a, with_cards=False, supports=values)),
+             _strength_text(ctx, d, *strength(state, ctx, b, d, with_cards=False, supports=values))]
     events.append(fast_event("agot.battle.strength_before_cards", area=ctx.area(b["area"]), sides=texts))
     nocard.begin(ctx, b)
     return events
@@ -519,15 +520,15 @@ def _fight(state: dict, ctx: Ctx, b: dict) -> list[Event]:
     events = []
     a, d = b["attacker"], b["defender"]
     # Ser Loras may kill the last unit of a side: that side loses at once (see the report; not in CZ).
-    emptied = [h for h in (a, d) if not has_units(state, b, h)]
+    emptied = a if not has_units(state, b, a) else d if not has_units(state, b, d) else None
     if emptied:
-        loser = emptied[0]
+        loser = emptied
         winner = opponent(b, loser)
         b["strength"] = {}
         events.append(fast_event("agot.battle.emptied", loser=loser, winner=winner, area=ctx.area(b["area"])))
     else:
-        sides = {house: strength(state, ctx, b, house) for house in (a, d)}
-        events += _blade(state, ctx, b, {house: side[0] for house, side in sides.items()})
+        sides = {a: strength(state, ctx, b, a), d: strength(state, ctx, b, d)}
+        events += _blade(state, ctx, b, {a: sides[a][0], d: sides[d][0]})
         if b["blade"]:  # its +1 among the parts
             sides[b["blade"]] = strength(state, ctx, b, b["blade"])
         totals = {}

@@ -446,7 +446,9 @@ def supply_after(state: dict, gd: GameData, house: str, changes: dict[str, list[
         units = holders.get(house)
         if units and len(units) >= 2 and area not in changes and (n := len(units) - units.count("sellsword")) >= 2:
             sizes.append(n)
-    sizes += [n for units in changes.values() if (n := army_size(units)) >= 2]
+    for units in changes.values():
+        if (n := army_size(units)) >= 2:
+            sizes.append(n)
     return armies_fit(state, gd, house, sorted(sizes, reverse=True))
 
 
