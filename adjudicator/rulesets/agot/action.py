@@ -34,7 +34,7 @@ def next_house(state: dict, kind: str, ctx: Ctx | None = None) -> str | None:
         return None
     order = state["tracks"]["iron_throne"]
     areas = state["areas"]
-    houses = [house for house in having if house in order]
+    houses = list(filter(order.__contains__, having))
     if len(houses) > 1:  # in turn order from state["turn"] (the track's index i comes (i - turn) % n-th)
         turn, n = state["turn"], len(order)
         houses.sort(key=lambda house: (order.index(house) - turn) % n)
@@ -394,7 +394,7 @@ def check_march(state: dict, ctx: Ctx, house: str, march: March, *, mail_time: b
     if not march.moves:
         return None
     groups = _march_units(state, march.src, march)
-    moving = [unit for group in groups for unit in group]
+    moving = groups[0] if len(groups) == 1 else [unit for group in groups for unit in group]
     present = pos.units_in(state, march.src, house)
     left = pos.minus(present, moving)  # what stays behind, in the rulebook's order
     if len(left) != len(present) - len(moving):
@@ -404,8 +404,7 @@ def check_march(state: dict, ctx: Ctx, house: str, march: March, *, mail_time: b
         if len(pos.minus(free, moving)) != len(free) - len(moving):
             return fast_msg("agot.error.routed_cannot_march", area=ctx.area(march.src))
     battles = 0
-    dests = [m.dest for m in march.moves]
-    if len(set(dests)) != len(dests):
+    if len(march.moves) > 1 and len({m.dest for m in march.moves}) != len(march.moves):
         return fast_msg("agot.error.same_destination_twice")
     changes = {march.src: left}
     land = board.is_land(march.src)

@@ -25,7 +25,9 @@ KEEP_ORDER = ("sellsword", "knight", "ship", "footman")  # units kept first when
 def casualty_count(state: dict, b: dict, ctx: Ctx) -> tuple[int, list[str]]:
     """(how many units the loser loses, the units it may lose): routed units never (CZ p.11), nor
     siege engines (2e: they die with a beaten army instead, agot2e RULES.md R7.1)."""
-    available = [u for u in fighting_units(state, b, b["loser"]) if u not in ctx.gd.setup.castle_only_units]
+    available = fighting_units(state, b, b["loser"])  # (a new list)
+    if ctx.gd.setup.castle_only_units:  # (1e: no siege engines)
+        available = [u for u in available if u not in ctx.gd.setup.castle_only_units]
     return min(b["casualties"], len(available)), available
 
 

@@ -221,13 +221,14 @@ def start(state: dict, ctx: Ctx, *, area: str, attacker: str, origin: str, units
     }
     state["battle"] = b
     state["step"] = "battle"
-    routed = pos.routed_in(state, area)
-    events = [fast_event("agot.battle.begins", area=ctx.area(area), attacker=attacker, defender=defender,
+    where = ctx.area(area)
+    events = [fast_event("agot.battle.begins", area=where, attacker=attacker, defender=defender,
                     units=list(b["units"]), origin=ctx.area(origin), bonus=int(march_bonus),  # (sorted above)
-                    defending=units_list(fighting_units(state, b, defender)), routed=units_list(routed))]
+                    defending=units_list(fighting_units(state, b, defender)),
+                    routed=units_list(state["routed"].get(area, ())))]
     if b["supporters"]:
         listed = [fast_msg("agot.area_of", area=ctx.area(s), house=pos.order_owner(state, s)) for s in b["supporters"]]
-        events.append(fast_event("agot.battle.supporters", area=ctx.area(area), supporters=listed))
+        events.append(fast_event("agot.battle.supporters", area=where, supporters=listed))
     return events
 
 
@@ -575,10 +576,11 @@ def _immediate_of(state: dict, ctx: Ctx, b: dict, house: str) -> list[Event]:
     rules = ctx.rules.cards
     if card not in rules.ALL_ABILITIES or house in b["cancelled"]:  # (most cards: nothing to do or say)
         return []
+    # Below, the card is active (ability_active: played, not cancelled, and nothing here cancels it).
     events = []
     area = b["area"]
     other = opponent(b, house)
-    if ability_active(b, house, rules.DISCARD_DEFENSE):
+    if card in rules.DISCARD_DEFENSE:
         if other == b["defender"] and pos.order_kind(state, area) == "defense":
             kind = state["orders"][area]
             pos.remove_order(state, area)
@@ -586,24 +588,24 @@ def _immediate_of(state: dict, ctx: Ctx, b: dict, house: str) -> list[Event]:
                                 area=ctx.area(area)))
         else:
             events.append(fast_event("agot.ability.no_defense", card=card, house=other, area=ctx.area(area)))
-    if ability_active(b, house, ctx.rules.cards.KILL_FOOTMAN):
+    if card in rules.KILL_FOOTMAN:
         if ability_active(b, other, ctx.rules.cards.NO_CASUALTIES):  # 2e: The Blackfish prevents it (R8.5)
             events.append(fast_event("agot.ability.no_casualties", card=b["cards"][other], house=other))
         else:
             events.append(_kill_footman(state, ctx, b, other, card))
-    if ability_active(b, house, ctx.rules.cards.ZERO_OPPOSING_CARD):
+    if card in rules.ZERO_OPPOSING_CARD:
         if b["cards"][other] is None:  # no card to count 0 (agot2e-ru CARD NONE; 2e: none left after Tyrion's)
             events.append(fast_event("agot.ability.no_opposing_card", card=card, house=other))
         else:
             events.append(fast_event("agot.ability.card_counts_0", card=card, other=b["cards"][other]))
-    if ability_active(b, house, ctx.rules.cards.ZERO_OPPOSING_SUPPORT_SHIPS):
+    if card in rules.ZERO_OPPOSING_SUPPORT_SHIPS:
         events.append(fast_event("agot.ability.ships_count_0", card=card, house=other))
-    if ability_active(b, house, ctx.rules.cards.DEFENSE_DOUBLED):
+    if card in rules.DEFENSE_DOUBLED:
         if house == b["defender"] and pos.order_kind(state, area) == "defense":
             events.append(fast_event("agot.ability.defense_doubled", card=card, house=house))
         else:
             events.append(fast_event("agot.ability.no_defense", card=card, house=house, area=ctx.area(area)))
-    if card in ctx.rules.cards.ATTACK_UNIT_BONUS and ability_active(b, house, {card}):
+    if card in rules.ATTACK_UNIT_BONUS:
         kind = ctx.rules.cards.ATTACK_UNIT_BONUS[card]
         if house == b["attacker"]:
             events.append(fast_event("agot.ability.attack_bonus", card=card, unit=kind))
