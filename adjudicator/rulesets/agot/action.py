@@ -230,7 +230,7 @@ def _take_planned(state: dict, ctx: Ctx, house: str, key: str, check) -> tuple[R
     lines = pos.plan(state, house)[key]
     skipped = lines[: index if index is not None else len(lines)]
     del lines[: len(skipped)]
-    notes = [fast_event("agot.skipped", line=line, to=(house,)) for line in skipped]
+    notes = [fast_event("agot.skipped", line=line, to=(house,)) for line in skipped] if skipped else []
     return (ctx.command(lines.pop(0)) if index is not None else None), notes
 
 
