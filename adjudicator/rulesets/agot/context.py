@@ -84,16 +84,17 @@ _PLAIN: dict[tuple, Ctx] = {}
 step, found with one lookup."""
 
 
-_LAST_PLAIN: list = [None, None, None, None]
-"""The edition, data version, houses (a copy) and context of the game without options asked last: a server's
-steps come game by game, a battle's five from one game (checked by equality: no key to build)."""
+_LAST_PLAIN: list[tuple] = [(None, None, None, None)]
+"""(edition, data version, houses (a copy), context) of the game without options asked last, replaced whole
+(a thread reads one consistent tuple): a server's steps come game by game, a battle's five from one game, and
+comparing with it builds no key."""
 
 
 def ctx_of(state: dict) -> Ctx:
     """The context of a game state or of a view of it."""
     chosen = state.get("options")  # (none in agot1e: no set to build at every step)
     if not chosen:
-        last = _LAST_PLAIN
+        last = _LAST_PLAIN[0]
         houses = state["houses"]
         if last[2] == houses and last[1] == state["data_version"] and last[0] == state.get("edition"):
             return last[3]
@@ -101,7 +102,7 @@ def ctx_of(state: dict) -> Ctx:
         found = _PLAIN.get(key)
         if found is None:
             found = _PLAIN[key] = ctx_for(edition_of(state).name, key[1], key[2], frozenset())
-        last[:] = [key[0], key[1], list(houses), found]
+        _LAST_PLAIN[0] = (key[0], key[1], list(houses), found)
         return found
     options = frozenset(k for k, v in chosen.items() if v == "yes")
     return ctx_for(edition_of(state).name, state["data_version"], tuple(state["houses"]), options)
