@@ -34,10 +34,11 @@ def next_house(state: dict, kind: str, ctx: Ctx | None = None) -> str | None:
         return None
     order = state["tracks"]["iron_throne"]
     areas = state["areas"]
-    for i in range(len(order)):
-        house = order[(state["turn"] + i) % len(order)]
-        if house not in having:
-            continue
+    houses = list(filter(order.__contains__, having))
+    if len(houses) > 1:  # in turn order from state["turn"] (the track's index i comes (i - turn) % n-th)
+        turn, n = state["turn"], len(order)
+        houses.sort(key=lambda house: (order.index(house) - turn) % n)
+    for house in houses:
         if kind == "march":
             for area in having[house]:
                 if (areas.get(area) or {}).get(house):
@@ -54,7 +55,7 @@ def drop_idle_marches(state: dict, ctx: Ctx) -> list[Event]:
     RULES.md V25), which no unit reached to march on, is removed; a house is never asked about one while
     all its March orders are so (:func:`next_house`)."""
     events = []
-    for area in [a for a in state["orders"] if pos.order_kind(state, a) == "march"]:
+    for area in pos.order_areas(state, "march"):
         house, token = pos.order_owner(state, area), state["orders"][area]
         pos.remove_order(state, area)
         events.append(fast_event("agot.march.idle", house=house, order=say.token(token), area=ctx.area(area)))
@@ -229,7 +230,7 @@ def _take_planned(state: dict, ctx: Ctx, house: str, key: str, check) -> tuple[R
     lines = pos.plan(state, house)[key]
     skipped = lines[: index if index is not None else len(lines)]
     del lines[: len(skipped)]
-    notes = [fast_event("agot.skipped", line=line, to=(house,)) for line in skipped]
+    notes = [fast_event("agot.skipped", line=line, to=(house,)) for line in skipped] if skipped else []
     return (ctx.command(lines.pop(0)) if index is not None else None), notes
 
 
@@ -371,8 +372,16 @@ def neutral_support(state: dict, ctx: Ctx, house: str, area: str, only: str | No
 
 
 def _march_units(state: dict, src: str, march: March) -> list[list[str]]:
-    free = pos.unrouted(state, src)
-    return [pos.sort_units(free) if move.units == ALL else list(move.units) for move in march.moves]
+    """The units of each move of ``march`` (ALL: every unit in ``src`` that is not routed)."""
+    out = []
+    free = None
+    for move in march.moves:
+        if move.units == ALL:
+            free = pos.unrouted(state, src) if free is None else free
+            out.append(pos.sort_units(free))
+        else:
+            out.append(list(move.units))
+    return out
 
 
 def check_march(state: dict, ctx: Ctx, house: str, march: March, *, mail_time: bool = False) -> str | None:
@@ -385,7 +394,7 @@ def check_march(state: dict, ctx: Ctx, house: str, march: March, *, mail_time: b
     if not march.moves:
         return None
     groups = _march_units(state, march.src, march)
-    moving = [unit for group in groups for unit in group]
+    moving = groups[0] if len(groups) == 1 else [unit for group in groups for unit in group]
     present = pos.units_in(state, march.src, house)
     left = pos.minus(present, moving)  # what stays behind, in the rulebook's order
     if len(left) != len(present) - len(moving):
@@ -394,26 +403,30 @@ def check_march(state: dict, ctx: Ctx, house: str, march: March, *, mail_time: b
         free = pos.unrouted(state, march.src, house)
         if len(pos.minus(free, moving)) != len(free) - len(moving):
             return fast_msg("agot.error.routed_cannot_march", area=ctx.area(march.src))
-    reach = reachable(state, ctx, house, march.src)
     battles = 0
-    dests = [m.dest for m in march.moves]
-    if len(set(dests)) != len(dests):
+    if len(march.moves) > 1 and len({m.dest for m in march.moves}) != len(march.moves):
         return fast_msg("agot.error.same_destination_twice")
     changes = {march.src: left}
     land = board.is_land(march.src)
+    # A bordering land area is always in a land march's reach (reachable: nothing closed without impassable
+    # areas); the reach is worked out for another destination, or for an error that lists it.
+    bordering = board.neighbours(march.src) if land and not state.get("impassable") else ()
+    reach = None
     for move, units in zip(march.moves, groups):
         if not units:
             return fast_msg("agot.error.no_units_for", dest=ctx.area(move.dest))
-        dest = ctx.area(move.dest)
         if board.is_land(move.dest) != land or (not land and set(units) - {"ship"}) or (land and "ship" in units):
-            return fast_msg("agot.error.wrong_kind_of_area", dest=dest, reach=reach_text(ctx, march.src, reach))
-        if move.dest not in reach and not (ctx.on("knight-double-move") and set(units) == {"knight"} and move.dest
-                                           in knight_reach(state, ctx, house, march.src,
-                                                           pos.ship_seas(state, ctx.gd, house, unrouted=True))):
-            return fast_msg("agot.error.unreachable", dest=dest, src=ctx.area(march.src),
-                       reach=reach_text(ctx, march.src, reach), by_then=False)
-        if not pos.port_room(state, ctx.gd, house, move.dest, len(units)):
-            return fast_msg("agot.error.port_full", dest=dest, most=ctx.gd.setup.port_max_ships)
+            reach = reachable(state, ctx, house, march.src) if reach is None else reach
+            return fast_msg("agot.error.wrong_kind_of_area", dest=ctx.area(move.dest), reach=reach_text(ctx, march.src, reach))
+        if move.dest not in bordering:
+            reach = reachable(state, ctx, house, march.src) if reach is None else reach
+            if move.dest not in reach and not (ctx.on("knight-double-move") and set(units) == {"knight"} and move.dest
+                                               in knight_reach(state, ctx, house, march.src,
+                                                               pos.ship_seas(state, ctx.gd, house, unrouted=True))):
+                return fast_msg("agot.error.unreachable", dest=ctx.area(move.dest), src=ctx.area(march.src),
+                           reach=reach_text(ctx, march.src, reach), by_then=False)
+        if not land and not pos.port_room(state, ctx.gd, house, move.dest, len(units)):  # (a land area is no port)
+            return fast_msg("agot.error.port_full", dest=ctx.area(move.dest), most=ctx.gd.setup.port_max_ships)
         enemy = pos.occupier(state, ctx.gd, move.dest)
         if enemy and enemy != house:
             battles += 1  # CZ p.8: only one destination held by another house's units
@@ -426,7 +439,7 @@ def check_march(state: dict, ctx: Ctx, house: str, march: March, *, mail_time: b
             foreign = mail_time and any(pos.order_kind(state, n) == "support" and pos.order_owner(state, n) not in (None, house)
                                         for n in board.neighbours(move.dest))
             if have < need and not foreign:
-                return fast_msg("agot.error.neutral_too_strong", dest=dest, need=need, have=have)
+                return fast_msg("agot.error.neutral_too_strong", dest=ctx.area(move.dest), need=need, have=have)
             changes[move.dest] = units
         else:
             changes[move.dest] = pos.units_in(state, move.dest, house) + units

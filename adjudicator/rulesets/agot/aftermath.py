@@ -25,7 +25,9 @@ KEEP_ORDER = ("sellsword", "knight", "ship", "footman")  # units kept first when
 def casualty_count(state: dict, b: dict, ctx: Ctx) -> tuple[int, list[str]]:
     """(how many units the loser loses, the units it may lose): routed units never (CZ p.11), nor
     siege engines (2e: they die with a beaten army instead, agot2e RULES.md R7.1)."""
-    available = [u for u in fighting_units(state, b, b["loser"]) if u not in ctx.gd.setup.castle_only_units]
+    available = fighting_units(state, b, b["loser"])  # (a new list)
+    if ctx.gd.setup.castle_only_units:  # (1e: no siege engines)
+        available = [u for u in available if u not in ctx.gd.setup.castle_only_units]
     return min(b["casualties"], len(available)), available
 
 
@@ -52,8 +54,10 @@ def beaten(state: dict, ctx: Ctx, b: dict) -> list[Event]:
     (RULES.md R7.1), and the defender's garrison, removed for good (R7.2). Nothing in agot1e."""
     loser, area = b["loser"], b["area"]
     events = []
-    army = b["units"] if loser == b["attacker"] else pos.units_in(state, area, loser)
-    engines = [u for u in army if u in ctx.gd.setup.castle_only_units]
+    engines = None
+    if ctx.gd.setup.castle_only_units:  # (1e: no siege engines)
+        army = b["units"] if loser == b["attacker"] else pos.units_in(state, area, loser)
+        engines = [u for u in army if u in ctx.gd.setup.castle_only_units]
     if engines:
         left = Counter(army) - Counter(engines)
         if loser == b["attacker"]:

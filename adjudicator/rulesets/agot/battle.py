@@ -69,55 +69,66 @@ def strength(state: dict, ctx: Ctx, b: dict, house: str, *, with_cards: bool = T
              supports: dict | None = None) -> tuple[int, list[Msg]]:
     """Combat strength of ``house``'s side and its parts, for the reports (CZ p.10-11 step 5 list).
     ``supports``: src -> :func:`support_value` already worked out in this sub-step (the declarations),
-    so that each support is valued once."""
-    area, origin, rules = b["area"], b["origin"], ctx.rules.cards
-    card = b["cards"].get(house) if with_cards else None
-    if house == b["attacker"]:
+    so that each support is valued once. (Four times a battle: the readers it needs are written out here.)"""
+    area, origin, rules, cards = b["area"], b["origin"], ctx.rules.cards, b["cards"]
+    card = cards.get(house) if with_cards else None
+    values = ctx.unit_values
+    attacking = house == b["attacker"]
+    if attacking:
+        other = b["defender"]
         extra = rules.ATTACK_UNIT_BONUS.get(card) if card is not None and house not in b["cancelled"] else None
         units = b["units"]
         zero = with_cards and bool(rules.FOREIGN_SHIPS_ZERO) and ships_zero(state, ctx, b, house, extra)
-        total = 0
-        for u in units:
-            if not (zero and u == "ship"):
-                total += unit_value(ctx, u, area, True, origin) + (u == extra)
-        parts = [fast_msg("agot.part.army", units=units_list(units), n=total)]
+    else:
+        other = b["attacker"]
+        extra = None
+        units = pos.unrouted(state, area, house)  # (fighting_units of the defender)
+        zero = with_cards and bool(rules.FOREIGN_SHIPS_ZERO) and ships_zero(state, ctx, b, house, None)
+    total = 0
+    for u in units:
+        if not (zero and u == "ship"):
+            try:
+                total += values[(u, area, attacking, origin)]
+            except KeyError:
+                total += unit_value(ctx, u, area, attacking, origin)
+            if u == extra:
+                total += 1
+    parts = [fast_msg("agot.part.army", units=pos.sort_units(units), n=total)]
+    if attacking:
         if b["march_bonus"]:
             parts.append(fast_msg("agot.part.march", n=b["march_bonus"]))
             total += b["march_bonus"]
     else:
-        units = fighting_units(state, b, house)
-        zero = with_cards and bool(rules.FOREIGN_SHIPS_ZERO) and ships_zero(state, ctx, b, house, None)
-        total = 0
-        for u in units:
-            if not (zero and u == "ship"):
-                total += unit_value(ctx, u, area, False, origin)
-        parts = [fast_msg("agot.part.army", units=units_list(units), n=total)]
         garrison = garrison_of(state, ctx, area, house, origin)
         if garrison:
             parts.append(fast_msg("agot.part.garrison", n=garrison))
             total += garrison
         routed = state["routed"].get(area)
         if routed:
-            parts.append(fast_msg("agot.part.routed", units=units_list(routed)))
-        if pos.order_kind(state, area) == "defense":
+            parts.append(fast_msg("agot.part.routed", units=pos.sort_units(routed)))
+        order = state["orders"].get(area)
+        if order and pos.order_kind(state, area) == "defense":
             bonus = pos.order_bonus(state, area)
-            if card is not None and ability_active(b, house, rules.DEFENSE_DOUBLED):
+            if card is not None and card in rules.DEFENSE_DOUBLED and house not in b["cancelled"]:
                 bonus *= 2
             parts.append(fast_msg("agot.part.defense", n=bonus))
             total += bonus
     declared = b["supports"]
-    for src in b["supporters"]:
-        if declared.get(src) == house:
-            value, note = supports[src] if supports is not None else support_value(state, ctx, b, src)
-            parts.append(fast_msg("agot.part.support", area=ctx.area(src), n=value, notes=note))
-            total += value
+    if declared:
+        for src in b["supporters"]:
+            if declared.get(src) == house:
+                value, note = supports[src] if supports is not None else support_value(state, ctx, b, src)
+                parts.append(fast_msg("agot.part.support", area=ctx.area(src), n=value, notes=note))
+                total += value
     if card is not None:  # (2e: none after Tyrion's, if the hand held no other)
-        value = ctx.gd.card(card).strength
-        if ability_active(b, opponent(b, house), rules.ZERO_OPPOSING_CARD):
+        played = ctx.gd.card(card)
+        value = played.strength
+        if cards.get(other) in rules.ZERO_OPPOSING_CARD and other not in b["cancelled"]:
             value = 0
         parts.append(fast_msg("agot.part.card", card=card, n=value))
         total += value
-        extra = rules.bonus(state, ctx, b, house)[0]
+        # (a card without an ability the engine reads has no static bonus: 1e's cards, most of 2e's)
+        extra = rules.bonus(state, ctx, b, house)[0] if played.ability_key is not None else 0
         if extra:  # 2e: a static ability of the card (agot2e RULES.md R8.5)
             parts.append(fast_msg("agot.part.ability", card=card, n=extra))
             total += extra
@@ -136,8 +147,11 @@ def garrison_of(state: dict, ctx: Ctx, area: str, house: str, origin: str | None
     """2e: the garrison that defends ``house``'s home ``area`` with it (RULES.md R7.2), else 0; with the
     variant's ``printed-garrisons`` every castle area's printed garrison defends whoever holds it
     (agot2e-ru RULES.md V6), except Moat Cailin attacked from the north (``origin``, V24)."""
+    garrisons = state.get("garrisons")
+    if not garrisons and "printed-garrisons" not in ctx.options:  # (1e; 2e once they are gone; ctx.on without a call)
+        return 0
     place = ctx.gd.board.area(area)
-    token = (state.get("garrisons") or {}).get(area, 0) if place.home_of == house else 0
+    token = (garrisons or {}).get(area, 0) if place.home_of == house else 0
     if token or not ctx.on("printed-garrisons") or not castle_in_combat(ctx, area, origin):
         return token
     return ctx.params.printed_garrison(place.castle)
@@ -147,7 +161,7 @@ def _decide(state: dict, b: dict, totals: dict) -> str:
     a, d = b["attacker"], b["defender"]
     if totals[a] != totals[d]:
         return a if totals[a] > totals[d] else d
-    return min((a, d), key=lambda h: pos.fiefdoms_rank(state, h))  # CZ p.11: higher on Fiefdoms
+    return a if pos.fiefdoms_rank(state, a) <= pos.fiefdoms_rank(state, d) else d  # CZ p.11: higher on Fiefdoms
 
 
 def _strength_text(ctx: Ctx, house: str, total: int, parts: list[Msg]) -> Msg:
@@ -207,13 +221,14 @@ def start(state: dict, ctx: Ctx, *, area: str, attacker: str, origin: str, units
     }
     state["battle"] = b
     state["step"] = "battle"
-    routed = pos.routed_in(state, area)
-    events = [fast_event("agot.battle.begins", area=ctx.area(area), attacker=attacker, defender=defender,
-                    units=units_list(b["units"]), origin=ctx.area(origin), bonus=int(march_bonus),
-                    defending=units_list(fighting_units(state, b, defender)), routed=units_list(routed))]
+    where = ctx.area(area)
+    events = [fast_event("agot.battle.begins", area=where, attacker=attacker, defender=defender,
+                    units=list(b["units"]), origin=ctx.area(origin), bonus=int(march_bonus),  # (sorted above)
+                    defending=units_list(fighting_units(state, b, defender)),
+                    routed=units_list(state["routed"].get(area, ())))]
     if b["supporters"]:
         listed = [fast_msg("agot.area_of", area=ctx.area(s), house=pos.order_owner(state, s)) for s in b["supporters"]]
-        events.append(fast_event("agot.battle.supporters", area=ctx.area(area), supporters=listed))
+        events.append(fast_event("agot.battle.supporters", area=where, supporters=listed))
     return events
 
 
@@ -426,11 +441,12 @@ def _resolve_supports(state: dict, ctx: Ctx, b: dict) -> list[Event]:
         elif side is None:
             events.append(fast_event("agot.battle.no_support", house=helper, area=ctx.area(src)))
         else:
-            value, note = values[src] = support_value(state, ctx, b, src)
+            value, note = values[src] = support_value(state, ctx, b, src, helper)
             events.append(fast_event("agot.battle.supports", house=helper, side=side, area=ctx.area(src), n=value,
                                 notes=note))
-    texts = [_strength_text(ctx, h, *strength(state, ctx, b, h, with_cards=False, supports=values))
-             for h in (b["attacker"], b["defender"])]
+    a, d = b["attacker"], b["defender"]
+    texts = [_strength_text(ctx, a, *strength(state, ctx, b, a, with_cards=False, supports=values)),
+             _strength_text(ctx, d, *strength(state, ctx, b, d, with_cards=False, supports=values))]
     events.append(fast_event("agot.battle.strength_before_cards", area=ctx.area(b["area"]), sides=texts))
     nocard.begin(ctx, b)
     return events
@@ -505,15 +521,15 @@ def _fight(state: dict, ctx: Ctx, b: dict) -> list[Event]:
     events = []
     a, d = b["attacker"], b["defender"]
     # Ser Loras may kill the last unit of a side: that side loses at once (see the report; not in CZ).
-    emptied = [h for h in (a, d) if not has_units(state, b, h)]
+    emptied = a if not has_units(state, b, a) else d if not has_units(state, b, d) else None
     if emptied:
-        loser = emptied[0]
+        loser = emptied
         winner = opponent(b, loser)
         b["strength"] = {}
         events.append(fast_event("agot.battle.emptied", loser=loser, winner=winner, area=ctx.area(b["area"])))
     else:
-        sides = {house: strength(state, ctx, b, house) for house in (a, d)}
-        events += _blade(state, ctx, b, {house: side[0] for house, side in sides.items()})
+        sides = {a: strength(state, ctx, b, a), d: strength(state, ctx, b, d)}
+        events += _blade(state, ctx, b, {a: sides[a][0], d: sides[d][0]})
         if b["blade"]:  # its +1 among the parts
             sides[b["blade"]] = strength(state, ctx, b, b["blade"])
         totals = {}
@@ -560,10 +576,11 @@ def _immediate_of(state: dict, ctx: Ctx, b: dict, house: str) -> list[Event]:
     rules = ctx.rules.cards
     if card not in rules.ALL_ABILITIES or house in b["cancelled"]:  # (most cards: nothing to do or say)
         return []
+    # Below, the card is active (ability_active: played, not cancelled, and nothing here cancels it).
     events = []
     area = b["area"]
     other = opponent(b, house)
-    if ability_active(b, house, rules.DISCARD_DEFENSE):
+    if card in rules.DISCARD_DEFENSE:
         if other == b["defender"] and pos.order_kind(state, area) == "defense":
             kind = state["orders"][area]
             pos.remove_order(state, area)
@@ -571,24 +588,24 @@ def _immediate_of(state: dict, ctx: Ctx, b: dict, house: str) -> list[Event]:
                                 area=ctx.area(area)))
         else:
             events.append(fast_event("agot.ability.no_defense", card=card, house=other, area=ctx.area(area)))
-    if ability_active(b, house, ctx.rules.cards.KILL_FOOTMAN):
+    if card in rules.KILL_FOOTMAN:
         if ability_active(b, other, ctx.rules.cards.NO_CASUALTIES):  # 2e: The Blackfish prevents it (R8.5)
             events.append(fast_event("agot.ability.no_casualties", card=b["cards"][other], house=other))
         else:
             events.append(_kill_footman(state, ctx, b, other, card))
-    if ability_active(b, house, ctx.rules.cards.ZERO_OPPOSING_CARD):
+    if card in rules.ZERO_OPPOSING_CARD:
         if b["cards"][other] is None:  # no card to count 0 (agot2e-ru CARD NONE; 2e: none left after Tyrion's)
             events.append(fast_event("agot.ability.no_opposing_card", card=card, house=other))
         else:
             events.append(fast_event("agot.ability.card_counts_0", card=card, other=b["cards"][other]))
-    if ability_active(b, house, ctx.rules.cards.ZERO_OPPOSING_SUPPORT_SHIPS):
+    if card in rules.ZERO_OPPOSING_SUPPORT_SHIPS:
         events.append(fast_event("agot.ability.ships_count_0", card=card, house=other))
-    if ability_active(b, house, ctx.rules.cards.DEFENSE_DOUBLED):
+    if card in rules.DEFENSE_DOUBLED:
         if house == b["defender"] and pos.order_kind(state, area) == "defense":
             events.append(fast_event("agot.ability.defense_doubled", card=card, house=house))
         else:
             events.append(fast_event("agot.ability.no_defense", card=card, house=house, area=ctx.area(area)))
-    if card in ctx.rules.cards.ATTACK_UNIT_BONUS and ability_active(b, house, {card}):
+    if card in rules.ATTACK_UNIT_BONUS:
         kind = ctx.rules.cards.ATTACK_UNIT_BONUS[card]
         if house == b["attacker"]:
             events.append(fast_event("agot.ability.attack_bonus", card=card, unit=kind))

@@ -29,10 +29,10 @@ def stage_at_or_before(b: dict, stage: str) -> bool:
     return STAGES.index(b["stage"]) <= STAGES.index(stage)
 
 
-def units_list(units) -> list[str]:
-    """Units as a message parameter: a list in the rulebook's order (rendered "1 footman, 1 knight",
-    or "no units" when empty, by the catalogues)."""
-    return pos.sort_units(units)  # (a new list)
+units_list = pos.sort_units
+"""Units as a message parameter: a new list in the rulebook's order (rendered "1 footman, 1 knight", or "no
+units" when empty, by the catalogues); ``position.sort_units`` itself, without a call around it (a battle
+reports some ten lists of units)."""
 
 
 def fighting_units(state: dict, b: dict, house: str) -> list[str]:
@@ -60,6 +60,10 @@ def find_instruction(state: dict, ctx: Ctx, house: str, key: str, area: str, leg
     lines = pos.plan(state, house)[key]
     if not lines:  # (nearly always for some keys: no line to read)
         return None
+    if len(lines) == 1:  # (the usual case: the two passes below, for one line)
+        command = ctx.command(lines[0])
+        where = getattr(command, "battle_area", None)
+        return (0, command) if (where == area or where is None) and legal(command) else None
     parsed = [(i, ctx.command(line)) for i, line in enumerate(lines)]
     for want in (area, None):
         for i, command in parsed:
@@ -84,8 +88,10 @@ def card_icons(state: dict, ctx: Ctx, b: dict, house: str) -> tuple[int, int]:
     swords = forts = 0
     if b["cards"].get(house) is not None:  # 2e: none left after Tyrion's (agot2e RULES.md R8.5): no icons
         card = ctx.gd.card(b["cards"][house])
-        _, bonus_swords, bonus_forts = ctx.rules.cards.bonus(state, ctx, b, house)
-        swords, forts = card.swords + bonus_swords, card.fortifications + bonus_forts
+        swords, forts = card.swords, card.fortifications
+        if card.ability_key is not None:  # (a static bonus is an ability the engine reads: 1e's cards have none)
+            _, bonus_swords, bonus_forts = ctx.rules.cards.bonus(state, ctx, b, house)
+            swords, forts = swords + bonus_swords, forts + bonus_forts
     tides = (b.get("tides") or {}).get(house)  # 2e option Tides of Battle: its icons add to the card's
     if tides is not None:
         swords += ctx.gd.tides_of_battle[tides].swords

@@ -26,6 +26,7 @@ class Ctx:
         # -> strength; the board's display names, read for every area an event names.
         object.__setattr__(self, "unit_values", {})
         object.__setattr__(self, "_area_names", self.gd.board.display_names)
+        object.__setattr__(self, "_support_sources", {})
 
     def on(self, option: str) -> bool:
         """Whether the game's variant option ``option`` is switched on (never in agot1e or agot2e)."""
@@ -37,6 +38,17 @@ class Ctx:
             return self._area_names[area_id]
         except KeyError:
             return self.gd.board.name(area_id)  # (which names the unknown id)
+
+    def support_sources(self, area: str) -> tuple[str, ...]:
+        """The neighbours of ``area`` whose support order may ever join a battle there (``board.supports_into``),
+        in the order of their display names: the board's part of ``support.supporters``, worked out once."""
+        try:
+            return self._support_sources[area]
+        except KeyError:
+            board = self.gd.board
+            found = self._support_sources[area] = tuple(sorted((n for n in board.neighbours(area)
+                                                                if board.supports_into(n, area)), key=self.area))
+            return found
 
     def card(self, card_id: str) -> str:
         return self.gd.card(card_id).name
@@ -72,14 +84,25 @@ _PLAIN: dict[tuple, Ctx] = {}
 step, found with one lookup."""
 
 
+_LAST_PLAIN: list[tuple] = [(None, None, None, None)]
+"""(edition, data version, houses (a copy), context) of the game without options asked last, replaced whole
+(a thread reads one consistent tuple): a server's steps come game by game, a battle's five from one game, and
+comparing with it builds no key."""
+
+
 def ctx_of(state: dict) -> Ctx:
     """The context of a game state or of a view of it."""
     chosen = state.get("options")  # (none in agot1e: no set to build at every step)
     if not chosen:
-        key = (state.get("edition"), state["data_version"], tuple(state["houses"]))
+        last = _LAST_PLAIN[0]
+        houses = state["houses"]
+        if last[2] == houses and last[1] == state["data_version"] and last[0] == state.get("edition"):
+            return last[3]
+        key = (state.get("edition"), state["data_version"], tuple(houses))
         found = _PLAIN.get(key)
         if found is None:
             found = _PLAIN[key] = ctx_for(edition_of(state).name, key[1], key[2], frozenset())
+        _LAST_PLAIN[0] = (key[0], key[1], list(houses), found)
         return found
     options = frozenset(k for k, v in chosen.items() if v == "yes")
     return ctx_for(edition_of(state).name, state["data_version"], tuple(state["houses"]), options)

@@ -160,18 +160,16 @@ def _victory_inputs(state: dict, ctx: Ctx) -> tuple:
     areas, power tokens and neutral forces (their writers, ``position.set_units`` and the token and neutral
     force writers, replace an area's ``{house: units}``, never change it in place, so a copy one level deep
     stays what was checked; self-play's invariants, ``AgotRuleset.violations``, would see a victory missed)."""
-    return (ctx.gd, state["areas"].copy(), state["control"].copy(), state["neutral"].copy(), list(state["houses"]),
+    return (state["areas"].copy(), ctx.gd, state["control"].copy(), state["neutral"].copy(), list(state["houses"]),
             dict(state.get("options") or {}))
 
 
 def victory(state: dict, ctx: Ctx) -> list[Event]:
     if state["winner"] is not None:
         return []
-    areas, control, neutral = state["areas"], state["control"], state["neutral"]
-    for gd, areas_, control_, neutral_, houses, options in _UNWON:
-        if gd is ctx.gd and areas_ == areas and control_ == control and neutral_ == neutral \
-                and houses == state["houses"] and options == (state.get("options") or {}):
-            return []  # the same castles as at a recent check that found no winner
+    now = (state["areas"], ctx.gd, state["control"], state["neutral"], state["houses"], state.get("options") or {})
+    if now in _UNWON:  # (compared in C, the areas first: they tell positions apart)
+        return []  # the same castles as at a recent check that found no winner
     winner = pos.check_victory(state, ctx.gd)
     if winner is None:
         _UNWON.insert(0, _victory_inputs(state, ctx))

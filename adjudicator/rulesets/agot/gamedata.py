@@ -171,6 +171,17 @@ class Setup:
         except KeyError:
             raise ValueError(f"no {players}-player game; possible: {sorted(self.player_counts)}") from None
 
+    @functools.cached_property
+    def _armies_allowed(self) -> tuple[dict[int, tuple[int, ...]], int]:
+        return {level: tuple(sorted(sizes, reverse=True)) for level, sizes in self.supply_armies.items()}, \
+            max(self.supply_armies)
+
+    def armies_allowed(self, level: int) -> tuple[int, ...]:
+        """The sizes of the armies a house at supply ``level`` may have, largest first (a level above the
+        table's counts as its top); worked out once (every march, retreat and muster asks it)."""
+        table, top = self._armies_allowed
+        return table[min(level, top)]
+
     def victory_target(self, players: int) -> int:
         return self.game(players).instant_win
 

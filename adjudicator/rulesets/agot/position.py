@@ -46,7 +46,6 @@ The state is plain YAML-serialisable data keyed by ids (areas ``kings-landing``,
 from __future__ import annotations
 
 from collections import Counter
-from functools import lru_cache
 from typing import Iterable
 
 from .edition import edition_of
@@ -56,11 +55,15 @@ UNIT_ORDER = ("footman", "knight", "ship", "siege_engine", "sellsword")  # siege
 # sellswords: agot2e-ru's mercenaries, a hired company's units (agot/mercenaries.py), outside the supply limit
 
 
+_RANK = {unit: i for i, unit in enumerate(UNIT_ORDER)}.__getitem__
+"""A unit's place in :data:`UNIT_ORDER` (a KeyError for no unit: a dict's lookup, faster than the tuple's ``index``)."""
+
+
 def sort_units(units: Iterable[str]) -> list[str]:
     """A new list of ``units`` in the rulebook's order."""
     out = list(units)
     if len(out) > 1:  # (most lists a battle reports hold one unit)
-        out.sort(key=UNIT_ORDER.index)
+        out.sort(key=_RANK)
     return out
 
 
@@ -170,8 +173,12 @@ def unrouted(state: dict, area: str, house: str | None = None) -> list[str]:
     holders = state["areas"].get(area)
     if not holders:
         return []
-    if house is None:
-        house = owner(state, area)
+    if house is None:  # (owner's loop, without the call)
+        for house, units in holders.items():
+            if units:
+                break
+        else:
+            house = None
     units = holders.get(house) or []
     routed = state["routed"].get(area)
     if not routed:
@@ -411,7 +418,7 @@ def armies_fit(state: dict, gd: GameData, house: str, sizes: list[int]) -> bool:
     """Do armies of ``sizes`` (largest first) fit ``house``'s supply level?"""
     if not sizes:  # (no army: nothing to fit)
         return True
-    allowed = sorted(gd.setup.supply_armies[min(state["supply"][house], max(gd.setup.supply_armies))], reverse=True)
+    allowed = gd.setup.armies_allowed(state["supply"][house])
     if len(sizes) > len(allowed):
         return False
     for size, limit in zip(sizes, allowed):
@@ -439,24 +446,35 @@ def supply_after(state: dict, gd: GameData, house: str, changes: dict[str, list[
         units = holders.get(house)
         if units and len(units) >= 2 and area not in changes and (n := len(units) - units.count("sellsword")) >= 2:
             sizes.append(n)
-    sizes += [n for units in changes.values() if (n := army_size(units)) >= 2]
+    for units in changes.values():
+        if (n := army_size(units)) >= 2:
+            sizes.append(n)
     return armies_fit(state, gd, house, sorted(sizes, reverse=True))
 
 
 # -- orders ----------------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=256)
+_TOKENS: dict[str, tuple[str, int]] = {}
+"""An order token's text -> (kind, modifier), read once per text: a game has a few dozen texts, and battles ask
+them at every step. The loops over every order look a text up here with the dict's ``get`` (no call), then
+:func:`_token` for a text not read yet."""
+
+
 def _token(text: str) -> tuple[str, int]:
-    """(kind, modifier) of an order token's text: ``march +1*`` -> (march, 1). Read once per text: a
-    game has a few dozen texts, and battles ask them at every step."""
-    parts = text.rstrip("*").split()
-    return text.split()[0].rstrip("*"), (int(parts[1]) if len(parts) > 1 else 0)
+    """(kind, modifier) of an order token's text: ``march +1*`` -> (march, 1)."""
+    found = _TOKENS.get(text)
+    if found is None:
+        parts = text.rstrip("*").split()
+        found = text.split()[0].rstrip("*"), (int(parts[1]) if len(parts) > 1 else 0)
+        if len(_TOKENS) < 256:  # (any text may come from a rules case's position: kept bounded)
+            _TOKENS[text] = found
+    return found
 
 
 def order_kind(state: dict, area: str) -> str | None:
     text = state["orders"].get(area)
-    return _token(text)[0] if text else None
+    return (_TOKENS.get(text) or _token(text))[0] if text else None
 
 
 def order_star(state: dict, area: str) -> bool:
@@ -466,12 +484,13 @@ def order_star(state: dict, area: str) -> bool:
 def order_bonus(state: dict, area: str) -> int:
     """The modifier printed on the order in ``area`` (0 where there is none)."""
     text = state["orders"].get(area)
-    return _token(str(text))[1] if text else 0
+    return (_TOKENS.get(text) or _token(str(text)))[1] if text else 0
 
 
 def order_areas(state: dict, kind: str) -> list[str]:
     """Areas holding an order of ``kind`` (anyone's), in board order of the state, in one pass over the orders."""
-    return [area for area, text in state["orders"].items() if text and _token(text)[0] == kind]
+    tokens = _TOKENS
+    return [area for area, text in state["orders"].items() if text and (tokens.get(text) or _token(text))[0] == kind]
 
 
 def orders_of(state: dict, house: str, kind: str | None = None) -> list[str]:
@@ -483,8 +502,9 @@ def orders_by_house(state: dict, kind: str) -> dict[str, list[str]]:
     """house -> the areas holding its orders of ``kind`` (as :func:`orders_of` lists them), for every house
     with one, in one pass over the orders (whose turn is next asks it after every step)."""
     out: dict[str, list[str]] = {}
+    tokens = _TOKENS
     for area, text in state["orders"].items():
-        if text and _token(text)[0] == kind:
+        if text and (tokens.get(text) or _token(text))[0] == kind:
             who = order_owner(state, area)
             if who is not None:
                 if who in out:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ...messages import Msg
 from . import position as pos
-from .battlefield import ability_active, find_instruction, opponent
+from .battlefield import ability_active, find_instruction
 from .context import Ctx
 
 RAINS_OF_AUTUMN = "rains-of-autumn"
@@ -16,17 +16,11 @@ RAINS_OF_AUTUMN = "rains-of-autumn"
 
 def supporters(state: dict, ctx: Ctx, area: str) -> list[str]:
     """Adjacent areas with a support order that may join the battle at ``area`` (CZ p.10: adjacent only,
-    never through ships; ships support land battles too; land units never support a sea battle)."""
-    board = ctx.gd.board
+    never through ships; ships support land battles too; land units never support a sea battle), in the
+    order of their names."""
     orders = state["orders"]
-    out = []
-    for n in board.neighbours(area):
-        if n not in orders or pos.order_kind(state, n) != "support" or pos.order_owner(state, n) is None:
-            continue
-        if not board.supports_into(n, area):
-            continue
-        out.append(n)
-    return sorted(out, key=ctx.area)
+    return [n for n in ctx.support_sources(area)
+            if n in orders and pos.order_kind(state, n) == "support" and pos.order_owner(state, n) is not None]
 
 
 def support_problem(state: dict, ctx: Ctx, area: str, src: str) -> Msg:
@@ -46,26 +40,32 @@ def support_line(state: dict, ctx: Ctx, b: dict, house: str, src: str):
                  lambda c: c.src == src and c.house in sides)
 
 
-def support_value(state: dict, ctx: Ctx, b: dict, src: str) -> tuple[int, list[str]]:
+def support_value(state: dict, ctx: Ctx, b: dict, src: str, helper: str | None = None) -> tuple[int, list[str]]:
     """The strength a declared support adds in this battle: :func:`support_strength`, with ships
     0 when they belong to and support the opponent of an active Salladhor Saan (CZ p.14
-    "protivníkových podpůrných lodí": the opponent's own supporting ships)."""
+    "protivníkových podpůrných lodí": the opponent's own supporting ships). ``helper``: the order's
+    owner (``position.order_owner``), when the caller has it already."""
     side = b["supports"][src]
-    helper = pos.order_owner(state, src)  # (agot2e-ru orders-in-token-areas: the token's house)
+    if helper is None:
+        helper = pos.order_owner(state, src)  # (agot2e-ru orders-in-token-areas: the token's house)
     rules = ctx.rules.cards
-    no_ships = helper == side and ability_active(b, opponent(b, side), rules.ZERO_OPPOSING_SUPPORT_SHIPS)
+    attacking = side == b["attacker"]
+    no_ships = False
+    if helper == side and rules.ZERO_OPPOSING_SUPPORT_SHIPS:  # (ability_active of the opponent, written out)
+        other = b["defender"] if attacking else b["attacker"]
+        no_ships = b["cards"].get(other) in rules.ZERO_OPPOSING_SUPPORT_SHIPS and other not in b["cancelled"]
     kind = rules.ATTACK_UNIT_BONUS.get(b["cards"].get(side)) if rules.ATTACK_BONUS_SUPPORTERS else None
-    doubling = kind and side == b["attacker"] and helper == side and ability_active(b, side, {b["cards"][side]})
-    no_ships = no_ships or bool(rules.FOREIGN_SHIPS_ZERO) and ships_zero(state, ctx, b, helper, kind if doubling else None)
-    value, notes = support_strength(state, ctx, src, area=b["area"], attacking=side == b["attacker"], no_ships=no_ships,
-                                    origin=b["origin"])
+    doubling = kind and attacking and helper == side and ability_active(b, side, {b["cards"][side]})
+    if rules.FOREIGN_SHIPS_ZERO:
+        no_ships = no_ships or ships_zero(state, ctx, b, helper, kind if doubling else None)
+    value, notes = support_strength(state, ctx, src, b["area"], attacking, no_ships, b["origin"])
     if doubling:
         extra = pos.unrouted(state, src, side).count(kind)
         if extra and "rains" not in notes and (kind != "ship" or "salladhor" not in notes):
             # 2e Kevan, Victarion: supporting units of the kind count double too
             value += extra
             notes = [*notes, "doubled"]
-    return support_share(ctx, value), notes
+    return (support_share(ctx, value) if ctx.options else value), notes  # (no option, no share to work out)
 
 
 def support_share(ctx: Ctx, value: int) -> int:
@@ -132,15 +132,17 @@ def unit_value(ctx: Ctx, unit: str, area: str, attacking: bool, origin: str | No
     return value
 
 
-def support_strength(state: dict, ctx: Ctx, src: str, *, area: str, attacking: bool,
+def support_strength(state: dict, ctx: Ctx, src: str, area: str, attacking: bool,
                      no_ships: bool = False, origin: str | None = None) -> tuple[int, list[str]]:
     """What the support order in ``src`` adds to a combat in ``area`` (CZ p.10): its units + the
     order's bonus; ``attacking``: it supports the attacker. Routed units count 0 (CZ p.11); footmen 0
     under Rains of Autumn (CZ p.13). Also used for a march into a neutral force (action.py), which is
     no battle but takes supports all the same."""
-    rains = RAINS_OF_AUTUMN in (state.get("restrictions") or ())
+    restrictions = state.get("restrictions")
+    rains = bool(restrictions) and RAINS_OF_AUTUMN in restrictions
     notes = []
     total = pos.order_bonus(state, src)
+    values = ctx.unit_values
     for unit in pos.unrouted(state, src):  # in the rulebook's order: each note once, footmen's first
         if unit == "footman" and rains:
             if "rains" not in notes:
@@ -149,5 +151,8 @@ def support_strength(state: dict, ctx: Ctx, src: str, *, area: str, attacking: b
             if "salladhor" not in notes:
                 notes.append("salladhor")
         else:
-            total += unit_value(ctx, unit, area, attacking, origin)
+            try:
+                total += values[(unit, area, attacking, origin)]
+            except KeyError:
+                total += unit_value(ctx, unit, area, attacking, origin)
     return total, notes  # why parts count 0: "rains" (Rains of Autumn), "salladhor" (Salladhor Saan)
