@@ -184,7 +184,13 @@ def _header(line: bytes) -> dict | None:
 
 
 class Inbox:
-    """``<data>/inbox``: the log of raw messages, and which of them are done."""
+    """``<data>/inbox``: the log of raw messages, and which of them are done.
+
+    An ``Inbox`` object is one thread's: what it has read of the log (its ``_Segment`` records and
+    their end) is kept in memory without a lock, so two threads sharing one could each note a record
+    where the other moved the end (``judge serve``'s SMTP thread once read a mail from the wrong
+    offset so). Another thread, like another process, makes an ``Inbox`` of its own; they meet only in
+    the files, under the locks above."""
 
     def __init__(self, data_dir: os.PathLike | str, *, fsync: bool = True):
         self.root = Path(data_dir) / "inbox"
