@@ -13,6 +13,8 @@ waits: a step whose decisions are missing is adjudicated with the defaults.
 
 from __future__ import annotations
 
+import difflib
+
 import re
 import types
 import typing
@@ -44,6 +46,7 @@ class CaseResult:
     title: str
     differences: list[str] = field(default_factory=list)
     error: str | None = None  # the case could not be run at all
+    warnings: list[str] = field(default_factory=list)  # said beside the result (stderr), never part of it
 
     @property
     def passed(self) -> bool:
@@ -157,6 +160,7 @@ def _run(case: dict, result: CaseResult) -> None:
     for hook in ("case_state", "case_done", "case_compare"):
         if not hasattr(rs, hook):
             raise RulesetError(f"ruleset {rs.name} cannot run rules cases (no {hook})")
+    result.warnings += unread_keys(rs, case["position"] or {}, result.path)
     state = rs.case_state(case["position"] or {})
     start = clone(state)
     errors: dict[str, list[str]] = {}
@@ -197,6 +201,23 @@ def _run(case: dict, result: CaseResult) -> None:
                 result.differences += _check_rejected(str(player), wanted, errors.get(str(player), []))
         else:
             result.differences += rs.case_compare(state, key, expected)
+
+
+def unread_keys(rs, position: Any, path: Path) -> list[str]:
+    """A warning for each key of the position that the ruleset does not read (a typo such as ``ordrs``
+    would leave the case testing the standard setup's orders): named, with the key meant where one is
+    close, and ignored as before, so that a case written with a key of its own still runs unchanged
+    (CASES.md: a contract). Rulesets that name their keys (``case_keys``) only."""
+    known = getattr(rs, "case_keys", None)
+    if known is None or not isinstance(position, dict):
+        return []
+    out = []
+    for key in position:
+        if key not in known:
+            close = difflib.get_close_matches(str(key), sorted(known), n=1)
+            meant = f" (did you mean {close[0]!r}?)" if close else f" (its keys: {', '.join(sorted(known))})"
+            out.append(f"{path}: position key {key!r} is not one {rs.name} reads, so it is ignored{meant}")
+    return out
 
 
 def _listed(name: str, value: Any, example: str) -> list:

@@ -596,6 +596,8 @@ def case(files):
     results = run_cases(list(files))
     for result in results:
         click.echo(result.report())
+        for warning in result.warnings:
+            click.echo(f"warning: {warning}", err=True)
     failed = sum(not r.passed for r in results)
     click.echo(f"{len(results) - failed} passed, {failed} failed")
     if failed or not results:

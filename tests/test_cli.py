@@ -184,6 +184,27 @@ def test_case(cli, tmp_path):
     assert cli("case", str(tmp_path / "missing.yaml")).exit_code == 2
 
 
+def test_a_case_position_key_the_ruleset_does_not_read_is_named_beside_the_result(cli, tmp_path):
+    """A typo (``ordrs``) leaves a case testing the setup's orders instead of its own: said on stderr,
+    with the key meant; the case runs as before (its result and the stdout lines are CASES.md's)."""
+    case = tmp_path / "typo.yaml"
+    case.write_text("""ruleset: agot1e
+title: a typo in the position
+position:
+  players: [stark, lannister, baratheon]
+  round: 2
+  ordrs: {Winterfell: march +1}
+  suply: {stark: 2}
+expect:
+  winner: null
+""")
+    result = cli("case", str(case))
+    assert result.exit_code == 0 and result.stdout == "PASS a typo in the position\n1 passed, 0 failed\n"
+    assert result.stderr.splitlines() == [
+        f"warning: {case}: position key 'ordrs' is not one agot1e reads, so it is ignored (did you mean 'orders'?)",
+        f"warning: {case}: position key 'suply' is not one agot1e reads, so it is ignored (did you mean 'supply'?)"]
+
+
 @pytest.mark.parametrize("command", ["new", "list", "status", "show", "submit", "adjudicate", "tick", "history",
                                      "rollback", "pause", "resume", "extend", "replace", "replay", "case"])
 def test_every_command_has_help(cli, command):

@@ -126,5 +126,6 @@ class AgotRuleset:
     def case_state(self, position: dict) -> dict:
         return caseposition.case_state(self.rules, position)
 
+    case_keys = frozenset(caseposition.POSITION_SHAPES)
     case_done = staticmethod(caseposition.case_done)
     case_compare = staticmethod(caseposition.case_compare)

@@ -84,6 +84,7 @@ VARIANT_SHAPES = {  # the variant's own keys of a case position (the others: cas
 
 class Agot2eRu(AgotRuleset):
     rules = EDITION
+    case_keys = AgotRuleset.case_keys | frozenset(VARIANT_SHAPES)
 
     def new_game(self, players: list[str], options: dict[str, str], seed: int) -> dict:
         chosen = read_options(options)

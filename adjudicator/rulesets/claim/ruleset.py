@@ -141,6 +141,7 @@ class Claim:
     def case_state(self, position: dict) -> dict:
         return caseposition.case_state(self.name, position)
 
+    case_keys = frozenset(caseposition.POSITION_SHAPES)
     case_done = staticmethod(caseposition.case_done)
     case_compare = staticmethod(caseposition.case_compare)
 

@@ -136,6 +136,7 @@ class Oriflamme:
 
     # rules cases (adjudicator/cases.py)
     case_state = staticmethod(caseposition.case_state)
+    case_keys = frozenset(caseposition.POSITION_SHAPES)
     case_done = staticmethod(caseposition.case_done)
     case_compare = staticmethod(caseposition.case_compare)
 
