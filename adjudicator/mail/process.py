@@ -338,7 +338,7 @@ class Postmaster:
         problem = f"{exc.__class__.__name__}: {exc}"[:500]
         self._note(number, attempts=attempts, next_attempt=clock.to_text(self.now + wait), last_error=problem)
         if attempts == STUCK_AFTER:
-            self._tell_stuck(number, problem)
+            self._tell_stuck(number, problem, exc)
         return Handled(number, "deferred", f"internal error ({exc.__class__.__name__}); will retry")
 
     def _note(self, number: int, **changes) -> None:
@@ -347,16 +347,21 @@ class Postmaster:
         except OSError as exc:  # the disk that failed may fail this too; the next scan retries anyway
             log.warning("inbox %06d: could not record the retry: %s", number, exc)
 
-    def _tell_stuck(self, number: int, problem: str) -> None:
+    def _tell_stuck(self, number: int, problem: str, exc: Exception) -> None:
+        """The sender and the GM told that a mail keeps failing; the GM also what the judge makes of the
+        error when it comes from a version file of the mail's game (``Judge.diagnose``: a state edited by
+        hand, named with its file and value, as the GM's own commands name it)."""
         try:
             raw, meta = self.inbox.read(number)
             inbound = envelope.parse(raw, own_address=self.settings.address, envelope_from=meta.get("mail_from"))
             handled = Handled(number, "deferred", sender=inbound.sender)
             if inbound.answerable:
                 self._reply(handled, inbound, say(Msg("mail.stuck"), self._language_for(inbound)), name="stuck")
+            damaged = self.judge.diagnose(inbound.signon.game, exc) if inbound.signon is not None else None
             self.notify_gm(f"stuck-{self.inbox.id}-{number:06d}", f"Mail {number:06d} is stuck", (
                 f"Inbox message {number:06d} from {inbound.sender or 'an unknown sender'} "
                 f"(subject {inbound.subject!r}) failed {STUCK_AFTER} times: {problem}\n\n"
+                + (f"{damaged}\n\n" if damaged is not None else "") +
                 "The judge keeps trying it (at most every hour). See `judge inbox`; "
                 f"`judge inbox --drop {number}` gives up on it and tells its sender."))
         except Exception:  # noqa: BLE001

@@ -261,6 +261,24 @@ def test_an_internal_error_is_retried_with_backoff_and_its_sender_and_the_gm_are
     assert [h.status for h in desk.postmaster.process_pending()] == ["submitted"]
 
 
+def test_a_mail_stuck_on_a_version_edited_by_hand_names_the_file_and_the_value_to_the_gm(tmp_path):
+    """A GM's hand edit of a version (``bids: 5`` where a mapping belongs) makes every mail to the game
+    fail: the GM's notice of the stuck mail names the file and the value, as ``judge status`` would."""
+    desk = make_desk(tmp_path, gm="gm@example.org")
+    version = tmp_path / "data" / "g" / "states" / "000001.yaml"
+    version.write_text(version.read_text().replace("  bids: {}\n", "  bids: 5\n"))
+    number = desk.postmaster.receive(raw_mail(f"JUDGE g alice {desk.passwords['alice']}\nBID 4"),
+                                     mail_from="alice@example.org")
+    assert desk.postmaster.process(number).status == "deferred"
+    for minutes in (1, 2):
+        desk.clock.advance(minutes=minutes)
+        assert [h.status for h in desk.postmaster.process_pending()] == ["deferred"]
+    [gm] = [n for n in desk.postmaster.outbox.pending() if n.startswith("gm-stuck-")]
+    text = desk.outbox_text(gm)
+    assert f"{version}: this version file is damaged: state.bids: expected a mapping, found 5 (a new game has bids: {{}})" in text
+    assert "judge inbox --drop 1" in text
+
+
 def test_the_gm_drops_a_stuck_mail_and_its_sender_is_told(desk, monkeypatch):
     monkeypatch.setattr(Postmaster, "_submit", lambda *a: 1 / 0)
     number = desk.postmaster.receive(raw_mail(f"JUDGE g alice {desk.passwords['alice']}\nBID 4"),
