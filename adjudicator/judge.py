@@ -184,6 +184,12 @@ def _public_glance(config: dict, summary: Msg | str) -> dict:
             "observing": config.get("observing", True) is not False}
 
 
+def _failure_text(exc: Exception, damaged: "DamagedVersion | None") -> str:
+    """A game's failure as its flag and its glance say it: the value of the wrong type a damaged
+    version holds (``Judge.diagnose``) where one was found, else the exception (at most 1,000 characters)."""
+    return (str(damaged) if damaged is not None and damaged.slip else f"{exc.__class__.__name__}: {exc}")[:1000]
+
+
 def _plain_flag(flag: dict | None) -> dict | None:
     return None if not flag else {k: (v if isinstance(v, (str, int, float, bool)) or v is None else str(v))
                                   for k, v in flag.items() if k != "format"}
@@ -724,7 +730,7 @@ class Judge:
                 damaged = None if isinstance(exc, FIXABLE_GAME) else self.diagnose(game_id, exc)
                 log.error("game %s: the deadline could not be adjudicated", game_id,
                           exc_info=not isinstance(exc, FIXABLE_GAME) and (damaged is None or damaged.slip is None))
-                problem = (str(damaged) if damaged is not None and damaged.slip else f"{exc.__class__.__name__}: {exc}")[:1000]
+                problem = _failure_text(exc, damaged)
                 result.failed.append((game_id, problem))
                 self._flag(game_id, "deadline", problem)
                 continue
@@ -808,8 +814,7 @@ class Judge:
                     **_public_glance(p.config, summary)}
         except Exception as exc:  # noqa: BLE001  a broken game is shown broken and tried by every tick
             damaged = None if isinstance(exc, FIXABLE_GAME) else self.diagnose(game_id, exc)
-            return {"broken": str(exc) if isinstance(exc, FIXABLE_GAME) else
-                    (str(damaged) if damaged is not None and damaged.slip else f"{exc.__class__.__name__}: {exc}")[:1000],
+            return {"broken": str(exc) if isinstance(exc, FIXABLE_GAME) else _failure_text(exc, damaged),
                     "flag": _plain_flag(flag)}
 
     def _flag(self, game_id: str, what: str, problem: str) -> None:

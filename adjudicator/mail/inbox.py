@@ -535,7 +535,7 @@ class Inbox:
             segment.add_done(number, result)
             segment.done_end += len(line)
             try:
-                os.unlink(f"{self.retry_dir}/{number:06d}.yaml")
+                os.unlink(self.retry_path(number))
             except FileNotFoundError:
                 pass
         self._archive_finished()
